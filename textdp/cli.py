@@ -1,0 +1,172 @@
+"""The ``textdp`` command line.
+
+    textdp privatize data.jsonl -o private.jsonl --text-field text --epsilon 0.5
+    textdp privatize notes.txt -o notes.private.txt --targets all --mechanism mahalanobis
+    echo '{"text": "Angela Merkel met John Smith."}' | textdp privatize -
+    textdp mechanisms
+
+Errors are one line on stderr naming the parameter, file and line (exit status 2); the text
+being privatized is never printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from itertools import islice
+from typing import Any
+
+from textdp.defaults import DEFAULT_EPSILON
+from textdp.io import FORMATS, InputError, RecordWriter, atomic_output, detect_format, \
+    read_records
+
+
+def _mechanism_arg(value: str) -> Any:
+    """``name`` or a JSON mapping ``{"name": ..., ...}``."""
+    value = value.strip()
+    return json.loads(value) if value.startswith("{") else value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="textdp", description="Differentially private substitution of names in text.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("privatize", help="privatize a .txt, .jsonl or .csv file (or - for stdin)")
+    p.add_argument("input", help="input file, or - for JSONL on stdin")
+    p.add_argument("-o", "--output", default=None,
+                   help="output file (same format); default: stdout for -, else INPUT.private.EXT")
+    p.add_argument("--format", choices=FORMATS, default=None, help="override the file format")
+    p.add_argument("--text-field", default="text", help="JSONL key / CSV column with the text")
+    p.add_argument("--epsilon", type=float, default=DEFAULT_EPSILON, help="ε per token")
+    p.add_argument("--mechanism", type=_mechanism_arg, default="mlaplace",
+                   help='registered name or JSON like {"name": "mahalanobis", "lam": 0.2}')
+    p.add_argument("--targets", default="PERSON",
+                   help="'all' or comma-separated entity labels (default PERSON)")
+    p.add_argument("--table", default=None, help="word2vec/GloVe/fastText file (default: "
+                   "the embedded vectors)")
+    p.add_argument("--detector", default=None, help="spaCy package for NER (default: embedded)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="fixed seed: reproducible, NOT private against anyone who knows it")
+    p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or auto")
+    p.add_argument("--index", default="auto", help="nearest-neighbour backend")
+    p.add_argument("--batch-size", type=int, default=256, help="records per batch")
+    p.add_argument("--report", action="store_true",
+                   help="add a dp report field to each JSONL record")
+    p.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
+                   help="what to do with invalid UTF-8 (default: stop naming the line)")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+    sub.add_parser("mechanisms", help="list the registered mechanisms and their guarantees")
+    return parser
+
+
+def _batched(it: Iterator[Any], n: int) -> Iterator[list[Any]]:
+    while batch := list(islice(it, n)):
+        yield batch
+
+
+def cmd_privatize(args: argparse.Namespace) -> int:
+    from textdp.privatizer import Privatizer
+
+    fmt = args.format or detect_format(args.input)
+    if args.report and fmt != "jsonl":
+        raise InputError("--report needs JSONL input (other formats have no place for it)")
+    output = args.output or ("-" if args.input == "-" else _default_output(args.input))
+    if output != "-" and args.input != "-" and _same_file(args.input, output):
+        raise InputError("--output must differ from the input file")
+    # Validate every parameter before reading any text.
+    privatizer = Privatizer(
+        epsilon=args.epsilon, mechanism=args.mechanism, targets=args.targets, table=args.table,
+        detector=args.detector, seed=args.seed, device=args.device, index=args.index,
+        batch_size=args.batch_size,
+    )
+    total = None
+    if args.input != "-":
+        # First pass: check every line (format, field, encoding) before any work is done;
+        # it also gives the progress bar its total.
+        with open(args.input, "rb") as f:
+            total = sum(1 for _ in read_records(f, fmt, args.text_field, args.input,
+                                                args.encoding_errors))
+    source = sys.stdin.buffer if args.input == "-" else open(args.input, "rb")  # noqa: SIM115
+    try:
+        records = read_records(source, fmt, args.text_field, args.input, args.encoding_errors)
+        progress = None
+        if args.input != "-" and not args.no_progress:
+            from tqdm import tqdm
+
+            progress = tqdm(total=total, unit="rec", desc="privatize", file=sys.stderr)
+        with atomic_output(output) as out:
+            writer = RecordWriter(out, fmt)
+            for batch in _batched(records, args.batch_size):
+                texts = [rec if isinstance(rec, str) else rec[args.text_field]
+                         for _, rec in batch]
+                results = privatizer.privatize(texts)
+                for (_, rec), res in zip(batch, results):
+                    if isinstance(rec, str):
+                        writer.write(res.text)
+                    else:
+                        rec = dict(rec)
+                        rec[args.text_field] = res.text
+                        if args.report:
+                            rec["dp"] = res.report.to_dict()
+                        writer.write(rec)
+                if progress is not None:
+                    progress.update(len(batch))
+        if progress is not None:
+            progress.close()
+    finally:
+        if source is not sys.stdin.buffer:
+            source.close()
+    return 0
+
+
+def _default_output(path: str) -> str:
+    from pathlib import Path
+
+    p = Path(path)
+    return str(p.with_name(f"{p.stem}.private{p.suffix}"))
+
+
+def _same_file(a: str, b: str) -> bool:
+    from pathlib import Path
+
+    return Path(a).resolve() == Path(b).resolve()
+
+
+def cmd_mechanisms(args: argparse.Namespace) -> int:
+    from textdp.mechanisms import available, registry
+
+    rows = []
+    for name in available():
+        cls = registry.get(name)
+        rows.append((name, getattr(cls, "description", ""), getattr(cls, "guarantee", "")))
+    width = max(len(r[0]) for r in rows)
+    for name, desc, guarantee in rows:
+        print(f"{name:<{width}}  {desc}\n{'':<{width}}  guarantee: {guarantee}")
+    return 0
+
+
+COMMANDS = {"privatize": cmd_privatize, "mechanisms": cmd_mechanisms}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``textdp`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except (InputError, ValueError, FileNotFoundError, IsADirectoryError) as err:
+        msg = str(err) if not isinstance(err, (FileNotFoundError, IsADirectoryError)) else \
+            f"{err.filename}: {err.strerror}"
+        print(f"textdp: error: {msg}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("textdp: interrupted; no output was written", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

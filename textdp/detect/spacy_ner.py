@@ -1,0 +1,67 @@
+"""Detector from any spaCy pipeline's named-entity recognizer."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from textdp.detect.base import Span, normalise_label
+
+# Components that never feed the entity recognizer; skipped for speed.
+_NOT_FOR_NER = ("tagger", "parser", "attribute_ruler", "lemmatizer", "morphologizer", "senter",
+                "textcat", "textcat_multilabel", "dp_privatizer")
+
+
+class SpacyNERDetector:
+    """Runs a spaCy pipeline's ``ner`` (and whatever it listens to) on tokenized docs.
+
+    Args:
+        nlp: a loaded ``Language`` or a package name; ``None`` for the embedded default.
+        batch_size: docs per ``nlp.pipe`` batch.
+    """
+
+    def __init__(self, nlp: Any = None, *, batch_size: int = 256) -> None:
+        self._nlp = nlp
+        self.batch_size = batch_size
+
+    @property
+    def nlp(self) -> Any:
+        if self._nlp is None or isinstance(self._nlp, str):
+            if self._nlp is None:
+                from textdp.defaults import load_pipeline
+
+                self._nlp = load_pipeline()
+            else:
+                import spacy
+
+                self._nlp = spacy.load(self._nlp)
+            if "ner" not in self._nlp.pipe_names:
+                raise ValueError("detector pipeline has no 'ner' component")
+        return self._nlp
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        # The embedded default reloads in the receiving process; any other pipeline pickles.
+        if _is_default(state["_nlp"]):
+            state["_nlp"] = None
+        return state
+
+    def __call__(self, docs: Sequence[Any]) -> list[list[Span]]:
+        from spacy.tokens import Doc
+
+        nlp = self.nlp
+        disable = [name for name in nlp.pipe_names if name in _NOT_FOR_NER]
+        # Re-create docs in this pipeline's vocab when they come from another tokenizer.
+        own = [d if d.vocab is nlp.vocab else
+               Doc(nlp.vocab, words=[t.text for t in d], spaces=[bool(t.whitespace_) for t in d])
+               for d in docs]
+        out: list[list[Span]] = []
+        for doc in nlp.pipe(own, disable=disable, batch_size=self.batch_size):
+            out.append([(e.start, e.end, normalise_label(e.label_)) for e in doc.ents])
+        return out
+
+
+def _is_default(nlp: Any) -> bool:
+    from textdp import defaults
+
+    return defaults.load_pipeline.cache_info().currsize > 0 and nlp is defaults.load_pipeline()

@@ -1,0 +1,79 @@
+"""Mechanisms: one module each, all behind one catalogue registry.
+
+Third-party packages add a mechanism through the ``textdp_mechanisms`` entry-point group::
+
+    [project.entry-points.textdp_mechanisms]
+    my_mechanism = "my_package.module:MyMechanism"
+
+The registered object is called with ``epsilon`` and its own keyword arguments and must return
+a :class:`Mechanism`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import catalogue
+
+from textdp.mechanisms.base import Mechanism, NoiseMechanism
+from textdp.mechanisms.gaussian import Gaussian
+from textdp.mechanisms.mahalanobis import Mahalanobis
+from textdp.mechanisms.mlaplace import MultivariateLaplace
+from textdp.mechanisms.projection import Projection
+from textdp.mechanisms.santext import SanText
+from textdp.mechanisms.tem import TruncatedExponential
+from textdp.mechanisms.vickrey import Vickrey
+
+registry = catalogue.create("textdp", "mechanisms", entry_points=True)
+
+for _cls in (MultivariateLaplace, Projection, Mahalanobis, Vickrey, TruncatedExponential,
+             SanText, Gaussian):
+    registry.register(_cls.name, func=_cls)
+
+MechanismSpec = str | Mapping[str, Any] | Mechanism
+
+
+def available() -> list[str]:
+    """Names of every registered mechanism (built-in and from entry points)."""
+    return sorted(registry.get_all())
+
+
+def create_mechanism(spec: MechanismSpec, epsilon: float | None = None) -> Mechanism:
+    """Build a mechanism from a name, a ``{"name": ..., **args}`` mapping or an instance.
+
+    Raises ``ValueError`` naming the parameter when the name is unknown or an argument is
+    rejected, before any text is read.
+    """
+    if isinstance(spec, Mechanism):
+        return spec
+    if isinstance(spec, str):
+        name, kwargs = spec, {}
+    elif isinstance(spec, Mapping):
+        kwargs = dict(spec)
+        name = kwargs.pop("name", None)
+        if not isinstance(name, str):
+            raise ValueError("mechanism mapping needs a 'name' key with a registered name")
+    else:
+        raise ValueError(f"mechanism must be a name, a mapping or a Mechanism, got {spec!r}")
+    if name not in registry:
+        raise ValueError(f"mechanism must be one of {available()}, got {name!r}")
+    if epsilon is not None:
+        kwargs.setdefault("epsilon", epsilon)
+    if "epsilon" not in kwargs:
+        raise ValueError("mechanism needs 'epsilon'")
+    factory = registry.get(name)
+    try:
+        mech = factory(**kwargs)
+    except TypeError as err:
+        raise ValueError(f"mechanism {name!r} rejected its arguments: {err}") from None
+    if not isinstance(mech, Mechanism):
+        raise ValueError(f"mechanism {name!r} did not build a textdp Mechanism")
+    return mech
+
+
+__all__ = [
+    "Gaussian", "Mahalanobis", "Mechanism", "MechanismSpec", "MultivariateLaplace",
+    "NoiseMechanism", "Projection", "SanText", "TruncatedExponential", "Vickrey", "available",
+    "create_mechanism", "registry",
+]

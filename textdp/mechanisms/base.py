@@ -1,0 +1,118 @@
+"""The mechanism protocol: an abstract base class every mechanism implements.
+
+A mechanism maps a batch of input vectors (static or contextual) to indices of public
+candidates. Two families share this interface:
+
+* :class:`NoiseMechanism`: add calibrated noise, decode to the nearest candidate (post-processing);
+* exponential-mechanism draws (``tem``, ``santext``): sample a candidate directly from scores.
+
+Every call works on a whole batch: ``vectors`` holds each *distinct* input once and
+``inverse`` says which distinct vector each token uses, so repeated words are looked up once
+but still get independent draws.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+import torch
+
+from textdp.index import NeighbourIndex
+from textdp.rng import RandomSource
+from textdp.validation import check_epsilon
+
+
+class Mechanism(ABC):
+    """Base class: a per-token ε-metric-DP (or (ε, δ)) substitution mechanism.
+
+    Subclasses set ``name``, ``description`` and ``guarantee`` and implement :meth:`sample`.
+    ``prepare`` is called once per candidate table before the first batch.
+    """
+
+    name: ClassVar[str] = "abstract"
+    description: ClassVar[str] = ""
+    guarantee: ClassVar[str] = ""
+
+    def __init__(self, epsilon: float) -> None:
+        self.epsilon = check_epsilon(epsilon)
+        self.index: NeighbourIndex | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+    def prepare(self, candidates: np.ndarray, index: NeighbourIndex, rng: RandomSource) -> None:
+        """Bind the candidate matrix and its index; precompute what depends on them only."""
+        self.index = index
+        self.candidates = candidates
+
+    @property
+    def prepared(self) -> bool:
+        return self.index is not None
+
+    @abstractmethod
+    def sample(
+        self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource
+    ) -> torch.Tensor:
+        """Candidate indices ``(len(inverse),)`` for tokens whose inputs are
+        ``vectors[inverse]``; one independent draw per token."""
+
+    # ------------------------------------------------------------------ reporting
+    @property
+    def delta(self) -> float:
+        """δ per token (0 for pure metric DP)."""
+        return 0.0
+
+    def params(self) -> dict[str, Any]:
+        """The mechanism's parameters as plain values (for reports, configs and hashing)."""
+        return {"epsilon": self.epsilon}
+
+    def describe(self) -> dict[str, Any]:
+        """Name, parameters and guarantee as a JSON-friendly dict."""
+        return {"mechanism": self.name, **self.params(), "guarantee": self.guarantee}
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
+        return f"{type(self).__name__}({args})"
+
+    def _require_index(self) -> NeighbourIndex:
+        if self.index is None:
+            raise RuntimeError(f"mechanism {self.name!r} was used before prepare()")
+        return self.index
+
+
+class NoiseMechanism(Mechanism):
+    """Noise-then-decode: ``decode(x + noise)`` against the candidate index."""
+
+    @abstractmethod
+    def noise(self, n: int, dim: int, rng: RandomSource, device: torch.device) -> torch.Tensor:
+        """``(n, dim)`` independent noise vectors."""
+
+    def perturb(self, vectors: torch.Tensor, rng: RandomSource) -> torch.Tensor:
+        """Noisy copies of ``vectors`` (opt-in: DESIGN.md rule 4 keeps them out of outputs)."""
+        return vectors + self.noise(vectors.shape[0], vectors.shape[1], rng, vectors.device)
+
+    def sample(
+        self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource
+    ) -> torch.Tensor:
+        index = self._require_index()
+        noisy = self.perturb(vectors.to(index.device)[inverse.to(index.device)], rng)
+        return index.search(noisy, k=1)[1][:, 0]
+
+
+def laplace_directions(n: int, dim: int, gen: torch.Generator, device: torch.device
+                       ) -> torch.Tensor:
+    """``n`` directions uniform on the unit sphere in ``dim`` dimensions."""
+    g = torch.randn((n, dim), generator=gen, device=device)
+    return g / torch.linalg.vector_norm(g, dim=1, keepdim=True).clamp_min(1e-30)
+
+
+def multivariate_laplace(n: int, dim: int, epsilon: float, rng: RandomSource,
+                         device: torch.device) -> torch.Tensor:
+    """Noise with density ∝ exp(−ε‖z‖) in ``dim`` dimensions (Feyisetan et al. 2020).
+
+    A uniform direction times a Gamma(dim, 1/ε) magnitude: the norm of such a vector has exactly
+    that Gamma law, which makes the density proportional to exp(−ε‖z‖).
+    """
+    radius = rng.numpy.gamma(shape=dim, scale=1.0 / epsilon, size=n).astype(np.float32)
+    directions = laplace_directions(n, dim, rng.torch(device), device)
+    return directions * torch.from_numpy(radius).to(device)[:, None]

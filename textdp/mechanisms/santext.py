@@ -1,0 +1,28 @@
+"""``santext``: SanText's exponential mechanism (Yue et al. 2021).
+
+P(y | x) ∝ exp(−ε·d(x, y)/2) over the whole public vocabulary. The paper materialises a
+|V|×|V| probability matrix; here rows are computed per distinct input in chunks.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from textdp.mechanisms.base import Mechanism
+from textdp.mechanisms.exponential import sample_from_logits
+from textdp.rng import RandomSource
+
+
+class SanText(Mechanism):
+    """Exponential mechanism with score −d(x, y)."""
+
+    name = "santext"
+    description = "SanText: sample y with P(y|x) ∝ exp(-ε·d(x,y)/2) over the public vocabulary"
+    guarantee = "ε·d(x, x') metric DP per token"
+
+    def sample(
+        self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource
+    ) -> torch.Tensor:
+        index = self._require_index()
+        half_eps = self.epsilon / 2.0
+        return sample_from_logits(vectors, inverse, index, lambda d: -half_eps * d, rng)

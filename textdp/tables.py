@@ -1,0 +1,266 @@
+"""EmbeddingTable: the public candidate vocabulary and its vectors.
+
+DESIGN.md rule 1: every substitute comes from a public table, never from the text being
+privatized. A table holds two things:
+
+* a *lookup* matrix with a word → row map, used to find the vector of an input token (it may
+  hold punctuation, digits or several casings of a word), and
+* the *candidates*: the rows that may be written out, one representative real word each
+  (letters only, optionally with inner hyphens or apostrophes; no casing duplicates, because the
+  surface form restores casing from the input token).
+
+Loaders: a spaCy ``Vectors`` table, word2vec / GloVe text (with or without the header line),
+fastText ``.vec``, and a transformer's input-embedding matrix. Text files are parsed with one C
+level split per line and cached as ``.npy`` under ``~/.cache/textdp`` (``TEXTDP_CACHE``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+_WORD = re.compile(r"^[^\W\d_]+(?:-[^\W\d_]+|'[^\W\d_]{2,})*$")
+
+
+def is_real_word(word: str) -> bool:
+    """True for words a person would write: letters, optionally joined by ``-`` or ``'``."""
+    return bool(_WORD.match(word))
+
+
+def cache_dir() -> Path:
+    """Where processed tables are cached (``TEXTDP_CACHE`` or ``~/.cache/textdp``)."""
+    return Path(os.environ.get("TEXTDP_CACHE", Path.home() / ".cache" / "textdp"))
+
+
+class EmbeddingTable:
+    """Public words and their float32 vectors.
+
+    Args:
+        words: one string per row of ``vectors`` (the lookup keys, row order).
+        vectors: ``(rows, dim)`` matrix; converted to contiguous float32.
+        extra_keys: more lookup keys mapped to existing rows (e.g. spaCy's pruned keys).
+        candidate_rows: rows that may be written out; by default every row whose word is a real
+            word (see :func:`is_real_word`), keeping the first of casing duplicates.
+        name: a short label for reports and cache keys.
+    """
+
+    def __init__(
+        self,
+        words: Sequence[str],
+        vectors: np.ndarray,
+        *,
+        extra_keys: dict[str, int] | None = None,
+        candidate_rows: np.ndarray | None = None,
+        name: str = "custom",
+    ) -> None:
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        if vectors.ndim != 2 or vectors.shape[0] == 0 or vectors.shape[1] == 0:
+            raise ValueError(f"table vectors must be a non-empty 2-D matrix, got {vectors.shape}")
+        if len(words) != vectors.shape[0]:
+            raise ValueError(
+                f"table has {len(words)} words but {vectors.shape[0]} vector rows; they must match"
+            )
+        if not np.isfinite(vectors).all():
+            raise ValueError("table vectors contain NaN or inf")
+        self.name = name
+        self.lookup_vectors = vectors
+        self.row_words = list(words)
+        self.key_to_row: dict[str, int] = dict(extra_keys or {})
+        # Row words win over extra keys; later duplicates do not overwrite earlier rows.
+        for row in range(len(self.row_words) - 1, -1, -1):
+            self.key_to_row[self.row_words[row]] = row
+        if candidate_rows is None:
+            candidate_rows = self._default_candidates()
+        self.candidate_rows = np.asarray(candidate_rows, dtype=np.int64)
+        if self.candidate_rows.size == 0:
+            raise ValueError("table has no candidate words (no row is a real word)")
+        self.words = [self.row_words[r] for r in self.candidate_rows]
+        self.vectors = np.ascontiguousarray(self.lookup_vectors[self.candidate_rows])
+
+    def _default_candidates(self) -> np.ndarray:
+        seen: set[str] = set()
+        rows = []
+        for row, word in enumerate(self.row_words):
+            low = word.lower()
+            if low in seen or not is_real_word(word):
+                continue
+            seen.add(low)
+            rows.append(row)
+        # Prefer the lower-case spelling when both exist: a casing variant that comes first
+        # ("The" before "the") is swapped for its lower-case row so outputs read naturally.
+        lower_rows = {self.row_words[r]: r for r in rows if self.row_words[r].islower()}
+        for i, row in enumerate(rows):
+            word = self.row_words[row]
+            alt = self.key_to_row.get(word.lower())
+            if alt is not None and word.lower() not in lower_rows and alt != row and \
+                    is_real_word(self.row_words[alt]):
+                rows[i] = alt
+        return np.asarray(sorted(set(rows)), dtype=np.int64)
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def dim(self) -> int:
+        """Dimension of the vectors."""
+        return int(self.lookup_vectors.shape[1])
+
+    def __len__(self) -> int:
+        """Number of candidate words."""
+        return len(self.words)
+
+    def __repr__(self) -> str:
+        return f"EmbeddingTable(name={self.name!r}, candidates={len(self)}, dim={self.dim})"
+
+    def fingerprint(self) -> str:
+        """A stable digest of the candidates and vectors (for caches and dataset hashes)."""
+        h = hashlib.sha256()
+        h.update(self.vectors.tobytes())
+        h.update("\n".join(self.words).encode("utf-8"))
+        return h.hexdigest()[:16]
+
+    # ------------------------------------------------------------------ lookup
+    def lookup(self, tokens: Sequence[str]) -> np.ndarray:
+        """Rows of ``lookup_vectors`` for ``tokens``; ``-1`` where neither the token nor its
+        lower-case or title-case form is in the table."""
+        get = self.key_to_row.get
+        rows = [get(t, -1) for t in tokens]
+        missing = [i for i, r in enumerate(rows) if r < 0]
+        for i in missing:
+            tok = tokens[i]
+            rows[i] = get(tok.lower(), get(tok.title(), -1))
+        return np.asarray(rows, dtype=np.int64)
+
+    def candidate_of_row(self) -> np.ndarray:
+        """Map from lookup row to candidate index (``-1`` where the row is not a candidate)."""
+        out = np.full(self.lookup_vectors.shape[0], -1, dtype=np.int64)
+        out[self.candidate_rows] = np.arange(len(self.candidate_rows))
+        return out
+
+    # ------------------------------------------------------------------ loaders
+    @classmethod
+    def from_spacy_vectors(cls, vocab: Any, *, name: str = "spacy") -> EmbeddingTable:
+        """Build a table from a spaCy ``Vocab`` with vectors.
+
+        spaCy stores pruned words as extra keys pointing at a kept row; the first key of each
+        row (insertion order) is the word the row was trained for, so it represents the row.
+        """
+        vectors = vocab.vectors
+        if vectors.shape[0] == 0 or vectors.shape[1] == 0:
+            raise ValueError("this spaCy vocab has no vectors (use a pipeline with vectors)")
+        data = np.asarray(vectors.data if not hasattr(vectors.data, "get") else vectors.data.get())
+        strings = vocab.strings
+        key_rows = list(vectors.key2row.items())
+        keys = [strings[k] if k in strings else None for k, _ in key_rows]
+        rows = np.fromiter((r for _, r in key_rows), dtype=np.int64, count=len(key_rows))
+        first_of_row: dict[int, str] = {}
+        extra: dict[str, int] = {}
+        for key, row in zip(keys, rows.tolist()):
+            if key is None:
+                continue
+            if row not in first_of_row:
+                first_of_row[row] = key
+            else:
+                extra.setdefault(key, row)
+        row_words = [first_of_row.get(r, f"<row{r}>") for r in range(data.shape[0])]
+        return cls(row_words, data, extra_keys=extra, name=name)
+
+    @classmethod
+    def from_word2vec(
+        cls, path: str | os.PathLike[str], *, limit: int | None = None, name: str | None = None,
+        cache: bool = True,
+    ) -> EmbeddingTable:
+        """Load word2vec / GloVe text or fastText ``.vec`` (header line optional)."""
+        path = Path(path)
+        if not path.is_file():
+            raise ValueError(f"table file {str(path)!r} does not exist")
+        stat = path.stat()
+        key = hashlib.sha256(
+            f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{limit}".encode()
+        ).hexdigest()[:20]
+        cached = cache_dir() / f"w2v-{key}"
+        if cache and (cached / "vectors.npy").exists():
+            words = json.loads((cached / "words.json").read_text(encoding="utf-8"))
+            vectors = np.load(cached / "vectors.npy", mmap_mode=None)
+        else:
+            words, vectors = _parse_word2vec(path, limit)
+            if cache:
+                try:
+                    cached.mkdir(parents=True, exist_ok=True)
+                    tmp = cached / "vectors.tmp.npy"
+                    np.save(tmp, vectors)
+                    (cached / "words.json").write_text(json.dumps(words), encoding="utf-8")
+                    os.replace(tmp, cached / "vectors.npy")
+                except OSError:
+                    pass  # a read-only home is no reason to fail; we just parse next time
+        return cls(words, vectors, name=name or path.stem)
+
+    @classmethod
+    def from_transformer(
+        cls, model: Any = None, *, word_pieces: bool = False, name: str | None = None
+    ) -> EmbeddingTable:
+        """The input-embedding matrix of a transformer (a path, hub name or loaded model).
+
+        Whole words only by default; ``word_pieces=True`` also keeps ``##`` continuation
+        pieces as lookup keys (never as candidates: outputs are always whole words).
+        """
+        from transformers import AutoModel, AutoTokenizer
+
+        from textdp.defaults import transformer_path
+
+        path = model if model is not None else transformer_path()
+        if isinstance(path, (str, os.PathLike)):
+            tok = AutoTokenizer.from_pretrained(str(path))
+            mdl = AutoModel.from_pretrained(str(path))
+        else:
+            mdl = path
+            tok = AutoTokenizer.from_pretrained(mdl.name_or_path)
+        weight = mdl.get_input_embeddings().weight.detach().float().cpu().numpy()
+        vocab = tok.get_vocab()
+        special = set(tok.all_special_tokens)
+        id_word = sorted((i, w) for w, i in vocab.items() if i < weight.shape[0])
+        keep = [
+            (i, w) for i, w in id_word
+            if w not in special and (word_pieces or not w.startswith("##"))
+            and not (w.startswith("[") and w.endswith("]"))
+        ]
+        ids = np.asarray([i for i, _ in keep], dtype=np.int64)
+        words = [w for _, w in keep]
+        return cls(words, weight[ids], name=name or f"transformer:{Path(str(path)).name}")
+
+
+def _parse_word2vec(path: Path, limit: int | None) -> tuple[list[str], np.ndarray]:
+    """Parse word2vec text: one ``rsplit`` per line, one bulk float conversion."""
+    with open(path, encoding="utf-8", errors="strict") as f:
+        first = f.readline().rstrip("\n")
+        head = first.split(" ")
+        lines: list[str] = []
+        if len(head) == 2 and head[0].isdigit() and head[1].isdigit():
+            dim = int(head[1])
+        else:
+            dim = len(first.rstrip().split(" ")) - 1
+            lines.append(first)
+        for line in f:
+            if limit is not None and len(lines) >= limit:
+                break
+            lines.append(line)
+    if dim <= 0:
+        raise ValueError(f"table file {str(path)!r} is not word2vec text: no vector on line 1")
+    words: list[str] = []
+    numbers: list[str] = []
+    for lineno, line in enumerate(lines, 1):
+        parts = line.rstrip().rsplit(" ", dim)
+        if len(parts) != dim + 1:
+            raise ValueError(
+                f"table file {str(path)!r}: entry {lineno} has {len(parts) - 1} values, "
+                f"expected {dim}"
+            )
+        words.append(parts[0])
+        numbers.append(line[len(parts[0]):])
+    vectors = np.array(" ".join(numbers).split(), dtype=np.float32).reshape(len(words), dim)
+    return words, vectors
