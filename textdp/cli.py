@@ -19,8 +19,7 @@ from itertools import islice
 from typing import Any
 
 from textdp.defaults import DEFAULT_EPSILON
-from textdp.io import FORMATS, InputError, RecordWriter, atomic_output, detect_format, \
-    read_records
+from textdp.io import FORMATS, InputError, RecordWriter, atomic_output, detect_format, read_records
 
 
 def _mechanism_arg(value: str) -> Any:

@@ -156,7 +156,7 @@ class EmbeddingTable:
         data = np.asarray(vectors.data if not hasattr(vectors.data, "get") else vectors.data.get())
         strings = vocab.strings
         key_rows = list(vectors.key2row.items())
-        keys = [strings[k] if k in strings else None for k, _ in key_rows]
+        keys = [strings[k] if k in strings else None for k, _ in key_rows]  # noqa: SIM401
         rows = np.fromiter((r for _, r in key_rows), dtype=np.int64, count=len(key_rows))
         first_of_row: dict[int, str] = {}
         extra: dict[str, int] = {}
