@@ -16,6 +16,7 @@ level split per line and cached as ``.npy`` under ``~/.cache/textdp`` (``TEXTDP_
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -31,7 +32,15 @@ _WORD = re.compile(r"^[^\W\d_]+(?:-[^\W\d_]+|'[^\W\d_]{2,})*$")
 
 def is_real_word(word: str) -> bool:
     """True for words a person would write: letters, optionally joined by ``-`` or ``'``."""
-    return bool(_WORD.match(word))
+    # [^\W\d_] still admits numeric characters that are not decimal digits ("½", "²", "₂").
+    return bool(_WORD.match(word)) and not any(c.isnumeric() for c in word)
+
+
+def clip_rows(vectors: np.ndarray, max_norm: float) -> np.ndarray:
+    """Rows of ``vectors`` scaled down to Euclidean norm ≤ ``max_norm`` (float32)."""
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    scale = np.minimum(1.0, max_norm / np.maximum(norms, 1e-12))
+    return np.ascontiguousarray(vectors * scale, dtype=np.float32)
 
 
 def cache_dir() -> Path:
@@ -99,8 +108,10 @@ class EmbeddingTable:
         for i, row in enumerate(rows):
             word = self.row_words[row]
             alt = self.key_to_row.get(word.lower())
+            # Only the row *trained for* the lower-case spelling: a pruned key (spaCy maps
+            # "john" to the row of "mr") must not swap a word for an unrelated one.
             if alt is not None and word.lower() not in lower_rows and alt != row and \
-                    is_real_word(self.row_words[alt]):
+                    self.row_words[alt] == word.lower() and is_real_word(self.row_words[alt]):
                 rows[i] = alt
         return np.asarray(sorted(set(rows)), dtype=np.int64)
 
@@ -135,6 +146,29 @@ class EmbeddingTable:
             tok = tokens[i]
             rows[i] = get(tok.lower(), get(tok.title(), -1))
         return np.asarray(rows, dtype=np.int64)
+
+    def median_norm(self) -> float:
+        """Median Euclidean norm of the candidate vectors."""
+        return float(np.median(np.linalg.norm(self.vectors, axis=1)))
+
+    def clipped(self, max_norm: float) -> EmbeddingTable:
+        """This table with every vector projected onto the ball of radius ``max_norm``.
+
+        Projection onto a ball is 1-Lipschitz, so a mechanism that is ε·d metric DP on the
+        clipped vectors is ε·d metric DP for the original distances too; and it stops a few
+        very long vectors from absorbing the noise (they would otherwise come back unchanged
+        far more often than others, and appear as "hub" outputs for unrelated inputs).
+        Shares words and lookup keys with this table; memoised per radius.
+        """
+        cache = self.__dict__.setdefault("_clipped", {})
+        if max_norm not in cache:
+            other = copy.copy(self)
+            other.__dict__.pop("_clipped", None)
+            other.lookup_vectors = clip_rows(self.lookup_vectors, max_norm)
+            other.vectors = np.ascontiguousarray(other.lookup_vectors[self.candidate_rows])
+            other.name = f"{self.name}|clip={max_norm:.4g}"
+            cache[max_norm] = other
+        return cache[max_norm]
 
     def candidate_of_row(self) -> np.ndarray:
         """Map from lookup row to candidate index (``-1`` where the row is not a candidate)."""
@@ -262,5 +296,14 @@ def _parse_word2vec(path: Path, limit: int | None) -> tuple[list[str], np.ndarra
             )
         words.append(parts[0])
         numbers.append(line[len(parts[0]):])
-    vectors = np.array(" ".join(numbers).split(), dtype=np.float32).reshape(len(words), dim)
+    try:
+        vectors = np.array(" ".join(numbers).split(), dtype=np.float32).reshape(len(words), dim)
+    except ValueError:  # find the entry only on this error path; the bulk parse stays fast
+        for lineno, values in enumerate(numbers, 1):
+            try:
+                np.array(values.split(), dtype=np.float32)
+            except ValueError:
+                raise ValueError(f"table file {str(path)!r}: entry {lineno} has a value that "
+                                 "is not a number") from None
+        raise
     return words, vectors
