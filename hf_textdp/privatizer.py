@@ -1,0 +1,314 @@
+"""``Privatizer`` for ``datasets.Dataset.map`` and the ready-made ``privatize`` instance.
+
+    from hf_textdp import privatize, Privatizer
+    ds = ds.map(privatize, batched=True)                       # column "text", embedded defaults
+    ds = ds.map(Privatizer(epsilon=5, mechanism="mahalanobis", targets="all",
+                           text_column="review"), batched=True, num_proc=2)
+
+The map function wraps (does not copy) :class:`textdp.privatizer.Privatizer`. What it pickles
+is its configuration only, never a loaded model, a table index or a random generator: every
+worker process reloads the models on its first batch and, unless ``seed`` is set, draws its
+own generator from OS entropy.
+
+Caching. ``datasets`` fingerprints a map function by hashing its pickle. The pickle of a
+:class:`Privatizer` is a deterministic function of the configuration (ε, mechanism and its
+parameters, targets, table, detector, seed, …), so equal configurations hash alike in every
+process and any change to what would be released gives a new fingerprint. When the
+fingerprint matches, ``datasets`` serves the cached result instead of drawing again: that
+re-serves a release already made, which is post-processing and costs no extra privacy. A
+fresh draw of the same data would cost ε again; to force one, pass
+``load_from_cache_file=False`` (and then count the ε twice).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import torch
+
+from textdp.defaults import DEFAULT_EPSILON
+from textdp.mechanisms import Mechanism, MechanismSpec, registry
+from textdp.privatizer import DEFAULT_TARGETS
+from textdp.privatizer import Privatizer as CorePrivatizer
+from textdp.rng import RandomSource
+from textdp.tables import EmbeddingTable
+
+REPORT_COLUMNS = ("dp_tokens_replaced", "dp_epsilon")
+# Device settings that let a rank pick its GPU (an explicit "cpu" or "cuda:N" is kept).
+_RANKED_DEVICES = (None, "auto", "cuda")
+
+
+class Privatizer:
+    """A ``datasets.map`` function that privatizes one text column.
+
+    Callable on a batch (``batched=True``) or on one example (``batched=False``), with the
+    extra arguments ``datasets`` passes for ``with_indices`` and ``with_rank``. Returns only
+    the columns it writes; ``datasets`` keeps every other column and the row order.
+
+    Its ``datasets`` fingerprint depends on the configuration only (see the module
+    docstring): a cached result is re-served exactly when the release would be the same, and
+    re-serving a release already made costs no extra privacy.
+
+    Args:
+        epsilon: ε per replaced token (metric DP), see :class:`textdp.privatizer.Privatizer`.
+        mechanism: a registered mechanism name, a ``{"name": ..., **args}`` mapping, or a
+            :class:`~textdp.mechanisms.Mechanism`.
+        targets: ``["PERSON"]`` (default), ``"all"`` (every word), or entity labels.
+        representation: ``"static"`` (table vectors).
+        table: ``None``/``"default"`` (the embedded vectors), a word2vec/GloVe/fastText file,
+            or an :class:`~textdp.tables.EmbeddingTable`.
+        detector: ``None`` (embedded spaCy NER), a spaCy package name, ``"hf:<model folder>"``
+            (a ``transformers`` token-classification model) or a detector object.
+        seed: fixed seed for reproducible output; NOT private against anyone who knows it.
+            With ``with_indices=True`` each batch draws from its own stream keyed by the seed
+            and its first row index (and with ``with_rank=True`` alone, by the rank), so the
+            shards of ``num_proc > 1`` never repeat each other's noise.
+        secure: re-key the generators from OS entropy for every batch (excludes ``seed``).
+        device: ``"auto"`` (default: CUDA when available), ``"cpu"``, ``"cuda"`` or
+            ``"cuda:N"``. With ``with_rank=True`` and ``"auto"``/``"cuda"``, worker ``rank``
+            runs on ``cuda:{rank % device_count}`` when CUDA is available, else on the CPU.
+            CUDA workers need ``multiprocess.set_start_method("spawn")`` (``datasets`` forks).
+        keep_original: required (``True``) to write to an ``output_column`` other than
+            ``text_column``, since the original text then stays in the dataset (DESIGN.md
+            rule 7: the original is kept only where the caller asks for it).
+        index: nearest-neighbour backend: ``auto, exact, flat, hnsw, ivf``.
+        batch_size: texts per vectorised batch inside one call.
+        nlp: the spaCy pipeline whose tokenizer splits the text (default: the embedded one).
+        text_column: the column to privatize (default ``"text"``).
+        output_column: where the privatized text goes; ``None`` overwrites ``text_column``.
+        report_columns: also write ``dp_tokens_replaced`` (tokens that went through the
+            mechanism) and ``dp_epsilon`` (the row's composed bound: tokens × ε) per row.
+    """
+
+    def __init__(
+        self,
+        *,
+        epsilon: float = DEFAULT_EPSILON,
+        mechanism: MechanismSpec = "mlaplace",
+        targets: str | Sequence[str] | None = DEFAULT_TARGETS,
+        representation: str = "static",
+        table: Any = None,
+        detector: Any = None,
+        seed: int | None = None,
+        secure: bool = False,
+        device: str | None = "auto",
+        keep_original: bool = False,
+        index: str = "auto",
+        batch_size: int = 512,
+        nlp: Any = None,
+        text_column: str = "text",
+        output_column: str | None = None,
+        report_columns: bool = False,
+    ) -> None:
+        for name, value in (("text_column", text_column), ("output_column", output_column)):
+            if value is not None and (not isinstance(value, str) or not value):
+                raise ValueError(f"{name} must be a non-empty column name, got {value!r}")
+        if text_column is None:
+            raise ValueError("text_column must be a non-empty column name, got None")
+        if output_column == text_column:
+            output_column = None
+        if output_column is not None and not keep_original:
+            raise ValueError(
+                f"output_column={output_column!r} leaves the original text in column "
+                f"{text_column!r}; pass keep_original=True to ask for that (DESIGN.md rule 7), "
+                f"or leave output_column=None to overwrite it")
+        if keep_original and output_column is None:
+            raise ValueError("keep_original=True needs an output_column other than "
+                             f"text_column={text_column!r}: the original stays in that column")
+        if device is not None and not isinstance(device, (str, torch.device)):
+            raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}")
+        self.text_column = text_column
+        self.output_column = output_column
+        self.report_columns = bool(report_columns)
+        self.device_spec = None if device is None else str(device)
+        # The core validates every parameter now, before any text is read (DESIGN.md rule 5);
+        # it loads nothing until its first batch.
+        core = CorePrivatizer(
+            epsilon=epsilon, mechanism=mechanism, targets=targets,
+            representation=representation, table=table, detector=detector, seed=seed,
+            secure=secure, device=device, keep_original=keep_original, index=index,
+            batch_size=batch_size, nlp=nlp)
+        self._config = {
+            "epsilon": core.epsilon,
+            "mechanism": _mechanism_spec(core.mechanism),
+            "targets": core.targets,
+            "representation": core.representation,
+            "table": None if _is(core.table_spec, "default") else core.table_spec,
+            "detector": None if _is(detector, "spacy") else detector,
+            "seed": seed,
+            "secure": bool(secure),
+            "device": self.device_spec,
+            "keep_original": bool(keep_original),
+            "index": core.index_backend,
+            "batch_size": core.batch_size,
+            "nlp": nlp,
+        }
+        self._cores: dict[str, CorePrivatizer] = {str(core.device): core}
+        self._default_device = str(core.device)
+        self._stream_key: tuple[int, ...] | None = None
+
+    # ------------------------------------------------------------------ pickling / hashing
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle the configuration only, deterministically.
+
+        No model, index or generator is in the pickle (each process loads its own, and an
+        unseeded generator never enters the ``datasets`` fingerprint). The last element is a
+        stamp that only feeds the fingerprint: the textdp version and, for a table file, its
+        size and modification time, so an edited table is not served from an old cache.
+        """
+        return (_restore, (type(self), self.options(), _stamp(self._config["table"])))
+
+    def options(self) -> dict[str, Any]:
+        """The constructor arguments that rebuild this privatizer (plain values)."""
+        return {**self._config, "text_column": self.text_column,
+                "output_column": self.output_column, "report_columns": self.report_columns}
+
+    # ------------------------------------------------------------------ the core per device
+    @property
+    def core(self) -> CorePrivatizer:
+        """The :class:`textdp.privatizer.Privatizer` doing the work in this process."""
+        return self._cores[self._default_device]
+
+    def core_for(self, rank: int | None = None) -> CorePrivatizer:
+        """The core for worker ``rank``: ``cuda:{rank % device_count}`` when CUDA is
+        available and the device setting allows it, else the default device."""
+        if rank is None or self.device_spec not in _RANKED_DEVICES \
+                or not torch.cuda.is_available():
+            return self.core
+        key = f"cuda:{int(rank) % torch.cuda.device_count()}"
+        if key not in self._cores:
+            self._cores[key] = CorePrivatizer(**{**self._config, "device": key})
+        return self._cores[key]
+
+    # ------------------------------------------------------------------ map function
+    def __call__(self, batch: Any, *extra: Any) -> dict[str, Any]:
+        """Privatize ``batch[text_column]`` (a list for ``batched=True``, one string else).
+
+        ``extra`` is what ``datasets`` appends: ``(indices,)`` for ``with_indices``,
+        ``(rank,)`` for ``with_rank``, ``(indices, rank)`` for both. A lone integer is read as
+        the rank (a batch's indices are a list); with ``batched=False`` and only
+        ``with_indices=True`` pass ``with_rank=True`` too, or the index is taken as a rank.
+        ``batch`` may also be the column itself (``input_columns=[text_column]``).
+
+        Raises ``ValueError`` naming the row (the dataset index when ``with_indices`` is
+        on, else the position in the batch) of a ``None`` or non-string text, before any
+        text of the batch is processed. Empty strings come back empty.
+        """
+        indices, rank = _split_extra(extra)
+        if isinstance(batch, Mapping):
+            if self.text_column not in batch:
+                raise ValueError(f"column {self.text_column!r} is not in the batch; columns: "
+                                 f"{sorted(batch)}")
+            value = batch[self.text_column]
+        else:
+            value = batch
+        single = not _is_column(value)
+        texts = [value] if single else list(value)
+        if single and isinstance(indices, int):
+            indices = [indices]
+        for i, text in enumerate(texts):
+            if not isinstance(text, str):
+                where = f"row {indices[i]} (dataset index)" if _has(indices, i) else \
+                    ("the example" if single else f"row {i} of the batch")
+                raise ValueError(f"{where} of column {self.text_column!r}: expected a string, "
+                                 f"got {type(text).__name__}")
+        core = self.core_for(rank)
+        self._select_stream(core, indices, rank)
+        results = core.privatize(texts)
+        out: dict[str, Any] = {self.output_column or self.text_column: [r.text for r in results]}
+        if self.report_columns:
+            out["dp_tokens_replaced"] = [r.report.tokens_replaced for r in results]
+            out["dp_epsilon"] = [float(r.report.epsilon_total) for r in results]
+        if single:
+            out = {k: v[0] for k, v in out.items()}
+        return out
+
+    def _select_stream(self, core: CorePrivatizer, indices: Sequence[int] | None,
+                       rank: int | None) -> None:
+        """With a fixed seed, key the stream by the batch's first index (or the rank), so
+        worker processes never repeat each other's draws and reruns are reproducible."""
+        seed = self._config["seed"]
+        if seed is None:
+            return  # OS entropy per process already (and `secure` re-keys per batch)
+        if indices is not None and len(indices) > 0:
+            key: tuple[int, ...] = (0, int(indices[0]))
+        elif rank is not None:
+            key = (1, int(rank))
+        else:
+            return
+        if key != self._stream_key or key[0] == 0:
+            state = np.random.SeedSequence([seed, *key]).generate_state(2, np.uint32)
+            core.rng = RandomSource(int(state[0]) << 32 | int(state[1]))
+            self._stream_key = key
+
+    # ------------------------------------------------------------------ reporting
+    def describe(self) -> dict[str, Any]:
+        """The configuration as plain values (mechanism, ε, targets, table, seed, columns)."""
+        return {**self.core.describe(), "text_column": self.text_column,
+                "output_column": self.output_column or self.text_column}
+
+    def __repr__(self) -> str:
+        return (f"hf_textdp.Privatizer(mechanism={self.core.mechanism!r}, "
+                f"targets={self.core.targets!r}, text_column={self.text_column!r}, "
+                f"device={self.device_spec!r})")
+
+
+def _mechanism_spec(mechanism: Mechanism) -> MechanismSpec:
+    """A registered mechanism as ``{"name": ..., **params}``; other instances as they are."""
+    factory = registry.get(mechanism.name) if mechanism.name in registry else None
+    if isinstance(factory, type) and type(mechanism) is factory:
+        return {"name": mechanism.name, **mechanism.params()}
+    return mechanism
+
+
+def _stamp(table: Any) -> tuple[Any, ...]:
+    import textdp
+
+    if isinstance(table, str) and os.path.isfile(table):
+        st = os.stat(table)
+        return (textdp.__version__, st.st_size, st.st_mtime_ns)
+    if isinstance(table, EmbeddingTable):
+        return (textdp.__version__, table.fingerprint())
+    return (textdp.__version__,)
+
+
+def _restore(cls: type[Privatizer], options: dict[str, Any], stamp: tuple[Any, ...]
+             ) -> Privatizer:
+    del stamp  # only there for the fingerprint
+    return cls(**options)
+
+
+def _is(value: Any, name: str) -> bool:
+    return isinstance(value, str) and value == name
+
+
+def _is_column(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.ndim == 1)
+
+
+def _has(indices: Sequence[int] | None, i: int) -> bool:
+    return indices is not None and i < len(indices)
+
+
+def _split_extra(extra: tuple[Any, ...]) -> tuple[Any, int | None]:
+    """``(indices, rank)`` from the extra positional arguments ``datasets`` passes."""
+    if len(extra) == 0:
+        return None, None
+    if len(extra) == 2:
+        return extra[0], extra[1]
+    if len(extra) == 1:
+        (arg,) = extra
+        if _is_column(arg) or isinstance(arg, range):
+            return list(arg), None
+        if arg is None or isinstance(arg, (int, np.integer)):
+            return None, None if arg is None else int(arg)
+    raise ValueError("a map function gets at most (indices, rank) after the batch; got "
+                     f"{len(extra)} extra arguments")
+
+
+#: Ready-made map function with the embedded defaults (column ``"text"``, names only, the
+#: default ε). Loads its models lazily, once in each process that calls it.
+privatize = Privatizer()
