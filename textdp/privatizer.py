@@ -15,6 +15,8 @@ from an explicit generator (6); the original text is kept nowhere unless ``keep_
 from __future__ import annotations
 
 import os
+import sys
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,9 +31,10 @@ from textdp.mechanisms import Mechanism, MechanismSpec, create_mechanism
 from textdp.report import Report
 from textdp.rng import RandomSource
 from textdp.tables import EmbeddingTable
-from textdp.validation import check_choice, check_positive_int
+from textdp.validation import check_choice, check_positive, check_positive_int
 
 DEFAULT_TARGETS = ("PERSON",)
+BUDGET_POLICIES = ("truncate", "refuse")
 REPRESENTATIONS = ("static",)
 # Texts longer than this are privatized in pieces split at whitespace (spaCy's max_length and
 # memory stay bounded for any input size).
@@ -57,7 +60,8 @@ class PrivatizedText:
 def is_word(token: str) -> bool:
     """A token that ``targets="all"`` replaces: it contains a letter (so not punctuation,
     numbers or whitespace)."""
-    return any(c.isalpha() for c in token)
+    # isalpha() first: most tokens are all letters, and it is ~20× cheaper than the scan.
+    return token.isalpha() or any(c.isalpha() for c in token)
 
 
 def surface_form(substitute: str, original: str) -> str:
@@ -79,6 +83,8 @@ def resolve_targets(targets: str | Sequence[str] | None) -> tuple[str, ...] | st
         if targets.lower() == "all":
             return "all"
         targets = [t for t in targets.split(",") if t.strip()]
+    elif not isinstance(targets, Iterable):
+        raise ValueError(f"targets must be 'all' or entity labels, got {type(targets).__name__}")
     labels = []
     for t in targets:
         if not isinstance(t, str) or not t.strip():
@@ -87,6 +93,35 @@ def resolve_targets(targets: str | Sequence[str] | None) -> tuple[str, ...] | st
     if not labels:
         raise ValueError("targets must be 'all' or a non-empty list of entity labels")
     return tuple(dict.fromkeys(labels))
+
+
+def _single_threaded_after_fork() -> None:
+    """OpenMP thread pools (torch, faiss) do not survive ``fork``: a forked child that computes
+    with its parent's pool hangs (``nlp.pipe(n_process=2)``, ``datasets.map(num_proc=2)``).
+    Forked children compute single-threaded instead; the processes are the parallelism."""
+    torch.set_num_threads(1)
+    faiss = sys.modules.get("faiss")
+    if faiss is not None:
+        faiss.omp_set_num_threads(1)
+
+
+os.register_at_fork(after_in_child=_single_threaded_after_fork)
+
+
+# One neighbour index per (table, backend, device) per process. Building HNSW over the default
+# table takes seconds, and several privatizers (spaCy components, reloaded pipelines, front ends)
+# share one table; indexes are read-only after construction, so sharing them is safe.
+_INDEXES: weakref.WeakKeyDictionary[EmbeddingTable, dict[tuple[str, str], NeighbourIndex]] = \
+    weakref.WeakKeyDictionary()
+
+
+def shared_index(table: EmbeddingTable, backend: str, device: torch.device) -> NeighbourIndex:
+    """The :class:`NeighbourIndex` over ``table``'s candidates (built once per process)."""
+    per_table = _INDEXES.setdefault(table, {})
+    key = (backend, str(device))
+    if key not in per_table:
+        per_table[key] = NeighbourIndex(table.vectors, backend=backend, device=device)
+    return per_table[key]
 
 
 def resolve_table(table: Any) -> Any:
@@ -107,8 +142,9 @@ class Privatizer:
 
     Args:
         epsilon: ε per token (metric DP: the bound scales with the distance of two inputs in
-            the table). The default replaces names with probability ≥ 99 % on the default
-            table; scale depends on the table (see README: calibrate with ``textdp calibrate``).
+            the table); ``None`` takes the mechanism's own ε or the default, chosen so that
+            names are replaced in ≥ 99 % of draws on the default table. The useful range
+            depends on the table's scale (README, "Choosing ε").
         mechanism: a registered name (``textdp mechanisms``), a ``{"name": ..., **args}``
             mapping, or a :class:`Mechanism`.
         targets: ``["PERSON"]`` (default), ``"all"`` (every word token), or entity labels.
@@ -120,15 +156,26 @@ class Privatizer:
         secure: re-key the generators from OS entropy for every batch.
         device: ``"cpu"``, ``"cuda"``, ``"cuda:N"`` or ``"auto"``.
         keep_original: also return the original text (off by default, DESIGN.md rule 7).
-        index: nearest-neighbour backend, one of ``auto, exact, flat, hnsw, ivf``.
+        index: nearest-neighbour backend, one of ``auto, exact, int8, flat, hnsw, ivf``.
         batch_size: texts per vectorised batch.
         nlp: the spaCy pipeline whose tokenizer splits the text (default: the embedded one).
+        clip_norm: project every vector (inputs and candidates) onto the ball of this radius
+            before the mechanism: ``"median"`` (default: the table's median norm), a number, or
+            ``None``. Clipping is 1-Lipschitz, so the ε·d guarantee holds for the table's
+            original distances; it stops very long vectors (e.g. "John") from surviving the
+            noise far more often than others.
+        max_epsilon_per_text: a budget for the composed ε of one text. With
+            ``budget_policy="truncate"`` the first ⌊budget/ε⌋ targets of a text go through the
+            mechanism and the rest are replaced by draws around a public stand-in vector that
+            does not depend on them (they cost nothing and are counted in
+            ``tokens_redacted``); with ``"refuse"`` an over-budget text raises ``ValueError``
+            naming its row, before anything is drawn for the batch.
     """
 
     def __init__(
         self,
         *,
-        epsilon: float = DEFAULT_EPSILON,
+        epsilon: float | None = None,
         mechanism: MechanismSpec = "mlaplace",
         targets: str | Sequence[str] | None = DEFAULT_TARGETS,
         representation: str = "static",
@@ -141,7 +188,13 @@ class Privatizer:
         index: str = "auto",
         batch_size: int = 512,
         nlp: Any = None,
+        clip_norm: float | str | None = "median",
+        max_epsilon_per_text: float | None = None,
+        budget_policy: str = "truncate",
     ) -> None:
+        if epsilon is None and not isinstance(mechanism, Mechanism) and not (
+                isinstance(mechanism, dict) and "epsilon" in mechanism):
+            epsilon = DEFAULT_EPSILON
         self.mechanism: Mechanism = create_mechanism(mechanism, epsilon)
         self.epsilon = self.mechanism.epsilon
         self.targets = resolve_targets(targets)
@@ -150,6 +203,12 @@ class Privatizer:
         self.index_backend = check_choice("index", index, BACKENDS)
         self.device = resolve_device(device)
         self.batch_size = check_positive_int("batch_size", batch_size)
+        if clip_norm not in (None, "median"):
+            clip_norm = check_positive("clip_norm", clip_norm)
+        self.clip_norm = clip_norm
+        self.max_epsilon_per_text = None if max_epsilon_per_text is None else \
+            check_positive("max_epsilon_per_text", max_epsilon_per_text)
+        self.budget_policy = check_choice("budget_policy", budget_policy, BUDGET_POLICIES)
         self.keep_original = bool(keep_original)
         self.seed = seed
         self.secure = bool(secure)
@@ -165,6 +224,9 @@ class Privatizer:
         """Pickle the configuration only: models and tables reload in the receiving process."""
         state = dict(self.__dict__)
         state.update(_nlp=None, _ready=False, _index=None, rng=None)
+        # Arrays derived from the table (rebuilt by _setup) would add ~160 kB per pickle.
+        state.pop("_space", None)
+        state.pop("_fallback", None)
         if not isinstance(self.table_spec, EmbeddingTable):
             state["_table"] = None
         if state["mechanism"].prepared:
@@ -201,10 +263,11 @@ class Privatizer:
         if self._ready:
             return
         table = self.table
-        self._index = NeighbourIndex(table.vectors, backend=self.index_backend,
-                                     device=self.device)
+        radius = table.median_norm() if self.clip_norm == "median" else self.clip_norm
+        self._space = table if radius is None else table.clipped(radius)
+        table = self._space
+        self._index = shared_index(table, self.index_backend, self.device)
         self.mechanism.prepare(table.vectors, self._index, self.rng)
-        self._candidate_of_row = table.candidate_of_row()
         self._fallback = self._fallback_vectors(table)
         self._ready = True
 
@@ -241,9 +304,11 @@ class Privatizer:
                 owner.append(i)
         outputs: list[list[str]] = [[] for _ in texts]
         reports: list[Report | None] = [None] * len(texts)
+        allowance: dict[int, int] = {}  # budgeted tokens left per text (max_epsilon_per_text)
         for start in range(0, len(pieces), self.batch_size):
             batch = pieces[start:start + self.batch_size]
-            for j, (out, report) in enumerate(self._privatize_batch(batch)):
+            owners = owner[start:start + self.batch_size]
+            for j, (out, report) in enumerate(self._privatize_batch(batch, owners, allowance)):
                 i = owner[start + j]
                 outputs[i].append(out)
                 reports[i] = report if reports[i] is None else reports[i].merge(report)
@@ -254,18 +319,24 @@ class Privatizer:
         ]
 
     def privatize_docs(self, docs: Sequence[Any],
-                       spans: Sequence[Sequence[Span]] | None = None
+                       spans: Sequence[Sequence[Span]] | None = None, *,
+                       owners: Sequence[int] | None = None,
+                       allowance: dict[int, int] | None = None,
                        ) -> list[tuple[list[str], Report]]:
         """Privatize tokenized spaCy docs; returns the new words of each doc and its report.
 
         ``spans`` gives the entity spans per doc (e.g. from ``doc.ents``); when ``None`` the
-        configured detector runs (unless ``targets="all"``).
+        configured detector runs (unless ``targets="all"``). ``owners`` (the text each doc
+        belongs to, default: each doc its own) and ``allowance`` (budgeted tokens left per
+        text) carry a ``max_epsilon_per_text`` budget across pieces of one long text.
         """
         self._setup()
         self.rng.next_batch()
         words = [[t.text for t in doc] for doc in docs]
         masks = self._target_masks(docs, words, spans)
-        return self._substitute(words, masks)
+        return self._substitute(words, masks, list(owners) if owners is not None
+                                else list(range(len(docs))),
+                                {} if allowance is None else allowance)
 
     def describe(self) -> dict[str, Any]:
         """The configuration as plain values (for reports, configs and fingerprints)."""
@@ -276,6 +347,7 @@ class Privatizer:
             "targets": self.targets if isinstance(self.targets, str) else list(self.targets),
             "representation": self.representation,
             "table": table or "default",
+            "clip_norm": self.clip_norm,
             "seed": self.seed,
         }
 
@@ -284,18 +356,22 @@ class Privatizer:
                 f"representation={self.representation!r}, device={str(self.device)!r})")
 
     # ------------------------------------------------------------------ internals
-    def _report(self, n: int) -> Report:
+    def _report(self, n: int, redacted: int = 0) -> Report:
         m = self.mechanism
         return Report.for_tokens(n, mechanism=m.name, epsilon=m.epsilon, delta=m.delta,
-                                 guarantee=m.guarantee, representation=self.representation)
+                                 guarantee=m.guarantee, representation=self.representation,
+                                 redacted=redacted)
 
-    def _privatize_batch(self, texts: list[str]) -> list[tuple[str, Report]]:
+    def _privatize_batch(self, texts: list[str], owners: list[int],
+                         allowance: dict[int, int]) -> list[tuple[str, Report]]:
         live = [i for i, t in enumerate(texts) if t.strip()]
         results: list[tuple[str, Report]] = [(t, self._report(0)) for t in texts]
         if not live:
             return results  # empty or whitespace-only: returned as is, nothing spent
         docs = list(self.nlp.tokenizer.pipe(texts[i] for i in live))
-        for i, doc, (new_words, report) in zip(live, docs, self.privatize_docs(docs)):
+        private = self.privatize_docs(docs, owners=[owners[i] for i in live],
+                                      allowance=allowance)
+        for i, doc, (new_words, report) in zip(live, docs, private):
             results[i] = ("".join(w + t.whitespace_ for w, t in zip(new_words, doc)), report)
         return results
 
@@ -319,9 +395,31 @@ class Privatizer:
             masks.append(mask)
         return masks
 
-    def _substitute(self, words: list[list[str]], masks: list[list[str | None]]
+    def _over_budget(self, flat: list[tuple[int, int]], owners: list[int],
+                     allowance: dict[int, int]) -> np.ndarray:
+        """Which targets exceed their text's ``max_epsilon_per_text`` (in text order)."""
+        over = np.zeros(len(flat), dtype=bool)
+        if self.max_epsilon_per_text is None:
+            return over
+        cap = int(self.max_epsilon_per_text / self.epsilon + 1e-9)
+        for i, (d, _) in enumerate(flat):
+            left = allowance.get(owners[d], cap)
+            if left > 0:
+                allowance[owners[d]] = left - 1
+            else:
+                over[i] = True
+                if self.budget_policy == "refuse":
+                    raise ValueError(
+                        f"row {owners[d]}: its targets need more than max_epsilon_per_text="
+                        f"{self.max_epsilon_per_text} at epsilon={self.epsilon} per token "
+                        f"(at most {cap} tokens); use budget_policy='truncate' or a larger "
+                        "budget")
+        return over
+
+    def _substitute(self, words: list[list[str]], masks: list[list[str | None]],
+                    owners: list[int], allowance: dict[int, int]
                     ) -> list[tuple[list[str], Report]]:
-        table = self.table
+        table = self._space
         flat = [(d, k) for d, mask in enumerate(masks) for k, lab in enumerate(mask)
                 if lab is not None]
         if not flat:
@@ -330,6 +428,9 @@ class Privatizer:
         rows = table.lookup(tokens)
         # Out-of-vocabulary targets get a public fallback key: -1 (general) or -2 (person).
         labels = [masks[d][k] for d, k in flat]
+        # Over-budget targets are redacted the same way: a draw that does not depend on them.
+        over = self._over_budget(flat, owners, allowance)
+        rows = np.where(over, -1, rows)
         oov = rows < 0
         if oov.any():
             person = np.fromiter((lab == "PERSON" for lab in labels), bool, count=len(labels))
@@ -349,10 +450,14 @@ class Privatizer:
         cand = table.words
         out = [list(ws) for ws in words]
         counts = [0] * len(words)
-        for (d, k), tok, cid in zip(flat, tokens, ids.tolist()):
+        redacted = [0] * len(words)
+        for (d, k), tok, cid, free in zip(flat, tokens, ids.tolist(), over.tolist()):
             out[d][k] = surface_form(cand[cid], tok)
-            counts[d] += 1
-        return [(out[d], self._report(counts[d])) for d in range(len(words))]
+            if free:
+                redacted[d] += 1
+            else:
+                counts[d] += 1
+        return [(out[d], self._report(counts[d], redacted[d])) for d in range(len(words))]
 
 
 def split_long_text(text: str, limit: int) -> list[str]:
@@ -365,8 +470,8 @@ def split_long_text(text: str, limit: int) -> list[str]:
     while len(text) - start > limit:
         window = text[start:start + limit]
         cut = window.rfind("\n")
-        if cut < limit // 2:
-            cut = max(window.rfind(" "), window.rfind("\t"))
+        if cut < limit // 2:  # a far newline still beats cutting a token
+            cut = max(cut, window.rfind(" "), window.rfind("\t"))
         cut = limit if cut <= 0 else cut + 1
         pieces.append(text[start:start + cut])
         start += cut

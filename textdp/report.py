@@ -25,6 +25,8 @@ class Report:
         delta_total: tokens_replaced × δ.
         guarantee: the mechanism's per-token guarantee in words.
         representation: ``"static"`` or ``"contextual"``.
+        tokens_redacted: targets over a ``max_epsilon_per_text`` budget, replaced by draws that
+            do not depend on them (they cost no ε).
     """
 
     mechanism: str
@@ -35,14 +37,17 @@ class Report:
     delta_total: float
     guarantee: str
     representation: str = "static"
+    tokens_redacted: int = 0
 
     @classmethod
     def for_tokens(cls, n: int, *, mechanism: str, epsilon: float, delta: float,
-                   guarantee: str, representation: str = "static") -> Report:
-        """The report for ``n`` privatized tokens."""
+                   guarantee: str, representation: str = "static",
+                   redacted: int = 0) -> Report:
+        """The report for ``n`` privatized tokens (and ``redacted`` cost-free draws)."""
         return cls(mechanism=mechanism, epsilon=epsilon, delta=delta, tokens_replaced=n,
                    epsilon_total=n * epsilon, delta_total=min(1.0, n * delta),
-                   guarantee=guarantee, representation=representation)
+                   guarantee=guarantee, representation=representation,
+                   tokens_redacted=redacted)
 
     def merge(self, other: Report) -> Report:
         """Report for the concatenation of two texts privatized with the same settings."""
@@ -50,6 +55,7 @@ class Report:
             self.tokens_replaced + other.tokens_replaced, mechanism=self.mechanism,
             epsilon=self.epsilon, delta=self.delta, guarantee=self.guarantee,
             representation=self.representation,
+            redacted=self.tokens_redacted + other.tokens_redacted,
         )
 
     def to_dict(self) -> dict[str, Any]:

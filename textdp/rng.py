@@ -6,12 +6,18 @@ per device (bulk Gaussian directions, uniforms). Both come from one ``SeedSequen
 OS entropy by default; a fixed ``seed`` makes runs reproducible and is *not private* against
 anyone who knows it. ``secure=True`` re-keys both generators from ``os.urandom`` before every
 batch, so no state outlives one batch and nothing predictable seeds the next.
+
+A forked child (``nlp.pipe(n_process=2)``, ``datasets.map(num_proc=2)``) would inherit its
+parent's generator state and draw the same noise as its siblings; unseeded sources are re-keyed
+from OS entropy in every forked child. Seeded sources are copied as they are (reproducible, and
+not private, like any fixed seed).
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import weakref
 
 import numpy as np
 import torch
@@ -37,6 +43,8 @@ class RandomSource:
         self._sequence = np.random.SeedSequence(entropy)
         self.numpy = np.random.default_rng(self._sequence.spawn(1)[0])
         self._torch: dict[str, torch.Generator] = {}
+        if seed is None:
+            _UNSEEDED.add(self)
 
     def torch(self, device: torch.device | str = "cpu") -> torch.Generator:
         """The torch generator for ``device`` (created on first use, seeded from this source)."""
@@ -50,8 +58,11 @@ class RandomSource:
 
     def next_batch(self) -> None:
         """Called once per batch: in secure mode, re-key everything from OS entropy."""
-        if not self.secure:
-            return
+        if self.secure:
+            self._rekey()
+
+    def _rekey(self) -> None:
+        """Replace all generator state with fresh OS entropy."""
         self._sequence = np.random.SeedSequence(int.from_bytes(os.urandom(32), "little"))
         self.numpy = np.random.default_rng(self._sequence.spawn(1)[0])
         self._torch.clear()
@@ -63,8 +74,22 @@ class RandomSource:
         child._sequence = self._sequence.spawn(1)[0]
         child.numpy = np.random.default_rng(child._sequence.spawn(1)[0])
         child._torch = {}
+        if child.seed is None:
+            _UNSEEDED.add(child)
         return child
 
     def __repr__(self) -> str:
         mode = "secure" if self.secure else ("seeded" if self.seed is not None else "os-entropy")
         return f"RandomSource({mode})"
+
+
+# Unseeded sources alive in this process: re-keyed in forked children (see module docstring).
+_UNSEEDED: weakref.WeakSet[RandomSource] = weakref.WeakSet()
+
+
+def _rekey_after_fork() -> None:
+    for source in list(_UNSEEDED):
+        source._rekey()
+
+
+os.register_at_fork(after_in_child=_rekey_after_fork)

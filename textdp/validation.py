@@ -7,7 +7,7 @@ DESIGN.md rule 5: parameters are validated before any text is read. Every check 
 from __future__ import annotations
 
 import math
-from numbers import Real
+from numbers import Integral, Real
 
 
 def check_positive(name: str, value: object, *, allow_zero: bool = False) -> float:
@@ -49,9 +49,9 @@ def check_closed_unit(name: str, value: object) -> float:
 
 def check_positive_int(name: str, value: object) -> int:
     """A count that must be a positive integer (k, batch sizes, dimensions)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    return value
+    return int(value)
 
 
 def check_choice(name: str, value: object, choices: tuple[str, ...] | list[str]) -> str:

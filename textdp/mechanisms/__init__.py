@@ -46,6 +46,9 @@ def create_mechanism(spec: MechanismSpec, epsilon: float | None = None) -> Mecha
     rejected, before any text is read.
     """
     if isinstance(spec, Mechanism):
+        if epsilon is not None and float(epsilon) != spec.epsilon:
+            raise ValueError(f"epsilon={epsilon!r} conflicts with the mechanism's own "
+                             f"epsilon={spec.epsilon!r}; give it once")
         return spec
     if isinstance(spec, str):
         name, kwargs = spec, {}
@@ -59,7 +62,10 @@ def create_mechanism(spec: MechanismSpec, epsilon: float | None = None) -> Mecha
     if name not in registry:
         raise ValueError(f"mechanism must be one of {available()}, got {name!r}")
     if epsilon is not None:
-        kwargs.setdefault("epsilon", epsilon)
+        if "epsilon" in kwargs and kwargs["epsilon"] != epsilon:
+            raise ValueError(f"epsilon={epsilon!r} conflicts with the mechanism mapping's "
+                             f"epsilon={kwargs['epsilon']!r}; give it once")
+        kwargs["epsilon"] = epsilon
     if "epsilon" not in kwargs:
         raise ValueError("mechanism needs 'epsilon'")
     factory = registry.get(name)
