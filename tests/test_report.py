@@ -45,7 +45,7 @@ def test_to_dict_is_json_and_complete():
     d = _report(2).to_dict()
     assert json.loads(json.dumps(d)) == d
     assert set(d) == {"mechanism", "epsilon", "delta", "tokens_replaced", "epsilon_total",
-                      "delta_total", "guarantee", "representation"}
+                      "delta_total", "guarantee", "representation", "tokens_redacted"}
 
 
 def test_report_is_immutable():
