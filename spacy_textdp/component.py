@@ -1,35 +1,73 @@
-"""The ``dp_privatizer`` component: replaces target tokens of each Doc with DP substitutes.
+"""The ``dp_privatizer`` pipeline component: replaces target tokens with DP substitutes.
 
-It returns a *new* Doc whose words are the privatized words (same token count, same
-whitespace), with entity spans kept and their labels, and the report in ``doc._.dp``. The
-original text is kept nowhere on the returned Doc unless ``keep_original=True`` (then in
-``doc._.dp_original``).
+Declared through the ``spacy_factories`` entry point, so ``nlp.add_pipe("dp_privatizer")``
+works in a process that never imported textdp.
+
+It returns a *new* ``Doc`` whose words are the privatized words: the same number of tokens,
+the same whitespace, the entity spans with their labels, the sentence boundaries, and the tags,
+POS, morphology and lemmas of the tokens it left alone. The report is in ``doc._.dp``
+(JSON-serialisable, so ``DocBin`` and ``nlp.pipe(n_process=...)`` carry it). The original text is
+kept nowhere on the returned Doc (DESIGN.md rule 7) unless ``keep_original=true``, which puts it
+in ``doc._.dp_original``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import json
+import math
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-import srsly
+import numpy as np
+from spacy import util
+from spacy.attrs import ENT_IOB, ENT_TYPE, LEMMA, MORPH, NORM, ORTH, POS, SENT_START, SPACY, TAG
 from spacy.language import Language
+from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span
-from spacy.util import minibatch
+from spacy.util import SimpleFrozenList, minibatch
 
+from spacy_textdp.vectors import pipeline_table
 from textdp.defaults import DEFAULT_EPSILON
-from textdp.privatizer import DEFAULT_TARGETS, Privatizer
+from textdp.detect import Detector, create_detector, normalise_label
+from textdp.mechanisms import Mechanism
+from textdp.privatizer import DEFAULT_TARGETS, Privatizer, is_word
+from textdp.report import Report
+from textdp.tables import EmbeddingTable
+
+DEFAULT_MECHANISM = "mlaplace"
+DEFAULT_BATCH_SIZE = 256
+# Token attributes copied from the input Doc. The first group describes a word, so it is copied
+# for tokens left alone only: for a replaced token it was computed from the original word and
+# would tell about it (a replaced token's lemma is its substitute, its norm the substitute's).
+# Dependency arcs are not copied (they link replaced tokens too); the sentence boundaries they
+# imply are. Neither is the tensor (contextual features of the original text).
+WORD_ATTRS = (TAG, POS, MORPH, LEMMA, NORM)
+DOC_ATTRS = (SENT_START, ENT_IOB, ENT_TYPE)
+_ANNOTATION_NAME = {TAG: "TAG", POS: "POS", MORPH: "MORPH", LEMMA: "LEMMA", NORM: "NORM",
+                    SENT_START: "SENT_START", ENT_IOB: "ENT_IOB", ENT_TYPE: "ENT_IOB"}
 
 DEFAULT_CONFIG: dict[str, Any] = {
     "epsilon": DEFAULT_EPSILON,
-    "mechanism": "mlaplace",
+    "mechanism": DEFAULT_MECHANISM,
     "targets": list(DEFAULT_TARGETS),
     "representation": "static",
     "table": None,
+    "detector": None,
     "seed": None,
+    "secure": False,
     "device": "cpu",
+    "index": "auto",
     "keep_original": False,
-    "batch_size": 256,
+    "batch_size": DEFAULT_BATCH_SIZE,
+    "clip_norm": "median",
+    "max_epsilon_per_text": None,
+    "budget_policy": "truncate",
 }
+
+# Settings with plain values, as serialized by ``to_bytes`` / ``to_disk``.
+SETTINGS = tuple(DEFAULT_CONFIG)
 
 if not Doc.has_extension("dp"):
     Doc.set_extension("dp", default=None)
@@ -39,7 +77,9 @@ if not Doc.has_extension("dp_original"):
 
 @Language.factory(
     "dp_privatizer",
-    assigns=["doc._.dp", "doc.ents", "token.text"],
+    # token.text: the component returns a new Doc with the private words. It reads doc.ents when
+    # an earlier component set them and runs its own detector otherwise, so it requires nothing.
+    assigns=["token.text", "token.lemma", "doc.ents", "doc._.dp"],
     requires=[],
     default_config=DEFAULT_CONFIG,
 )
@@ -47,115 +87,419 @@ def make_dp_privatizer(
     nlp: Language,
     name: str,
     epsilon: float,
-    mechanism: Any,
-    targets: Any,
+    mechanism: str | dict[str, Any] | Mechanism,
+    targets: str | list[str],
     representation: str,
-    table: Any,
+    table: str | EmbeddingTable | None,
+    detector: str | Detector | None,
     seed: int | None,
+    secure: bool,
     device: str,
+    index: str,
     keep_original: bool,
     batch_size: int,
+    clip_norm: float | str | None,
+    max_epsilon_per_text: float | None,
+    budget_policy: str,
 ) -> DPPrivatizer:
-    """Build the component from its config (see :class:`DPPrivatizer`)."""
-    return DPPrivatizer(nlp, name, epsilon=epsilon, mechanism=mechanism, targets=targets,
-                        representation=representation, table=table, seed=seed, device=device,
-                        keep_original=keep_original, batch_size=batch_size)
+    """Build the component from its config (see :class:`DPPrivatizer` for the arguments)."""
+    return DPPrivatizer(
+        nlp, name, epsilon=epsilon, mechanism=mechanism, targets=targets,
+        representation=representation, table=table, detector=detector, seed=seed,
+        secure=secure, device=device, index=index, keep_original=keep_original,
+        batch_size=batch_size, clip_norm=clip_norm, max_epsilon_per_text=max_epsilon_per_text,
+        budget_policy=budget_policy,
+    )
 
 
-class DPPrivatizer:
+class DPPrivatizer(Pipe):
     """Replace person names (or other targets) with differentially private substitutes.
 
-    Args:
-        nlp: the pipeline; its vectors are the candidate table when it has any.
-        name: component name.
-        epsilon: ε per token.
-        mechanism: registered mechanism name or ``{"name": ..., **args}``.
-        targets: entity labels (``["PERSON"]``) or ``"all"``.
-        representation: ``"static"``.
-        table: ``None`` (the pipeline's vectors, else the embedded table) or a table file.
-        seed: fixed seed (reproducible, not private against anyone who knows it).
-        device: torch device for noise and decode.
-        keep_original: store the input text in ``doc._.dp_original``.
-        batch_size: docs per vectorised call in :meth:`pipe`.
+    Each target token's vector gets calibrated noise (or an exponential-mechanism draw) and is
+    replaced by a word of a public table; ``doc._.dp`` reports the tokens replaced, ε per token
+    and the composed bound. Settings are checked here, before any text is read.
     """
 
-    def __init__(self, nlp: Language, name: str = "dp_privatizer", *,
-                 epsilon: float = DEFAULT_EPSILON, mechanism: Any = "mlaplace",
-                 targets: Any = DEFAULT_TARGETS, representation: str = "static",
-                 table: Any = None, seed: int | None = None, device: str = "cpu",
-                 keep_original: bool = False, batch_size: int = 256) -> None:
-        self.name = name
+    def __init__(
+        self,
+        nlp: Language,
+        name: str = "dp_privatizer",
+        *,
+        epsilon: float = DEFAULT_EPSILON,
+        mechanism: str | Mapping[str, Any] | Mechanism = DEFAULT_MECHANISM,
+        targets: str | Sequence[str] = DEFAULT_TARGETS,
+        representation: str = "static",
+        table: str | EmbeddingTable | None = None,
+        detector: str | Detector | None = None,
+        seed: int | None = None,
+        secure: bool = False,
+        device: str = "cpu",
+        index: str = "auto",
+        keep_original: bool = False,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        clip_norm: float | str | None = "median",
+        max_epsilon_per_text: float | None = None,
+        budget_policy: str = "truncate",
+    ) -> None:
+        """Initialize the component.
+
+        nlp (Language): the pipeline; its static vectors are the candidate table when it has
+            any and ``table`` is null.
+        name (str): the component name.
+        epsilon (float): ε per replaced token (metric DP: scaled by the distance of two words
+            in the table). The default suits names on the embedded table.
+        mechanism: a registered mechanism name (``textdp mechanisms``), a
+            ``{"name": ..., **args}`` mapping, or a ``textdp.mechanism.v1`` reference.
+        targets: entity labels (``["PERSON"]``; ``PER`` counts as ``PERSON``) or ``"all"``
+            for every word token (never punctuation, numbers or whitespace).
+        representation (str): ``"static"`` (table vectors).
+        table: null (the pipeline's own vectors, else the embedded table), ``"default"`` (the
+            embedded table), a word2vec/GloVe/fastText file, or a table from a registered
+            function (``textdp.word2vec_table.v1``, ``textdp.spacy_vectors_table.v1``,
+            ``textdp.transformer_table.v1``). It must be public: substitutes come from it.
+        detector: finds targets in docs no entity recognizer annotated (e.g. in
+            ``spacy.blank("en")``): null for the embedded NER, a spaCy package name, or a
+            ``textdp.spacy_ner_detector.v1`` reference.
+        seed (int | None): fixed seed for reproducible output. NOT private against anyone who
+            knows it; null draws from OS entropy.
+        secure (bool): re-key the generators from OS entropy for every batch.
+        device (str): torch device for noise and decoding (``"cpu"``, ``"cuda"``, ``"auto"``).
+        index (str): nearest-neighbour backend (``auto``, ``exact``, ``flat``, ``hnsw``,
+            ``ivf``); approximate decoding is post-processing and keeps the guarantee.
+        keep_original (bool): also store the input text in ``doc._.dp_original``.
+        batch_size (int): docs per vectorised call when :meth:`pipe` is given no batch size.
+        clip_norm: project inputs and candidates onto the ball of this radius before the
+            mechanism: ``"median"`` (the table's median norm), a number, or null. Clipping is
+            1-Lipschitz, so the guarantee holds for the table's original distances.
+        max_epsilon_per_text (float | None): a budget for the composed ε of one Doc; null for
+            none.
+        budget_policy (str): over budget, ``"truncate"`` (the remaining targets get draws that
+            do not depend on them, at no cost; ``doc._.dp["tokens_redacted"]`` counts them) or
+            ``"refuse"`` (raise ``ValueError``).
+        """
         self.nlp = nlp
-        self.cfg = {"epsilon": epsilon, "mechanism": mechanism, "targets": targets,
-                    "representation": representation, "table": table, "seed": seed,
-                    "device": device, "keep_original": keep_original, "batch_size": batch_size}
-        use_own_vectors = table is None and nlp.vocab.vectors.shape[0] > 0
-        own_table = None
-        if use_own_vectors:
-            from textdp.tables import EmbeddingTable
-
-            own_table = EmbeddingTable.from_spacy_vectors(nlp.vocab, name=nlp.meta.get("name",
-                                                                                        "spacy"))
+        self.name = name
+        self.keep_original = bool(keep_original)
+        self.batch_size = int(batch_size)
+        self.table_spec = table
+        self.detector = create_detector(detector)
+        self.detector_spec = detector
+        self.mechanism_spec = _check_mechanism_epsilon(mechanism, epsilon)
+        # Everything is validated by building the Privatizer now (DESIGN.md rule 5); the table
+        # is resolved on first use, when the pipeline's vectors have been loaded.
         self.privatizer = Privatizer(
-            epsilon=epsilon, mechanism=mechanism, targets=targets, representation=representation,
-            table=own_table if own_table is not None else table, seed=seed, device=device,
-            keep_original=keep_original, batch_size=batch_size, nlp=nlp,
+            epsilon=epsilon, mechanism=self.mechanism_spec, targets=targets,
+            representation=representation, table=table if table is not None else "default",
+            detector=self.detector, seed=seed, secure=secure, device=device,
+            keep_original=keep_original, index=index, batch_size=batch_size, nlp=nlp,
+            clip_norm=clip_norm, max_epsilon_per_text=max_epsilon_per_text,
+            budget_policy=budget_policy,
         )
+        self._settings = {
+            "epsilon": self.privatizer.epsilon, "mechanism": mechanism,
+            "targets": targets, "representation": representation, "table": table,
+            "detector": detector, "seed": seed, "secure": bool(secure), "device": device,
+            "index": index, "keep_original": self.keep_original, "batch_size": self.batch_size,
+            "clip_norm": clip_norm, "max_epsilon_per_text": max_epsilon_per_text,
+            "budget_policy": budget_policy,
+        }
+        self._table_resolved = table is not None
+        self._report_dicts: dict[Report, dict[str, Any]] = {}
 
+    # ------------------------------------------------------------------ properties
+    @property
+    def targets(self) -> tuple[str, ...] | str:
+        """``"all"`` or the normalised entity labels that are replaced."""
+        return self.privatizer.targets
+
+    @property
+    def epsilon(self) -> float:
+        """ε per replaced token."""
+        return self.privatizer.epsilon
+
+    @property
+    def table(self) -> EmbeddingTable:
+        """The public candidate table (resolved and loaded on first use)."""
+        return self._ready().table
+
+    @property
+    def cfg(self) -> dict[str, Any]:
+        """The settings as plain JSON values (what ``to_bytes`` and ``to_disk`` store)."""
+        s = self._settings
+        mech = self.privatizer.mechanism
+        return {
+            "epsilon": float(mech.epsilon),
+            "mechanism": {"name": mech.name, **_plain(mech.params())},
+            "targets": self.targets if isinstance(self.targets, str) else list(self.targets),
+            "representation": self.privatizer.representation,
+            "table": _describe(s["table"]),
+            "detector": _describe(s["detector"]),
+            "seed": s["seed"],
+            "secure": s["secure"],
+            "device": str(s["device"]),
+            "index": self.privatizer.index_backend,
+            "keep_original": self.keep_original,
+            "batch_size": self.batch_size,
+            "clip_norm": self.privatizer.clip_norm,
+            "max_epsilon_per_text": self.privatizer.max_epsilon_per_text,
+            "budget_policy": self.privatizer.budget_policy,
+        }
+
+    # ------------------------------------------------------------------ processing
     def __call__(self, doc: Doc) -> Doc:
-        return self._process([doc])[0]
+        """Privatize one Doc.
+
+        doc (Doc): the Doc from the previous components.
+        RETURNS (Doc): a new Doc with the private words and ``doc._.dp``.
+        """
+        error_handler = self.get_error_handler()
+        try:
+            return self.privatize([doc])[0]
+        except Exception as e:
+            return error_handler(self.name, self, [doc], e)
 
     def pipe(self, stream: Iterable[Doc], *, batch_size: int | None = None) -> Iterator[Doc]:
-        """Privatize docs a minibatch at a time (one vectorised call per minibatch)."""
-        for batch in minibatch(stream, size=batch_size or self.cfg["batch_size"]):
-            yield from self._process(list(batch))
+        """Privatize a stream of Docs, one vectorised call per minibatch.
 
-    def _process(self, docs: list[Doc]) -> list[Doc]:
-        has_ner = "ner" in self.nlp.pipe_names
-        spans = None
-        if self.privatizer.targets != "all" and (has_ner or any(d.has_annotation("ENT_IOB")
-                                                               for d in docs)):
-            from textdp.detect import normalise_label
+        stream (Iterable[Doc]): the Docs.
+        batch_size (int | None): Docs per minibatch (``nlp.pipe`` passes its own).
+        YIELDS (Doc): new Docs in order. A minibatch that fails is handed to the error handler
+            and never yielded with its original text.
+        """
+        error_handler = self.get_error_handler()
+        for batch in minibatch(stream, size=batch_size or self.batch_size):
+            docs = list(batch)
+            try:
+                yield from self.privatize(docs)
+            except Exception as e:
+                error_handler(self.name, self, docs, e)
 
-            spans = [[(e.start, e.end, normalise_label(e.label_)) for e in d.ents]
-                     for d in docs]
-        results = self.privatizer.privatize_docs(docs, spans)
-        return [self._rebuild(doc, words, report) for doc, (words, report) in
-                zip(docs, results)]
+    def privatize(self, docs: Sequence[Doc]) -> list[Doc]:
+        """Privatize Docs in one vectorised call (no error handling; see :meth:`pipe`).
 
-    def _rebuild(self, doc: Doc, words: list[str], report: Any) -> Doc:
-        """A new Doc with the private words, the same whitespace and the entity spans."""
-        new = Doc(doc.vocab, words=words, spaces=[bool(t.whitespace_) for t in doc])
-        new.ents = [Span(new, e.start, e.end, label=e.label_) for e in doc.ents]
-        for attr in ("is_sent_start",):
-            for t_old, t_new in zip(doc, new):
-                if doc.has_annotation("SENT_START"):
-                    setattr(t_new, attr, getattr(t_old, attr))
-        new._.dp = report.to_dict()
-        if self.cfg["keep_original"]:
+        docs (Sequence[Doc]): the Docs.
+        RETURNS (list[Doc]): one new Doc per input.
+        """
+        privatizer = self._ready()
+        if self.targets == "all":
+            spans = None
+            masks = [np.fromiter((is_word(doc.vocab.strings[o])
+                                  for o in doc.to_array(ORTH).tolist()), bool, count=len(doc))
+                     for doc in docs]
+        else:
+            spans = self.target_spans(docs)
+            masks = [_target_mask(doc, doc_spans, self.targets)
+                     for doc, doc_spans in zip(docs, spans)]
+        results = privatizer.privatize_docs(docs, spans)
+        return [self._rebuild(doc, words, mask, report)
+                for doc, mask, (words, report) in zip(docs, masks, results)]
+
+    def target_spans(self, docs: Sequence[Doc]) -> list[list[tuple[int, int, str]]]:
+        """Entity spans per Doc as ``(start, end, label)``: ``doc.ents`` where an entity
+        recognizer annotated the Doc, the configured detector's spans otherwise."""
+        spans: list[list[tuple[int, int, str]] | None] = []
+        pending: list[int] = []
+        for i, doc in enumerate(docs):
+            if len(doc) == 0:
+                spans.append([])
+            elif doc.has_annotation("ENT_IOB"):
+                spans.append([(e.start, e.end, normalise_label(e.label_)) for e in doc.ents])
+            else:
+                spans.append(None)
+                pending.append(i)
+        if pending:
+            for i, found in zip(pending, self.detector([docs[i] for i in pending])):
+                spans[i] = list(found)
+        return [s if s is not None else [] for s in spans]
+
+    def _rebuild(self, doc: Doc, words: list[str], replaced: np.ndarray, report: Report) -> Doc:
+        """A new Doc with the private words and what may be carried over from ``doc``."""
+        spaces = doc.to_array(SPACY).astype(bool).tolist() if len(doc) else []
+        new = Doc(doc.vocab, words=words, spaces=spaces)
+        attrs = [a for a in (*WORD_ATTRS, *DOC_ATTRS) if doc.has_annotation(_ANNOTATION_NAME[a])]
+        if attrs and len(doc):
+            values = doc.to_array(attrs).reshape(len(doc), len(attrs))
+            if replaced.any():
+                for col, attr in enumerate(attrs):
+                    if attr == LEMMA:
+                        values[replaced, col] = [doc.vocab.strings.add(w) for w, r in
+                                                 zip(words, replaced) if r]
+                    elif attr in WORD_ATTRS:
+                        values[replaced, col] = 0
+            new.from_array(attrs, values)
+        # Labels and offsets only: kb_id / span ids may identify the original (entity linking).
+        for key, group in doc.spans.items():
+            new.spans[key] = [Span(new, s.start, s.end, label=s.label) for s in group]
+        new.cats = dict(doc.cats)
+        new._context = doc._context  # nlp.pipe(as_tuples=True) and n_process carry it
+        new._.dp = self._report_dict(report)
+        if self.keep_original:
             new._.dp_original = doc.text
         return new
 
+    def _report_dict(self, report: Report) -> dict[str, Any]:
+        # Reports of one component differ only in their counts: convert each once
+        # (dataclasses.asdict costs more than the rest of a short Doc's rebuild).
+        cached = self._report_dicts.get(report)
+        if cached is None:
+            if len(self._report_dicts) > 1024:
+                self._report_dicts.clear()
+            cached = self._report_dicts[report] = report.to_dict()
+        return dict(cached)
+
+    # ------------------------------------------------------------------ table
+    def _ready(self) -> Privatizer:
+        """The privatizer, with the table resolved: the pipeline's own vectors when ``table``
+        is null and it has usable ones, else the embedded default table."""
+        if not self._table_resolved:
+            own = pipeline_table(self.nlp.vocab, name=_pipeline_label(self.nlp))
+            if own is not None:
+                self.privatizer = self._make_privatizer(self._settings, table=own)
+            self._table_resolved = True
+        return self.privatizer
+
+    def _make_privatizer(self, settings: Mapping[str, Any], *, table: Any) -> Privatizer:
+        return Privatizer(
+            epsilon=settings["epsilon"], mechanism=self.mechanism_spec,
+            targets=settings["targets"], representation=settings["representation"],
+            table=table, detector=self.detector, seed=settings["seed"],
+            secure=settings["secure"], device=settings["device"],
+            keep_original=settings["keep_original"], index=settings["index"],
+            batch_size=settings["batch_size"], nlp=self.nlp, clip_norm=settings["clip_norm"],
+            max_epsilon_per_text=settings["max_epsilon_per_text"],
+            budget_policy=settings["budget_policy"],
+        )
+
+    def initialize(self, get_examples: Callable[[], Iterable[Any]] | None = None, *,
+                   nlp: Language | None = None) -> None:
+        """Nothing to learn; the table is re-resolved, since ``[initialize] vectors`` may have
+        just loaded the pipeline's vectors.
+
+        get_examples: unused (spaCy passes it to every component).
+        nlp (Language | None): the pipeline.
+        """
+        if self.table_spec is None:
+            self._table_resolved = False
+
     # ------------------------------------------------------------------ serialization
-    def to_bytes(self, *, exclude: Iterable[str] = ()) -> bytes:
-        """Deterministic bytes of the config (what ``datasets`` hashes)."""
-        return srsly.msgpack_dumps({"cfg": self.cfg})
+    def to_bytes(self, *, exclude: Iterable[str] = SimpleFrozenList()) -> bytes:
+        """Serialize the settings (deterministic: equal settings give equal bytes).
 
-    def from_bytes(self, data: bytes, *, exclude: Iterable[str] = ()) -> DPPrivatizer:
-        cfg = srsly.msgpack_loads(data)["cfg"]
-        self.__init__(self.nlp, self.name, **cfg)  # type: ignore[misc]
+        RETURNS (bytes): the serialized component.
+        """
+        serializers = {"cfg": lambda: _dump_settings(self.cfg)}
+        return util.to_bytes(serializers, exclude)
+
+    def from_bytes(self, bytes_data: bytes, *, exclude: Iterable[str] = SimpleFrozenList()
+                   ) -> DPPrivatizer:
+        """Load the settings from bytes (see :meth:`from_disk` for which win).
+
+        bytes_data (bytes): the data.
+        RETURNS (DPPrivatizer): the component.
+        """
+        util.from_bytes(bytes_data, {"cfg": lambda b: self._restore(json.loads(b))},
+                        exclude)
         return self
 
-    def to_disk(self, path: Any, *, exclude: Iterable[str] = ()) -> None:
-        from pathlib import Path
+    def to_disk(self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()
+                ) -> None:
+        """Save the settings to a directory (``cfg``, JSON).
 
-        path = Path(path)
-        path.mkdir(parents=True, exist_ok=True)
-        srsly.write_json(path / "cfg.json", self.cfg)
+        path (str | Path): the directory.
+        """
+        path = util.ensure_path(path)
+        serializers = {"cfg": lambda p: p.write_text(_dump_settings(self.cfg), encoding="utf-8")}
+        util.to_disk(path, serializers, exclude)
 
-    def from_disk(self, path: Any, *, exclude: Iterable[str] = ()) -> DPPrivatizer:
-        from pathlib import Path
+    def from_disk(self, path: str | Path, *, exclude: Iterable[str] = SimpleFrozenList()
+                  ) -> DPPrivatizer:
+        """Load the settings from a directory.
 
-        cfg = srsly.read_json(Path(path) / "cfg.json")
-        self.__init__(self.nlp, self.name, **cfg)  # type: ignore[misc]
+        In a pipeline, the pipeline's config built this component (``spacy.load`` applies its
+        ``config`` overrides there), so the config wins and a difference to the saved settings
+        is only warned about: the component never silently runs with settings other than the
+        ones ``nlp.config`` shows. A component outside a pipeline takes the saved settings.
+
+        path (str | Path): the directory.
+        RETURNS (DPPrivatizer): the component.
+        """
+        path = util.ensure_path(path)
+        util.from_disk(path, {"cfg": lambda p: self._restore(json.loads(p.read_text("utf-8")))},
+                       exclude)
         return self
+
+    def _restore(self, saved: Mapping[str, Any]) -> None:
+        current = self.cfg
+        # Table and detector objects are described for provenance only (names depend on how
+        # they were loaded); their settings are compared when plain (null, a name, a path).
+        differ = sorted(k for k in SETTINGS if k in saved and saved[k] != current.get(k)
+                        and not (isinstance(saved[k], dict) and isinstance(current.get(k), dict)
+                                 and k in ("table", "detector")))
+        if not differ:
+            return
+        if self.name in self.nlp.component_names and self.nlp.get_pipe(self.name) is self:
+            warnings.warn(
+                f"{self.name}: the pipeline config sets {', '.join(differ)} differently from "
+                f"the saved component; using the config", UserWarning, stacklevel=3)
+            return
+        settings = {**self._settings, **{k: saved[k] for k in differ}}
+        if "epsilon" in differ or "mechanism" in differ:
+            # The saved mapping is complete (name and arguments); the current mechanism may be
+            # an object bound to the current ε.
+            settings["mechanism"] = saved["mechanism"]
+        for key in ("table", "detector"):  # objects cannot be restored from plain values
+            if isinstance(saved.get(key), dict):
+                settings[key] = self._settings[key]
+        self.__init__(self.nlp, self.name, **settings)  # type: ignore[misc]
+
+
+# ---------------------------------------------------------------------- helpers
+def _dump_settings(cfg: Mapping[str, Any]) -> str:
+    # The standard library's json: it writes and reads floats exactly (srsly's ujson reads
+    # 0.3 back as 0.30000000000000004), and sorted keys make the bytes deterministic.
+    return json.dumps(cfg, indent=1, sort_keys=True, ensure_ascii=False)
+
+
+def _check_mechanism_epsilon(mechanism: Any, epsilon: float) -> Any:
+    """Reject a mechanism that carries an ε other than the component's: the config would show
+    one value and the reports another."""
+    own = mechanism.epsilon if isinstance(mechanism, Mechanism) else (
+        mechanism.get("epsilon") if isinstance(mechanism, Mapping) else None)
+    if own is not None and not (isinstance(epsilon, (int, float)) and
+                                math.isclose(float(own), float(epsilon))):
+        raise ValueError(
+            f"the mechanism's epsilon ({own}) differs from the component's epsilon ({epsilon}): "
+            "set epsilon once, on the component (leave it out of the mechanism, or write "
+            "epsilon = ${components.<name>.epsilon})")
+    return mechanism
+
+
+def _target_mask(doc: Doc, spans: Iterable[tuple[int, int, str]],
+                 targets: tuple[str, ...] | str) -> np.ndarray:
+    """Tokens the privatizer replaces: word tokens inside spans with a target label (the same
+    rule as ``Privatizer``)."""
+    mask = np.zeros(len(doc), dtype=bool)
+    for start, end, label in spans:
+        if label in targets:
+            for k in range(start, min(end, len(doc))):
+                if is_word(doc[k].text):
+                    mask[k] = True
+    return mask
+
+
+def _plain(params: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: (float(v) if isinstance(v, (np.floating, float)) else v)
+            for k, v in params.items() if k != "epsilon"}
+
+
+def _describe(spec: Any) -> Any:
+    """A table / detector setting as a plain value: itself when plain, else a description."""
+    if spec is None or isinstance(spec, (str, int, float, bool)):
+        return spec
+    if isinstance(spec, EmbeddingTable):
+        return {"table": spec.name, "candidates": len(spec), "dim": spec.dim}
+    return {type(spec).__name__: getattr(spec, "name", None)}
+
+
+def _pipeline_label(nlp: Language) -> str:
+    return f"{nlp.meta.get('lang', nlp.lang)}_{nlp.meta.get('name', 'pipeline')}"
