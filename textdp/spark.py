@@ -1,0 +1,394 @@
+"""Spark front end: privatize one text column of a Spark DataFrame.
+
+    from textdp.spark import privatize_column
+    out = privatize_column(df, "text", report_columns=True, epsilon=10.0)
+    out.write.parquet("private/")
+
+The output has the format of the Hugging Face front end (``hf_textdp.Privatizer``): the
+privatized text in ``column`` (or in ``output_column``), and with ``report_columns=True`` the
+columns ``dp_tokens_replaced`` (int64) and ``dp_epsilon`` (double) appended.
+
+How it runs. The text column alone goes through an iterator pandas UDF (Arrow batches); every
+other column stays in the JVM, untouched, and Spark keeps the row order within each partition.
+The configuration is validated on the driver, by constructing a
+:class:`textdp.privatizer.Privatizer` there (it checks every parameter and loads nothing), before
+any Spark job can run. What travels to the executors is the configuration only (a few hundred
+bytes, pickled once on the driver and shipped with the UDF; a larger one, e.g. an in-memory
+:class:`~textdp.tables.EmbeddingTable` or a spaCy pipeline, as a broadcast variable). Each
+executor Python worker builds its privatizer on its first batch, keeps it in a module-level
+cache keyed by a digest of the configuration, and loads the spaCy pipeline, the table and the
+neighbour index once: later batches, partitions and jobs with the same configuration in that
+worker reuse them.
+
+Privacy notes (DESIGN.md):
+
+* A Spark action recomputes what is not cached. Without a ``seed`` every recomputation (a
+  second action, an evicted cache, a retried task, speculative execution) is a fresh draw of
+  the same texts and costs ε again; the draws can also disagree. Release once: write the
+  result out, or ``persist()`` it before using it twice.
+* With a fixed ``seed`` each Arrow batch draws from its own stream keyed by the seed, the
+  partition id and the batch's first row within the partition, so partitions never repeat each
+  other's noise and a retried task reproduces its output. Reproducible for the same
+  partitioning and ``spark.sql.execution.arrow.maxRecordsPerBatch``; NOT private against anyone
+  who knows the seed.
+* No text is logged, raised or printed: errors name the column, the partition and the row.
+"""
+
+import hashlib
+import os
+import sys
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pyspark is an optional dependency (pip install "textdp[spark]")
+    from pyspark.sql import DataFrame
+
+#: Report columns, named and typed as ``hf_textdp.Privatizer(report_columns=True)`` writes them.
+REPORT_COLUMNS = ("dp_tokens_replaced", "dp_epsilon")
+#: What to do with a null text: keep it null (default), or fail the job naming the row.
+NULL_POLICIES = ("keep", "error")
+#: Configurations pickled larger than this go to the executors as a broadcast variable.
+BROADCAST_BYTES = 1 << 20
+#: Privatizers kept per Python worker (least recently used evicted): one per configuration.
+WORKER_CACHE_SIZE = 4
+# Struct field that carries the text out of the UDF when report columns come with it.
+_TEXT_FIELD = "text"
+_DEFAULT_DEVICE = "auto"
+
+
+def privatize_column(
+    df: "DataFrame",
+    column: str = "text",
+    output_column: str | None = None,
+    report_columns: bool = False,
+    *,
+    nulls: str = "keep",
+    **config: Any,
+) -> "DataFrame":
+    """Privatize the string column ``column`` of a Spark DataFrame (lazily: no job runs here).
+
+    Args:
+        df: any Spark DataFrame (classic or Spark Connect) with a string column ``column``.
+        column: the column to privatize (a top-level string column).
+        output_column: where the privatized text goes; ``None`` (default) overwrites
+            ``column`` in place. Another name needs ``keep_original=True``: the original text
+            then stays in ``column`` (DESIGN.md rule 7). A new name is appended at the end; an
+            existing column of that name is replaced in place.
+        report_columns: also append ``dp_tokens_replaced`` (int64: tokens that went through
+            the mechanism) and ``dp_epsilon`` (double: the row's composed bound, tokens × ε),
+            as ``hf_textdp.Privatizer(report_columns=True)`` does.
+        nulls: ``"keep"`` (default): a null text stays null, and so do its report columns
+            (nothing was released, nothing spent; Spark's ``sum``/``max`` skip nulls).
+            ``"error"``: the job fails with a ``ValueError`` naming the column, the partition
+            and the row within it (never any text).
+        **config: the keys every front end shares, passed to
+            :class:`textdp.privatizer.Privatizer`: ``epsilon``, ``mechanism``, ``targets``,
+            ``representation``, ``table``, ``detector``, ``seed``, ``secure``, ``device``,
+            ``keep_original``, ``index``, ``batch_size``, ``nlp``, ``clip_norm`` (and any other
+            keyword of that constructor, e.g. ``max_epsilon_per_text``). ``device``
+            defaults to ``"auto"``, resolved on each executor (CUDA where it has one); with
+            ``"auto"``/``"cuda"`` and Spark GPU scheduling (``spark.task.resource.gpu.amount``)
+            a task runs on the GPU Spark assigned to it. ``table``, ``detector`` and ``nlp``
+            given as paths or package names must resolve on every executor.
+
+    Returns:
+        ``df`` with ``column`` replaced (or ``output_column`` added) and, with
+        ``report_columns``, the two report columns appended; every other column and the row
+        order within each partition are kept.
+
+    Raises:
+        ValueError: on the driver, before any Spark job, for an invalid parameter (naming it),
+            a missing or non-string ``column``, ``output_column`` without ``keep_original``,
+            report columns that already exist (an earlier release's accounting would be
+            overwritten), or an unknown ``nulls`` policy.
+        TypeError: for an unknown configuration key.
+
+    Cluster settings:
+        * ``spark.python.worker.reuse=true`` (Spark's default; keep it): the privatizer and its
+          models live in the executor's Python workers, so a reused worker loads them once
+          (seconds, a few hundred MB) and serves every later task. With reuse off, every task
+          forks a fresh worker and reloads the models.
+        * Each executor core runs its own Python worker with its own copy of the models: size
+          ``spark.executor.pyspark.memory`` (or the executor memory overhead) for
+          ``spark.executor.cores`` copies. In each worker torch (and faiss) compute with
+          ``spark.task.cpus`` threads.
+        * Prefer fewer, larger partitions (the first batch in every new worker pays the model
+          load); ``spark.sql.execution.arrow.maxRecordsPerBatch`` (default 10,000) sets the
+          rows per Arrow batch.
+        * Install textdp (``pip install "textdp[spark]"``) on every executor, or ship an
+          environment with ``--archives``.
+    """
+    try:
+        from pyspark.sql import functions as F
+        from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
+    except ImportError as err:  # pragma: no cover - depends on the environment
+        raise ImportError('textdp.spark needs pyspark: pip install "textdp[spark]"') from err
+
+    schema = df.schema
+    names = [field.name for field in schema.fields]
+    _check_name("column", column)
+    if output_column is not None:
+        _check_name("output_column", output_column)
+    if output_column == column:
+        output_column = None
+    if names.count(column) != 1:
+        found = "is not" if column not in names else "appears more than once"
+        raise ValueError(f"column {column!r} {found} in the DataFrame; columns: {names}")
+    dtype = schema[column].dataType
+    if not isinstance(dtype, StringType):
+        raise ValueError(f"column {column!r} must be a string column, got {dtype.simpleString()}")
+    keep_original = bool(config.get("keep_original", False))
+    if output_column is not None and not keep_original:
+        raise ValueError(
+            f"output_column={output_column!r} leaves the original text in column {column!r}; "
+            f"pass keep_original=True to ask for that (DESIGN.md rule 7), or leave "
+            f"output_column=None to overwrite it")
+    if keep_original and output_column is None:
+        raise ValueError(f"keep_original=True needs an output_column other than "
+                         f"column={column!r}: the original stays in that column")
+    if nulls not in NULL_POLICIES:
+        raise ValueError(f"nulls must be one of {list(NULL_POLICIES)}, got {nulls!r}")
+    report_columns = bool(report_columns)
+    if report_columns:
+        taken = [c for c in REPORT_COLUMNS if c in names or c == output_column]
+        if taken:
+            raise ValueError(
+                f"the DataFrame already has {taken}: an earlier release's accounting would be "
+                f"overwritten; rename or drop them first")
+
+    # Validate every parameter now (DESIGN.md rule 5); this loads no model and reads no text.
+    # The original text stays in the DataFrame's own column, so the executors' privatizers
+    # never keep a copy (keep_original is a front-end decision here).
+    options = {"device": _DEFAULT_DEVICE, **config, "keep_original": False}
+    from textdp.privatizer import Privatizer
+
+    Privatizer(**_driver_options(options))
+    payload = _dumps(options)
+    key = hashlib.sha256(payload).hexdigest()
+    source: Any = payload
+    if len(payload) > BROADCAST_BYTES:
+        sc = _spark_context(df)
+        if sc is not None:  # classic Spark; Spark Connect ships it with the UDF
+            source = sc.broadcast(payload)
+
+    seed = options.get("seed")
+    device = _DEFAULT_DEVICE if options["device"] is None else str(options["device"])
+    if report_columns:
+        out_type: Any = StructType([
+            StructField(_TEXT_FIELD, StringType(), True),
+            StructField(REPORT_COLUMNS[0], LongType(), True),
+            StructField(REPORT_COLUMNS[1], DoubleType(), True),
+        ])
+    else:
+        out_type = StringType()
+
+    import pandas as pd
+
+    # No `from __future__ import annotations` in this module: pyspark reads these hints at
+    # definition time to pick the iterator-of-Series UDF type.
+    def privatize_batches(batches: Iterator[pd.Series]) -> Iterator[pd.Series]:
+        return _privatize_partition(batches, key=key, source=source, device=device,
+                                    column=column, nulls=nulls, seed=seed,
+                                    report_columns=report_columns)
+
+    # Non-deterministic (it draws noise): Spark must neither duplicate nor re-order the call.
+    udf = F.pandas_udf(privatize_batches, out_type).asNondeterministic()
+    target = output_column or column
+    source_col = F.col(_quote(column))
+    if not report_columns:
+        return df.withColumn(target, udf(source_col))
+    tmp = _fresh_name(names, "__textdp_private")
+    staged = df.withColumn(tmp, udf(source_col))
+    return staged.withColumns({
+        target: F.col(f"{_quote(tmp)}.{_TEXT_FIELD}"),
+        REPORT_COLUMNS[0]: F.col(f"{_quote(tmp)}.{REPORT_COLUMNS[0]}"),
+        REPORT_COLUMNS[1]: F.col(f"{_quote(tmp)}.{REPORT_COLUMNS[1]}"),
+    }).drop(tmp)
+
+
+# ---------------------------------------------------------------------------- executor side
+# One privatizer per configuration (and device) per Python worker. Spark reuses workers across
+# tasks (spark.python.worker.reuse), so the models load once per worker, not once per batch.
+_WORKER_PRIVATIZERS: "OrderedDict[tuple[str, str], Any]" = OrderedDict()
+# Per key: how many privatizers this worker built (1 unless evicted) and batches it served.
+_WORKER_STATS: dict[tuple[str, str], dict[str, int]] = {}
+
+
+def worker_cache_info() -> list[dict[str, Any]]:
+    """What this process has cached: one entry per (configuration digest, device) with the
+    privatizers built for it and the batches served (diagnostics; no configuration values)."""
+    return [{"config": key[0][:16], "device": key[1], "pid": os.getpid(), **stats,
+             "cached": key in _WORKER_PRIVATIZERS}
+            for key, stats in _WORKER_STATS.items()]
+
+
+def _worker_privatizer(key: str, source: Any, device: str) -> Any:
+    """The cached privatizer for ``key`` on ``device``, built from ``source`` on a miss."""
+    cache_key = (key, device)
+    core = _WORKER_PRIVATIZERS.get(cache_key)
+    if core is not None:
+        _WORKER_PRIVATIZERS.move_to_end(cache_key)
+        return core
+    import pickle
+
+    from textdp.privatizer import Privatizer
+
+    payload = source if isinstance(source, bytes) else source.value
+    options = pickle.loads(payload)
+    options["device"] = device
+    core = Privatizer(**options)
+    # Load the pipeline, table and index now, once, and prepare the mechanism with the
+    # configuration's own generator: with a fixed seed every worker then prepares it alike
+    # (e.g. the same random projection), whichever partition it happens to see first.
+    core._setup()
+    _WORKER_PRIVATIZERS[cache_key] = core
+    while len(_WORKER_PRIVATIZERS) > WORKER_CACHE_SIZE:
+        _WORKER_PRIVATIZERS.popitem(last=False)
+    stats = _WORKER_STATS.setdefault(cache_key, {"built": 0, "batches": 0})
+    stats["built"] += 1
+    return core
+
+
+def _privatize_partition(batches: Iterator[Any], *, key: str, source: Any, device: str,
+                         column: str, nulls: str, seed: int | None, report_columns: bool
+                         ) -> Iterator[Any]:
+    """Privatize every Arrow batch of one partition (runs in an executor Python worker)."""
+    import numpy as np
+    import pandas as pd
+    from pyspark import TaskContext
+
+    from textdp.rng import RandomSource
+
+    ctx = TaskContext.get()
+    partition = ctx.partitionId() if ctx is not None else 0
+    device = _task_device(ctx, device)
+    core = None
+    offset = 0  # row of the partition the batch starts at
+    for series in batches:
+        n = len(series)
+        missing = series.isna().to_numpy(dtype=bool)
+        if nulls == "error" and missing.any():
+            row = offset + int(np.flatnonzero(missing)[0])
+            raise ValueError(f"column {column!r}: null text in partition {partition}, row {row} "
+                             f"of the partition; pass nulls='keep' to keep nulls as nulls")
+        if core is None:
+            core = _worker_privatizer(key, source, device)
+            _limit_threads(ctx)
+        live = np.flatnonzero(~missing)
+        values = series.to_numpy(dtype=object)
+        if seed is not None:
+            state = np.random.SeedSequence([seed, 2, partition, offset]).generate_state(
+                2, np.uint32)
+            core.rng = RandomSource(int(state[0]) << 32 | int(state[1]))
+        results = core.privatize([values[i] for i in live]) if live.size else []
+        texts: list[str | None] = [None] * n
+        tokens: list[int | None] = [None] * n
+        epsilons: list[float | None] = [None] * n
+        for i, result in zip(live.tolist(), results):
+            texts[i] = result.text
+            tokens[i] = result.report.tokens_replaced
+            epsilons[i] = float(result.report.epsilon_total)
+        _WORKER_STATS[(key, device)]["batches"] += 1
+        offset += n
+        if report_columns:
+            yield pd.DataFrame({
+                _TEXT_FIELD: pd.Series(texts, dtype=object),
+                REPORT_COLUMNS[0]: pd.array(tokens, dtype="Int64"),
+                REPORT_COLUMNS[1]: pd.array(epsilons, dtype="Float64"),
+            })
+        else:
+            yield pd.Series(texts, dtype=object)
+
+
+def _task_device(ctx: Any, device: str) -> str:
+    """``cuda:<address>`` for a task Spark gave a GPU (device ``auto``/``cuda``), else
+    ``device`` as configured."""
+    if ctx is None or device not in ("auto", "cuda"):
+        return device
+    try:
+        gpus = ctx.resources().get("gpu")
+    except Exception:  # resources() is unavailable in some local modes
+        gpus = None
+    if gpus is not None and gpus.addresses:
+        import torch
+
+        if torch.cuda.is_available():
+            return f"cuda:{int(gpus.addresses[0])}"
+    return device
+
+
+def _limit_threads(ctx: Any) -> None:
+    """Compute with the task's CPU share (``spark.task.cpus``): an executor runs one Python
+    worker per core, and torch/faiss default to every core of the machine each."""
+    if ctx is None:
+        return
+    try:
+        cpus = max(1, int(ctx.cpus()))
+    except Exception:
+        cpus = 1
+    import torch
+
+    if torch.get_num_threads() != cpus:
+        torch.set_num_threads(cpus)
+    faiss = sys.modules.get("faiss")
+    if faiss is not None:
+        faiss.omp_set_num_threads(cpus)
+
+
+# ---------------------------------------------------------------------------- helpers
+def _driver_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options to validate on the driver: a CUDA device is checked for its form only,
+    since executors may have GPUs the driver lacks."""
+    device = options.get("device")
+    if isinstance(device, str) and device.startswith("cuda"):
+        import torch
+
+        if not torch.cuda.is_available():
+            try:
+                parsed = torch.device(device)
+            except (RuntimeError, TypeError) as err:
+                raise ValueError(f"device must be 'cpu', 'cuda', 'cuda:N' or 'auto', got "
+                                 f"{device!r}") from err
+            if parsed.type != "cuda":
+                raise ValueError(f"device must be 'cpu', 'cuda', 'cuda:N' or 'auto', got "
+                                 f"{device!r}")
+            return {**options, "device": "cpu"}
+    return options
+
+
+def _dumps(options: Mapping[str, Any]) -> bytes:
+    """Pickle the configuration (cloudpickle: a detector or mechanism defined in ``__main__``
+    travels by value)."""
+    from pyspark import cloudpickle
+
+    return cloudpickle.dumps(dict(options))
+
+
+def _spark_context(df: "DataFrame") -> Any:
+    try:
+        return df.sparkSession.sparkContext
+    except Exception:  # Spark Connect has no SparkContext
+        return None
+
+
+def _check_name(name: str, value: Any) -> None:
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{name} must be a non-empty column name, got {value!r}")
+
+
+def _quote(name: str) -> str:
+    """A column name as a Spark identifier (dots and backticks taken literally)."""
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _fresh_name(taken: list[str], base: str) -> str:
+    name, k = base, 0
+    lowered = {t.lower() for t in taken}
+    while name.lower() in lowered:
+        k += 1
+        name = f"{base}_{k}"
+    return name
+
+
+__all__ = ["NULL_POLICIES", "REPORT_COLUMNS", "privatize_column", "worker_cache_info"]
