@@ -116,24 +116,39 @@ def take_until(texts: Sequence[str], count: Callable[[str], int], minimum: int
 # ---------------------------------------------------------------------------- timing
 @dataclass
 class Timing:
-    """Wall-clock seconds of repeated runs of one measurement."""
+    """Wall-clock seconds of repeated runs of one measurement, and the CPU seconds the whole
+    process used meanwhile (all its threads): on a machine shared with other jobs the wall
+    time depends on their load, CPU time much less."""
 
     name: str
     seconds: list[float] = field(default_factory=list)
+    cpu_seconds: list[float] = field(default_factory=list)
 
     @property
     def median(self) -> float:
         return statistics.median(self.seconds)
 
+    @property
+    def median_cpu(self) -> float:
+        return statistics.median(self.cpu_seconds) if self.cpu_seconds else float("nan")
+
     def rate(self, items: int) -> float:
         """Items per second at the median time."""
         return items / self.median
 
+    def cpu_rate(self, items: int) -> float:
+        """Items per CPU-second (all threads) at the median CPU time."""
+        return items / self.median_cpu
+
     def as_dict(self, items: int | None = None) -> dict[str, Any]:
         out: dict[str, Any] = {"seconds": [round(s, 4) for s in self.seconds],
                                "median_s": round(self.median, 4)}
+        if self.cpu_seconds:
+            out["cpu_seconds"] = [round(s, 4) for s in self.cpu_seconds]
         if items is not None:
             out["per_s"] = round(self.rate(items), 1)
+            if self.cpu_seconds:
+                out["per_cpu_s"] = round(self.cpu_rate(items), 1)
         return out
 
 
@@ -142,6 +157,14 @@ def time_once(fn: Callable[[], Any]) -> tuple[float, Any]:
     start = time.perf_counter()
     result = fn()
     return time.perf_counter() - start, result
+
+
+def time_once_cpu(fn: Callable[[], Any]) -> tuple[float, float, Any]:
+    """Wall seconds and process CPU seconds of one call of ``fn``, and its result."""
+    cpu = time.process_time()
+    start = time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, time.process_time() - cpu, result
 
 
 def time_interleaved(fns: dict[str, Callable[[], Any]], repeats: int = 3, warmup: bool = True,
@@ -156,10 +179,11 @@ def time_interleaved(fns: dict[str, Callable[[], Any]], repeats: int = 3, warmup
     timings = {name: Timing(name) for name in fns}
     for r in range(repeats):
         for name, fn in fns.items():
-            seconds, _ = time_once(fn)
+            seconds, cpu, _ = time_once_cpu(fn)
             timings[name].seconds.append(seconds)
+            timings[name].cpu_seconds.append(cpu)
             if log:
-                log(f"  repeat {r + 1}/{repeats} {name}: {seconds:.3f} s")
+                log(f"  repeat {r + 1}/{repeats} {name}: {seconds:.3f} s (CPU {cpu:.3f} s)")
     return timings
 
 

@@ -151,7 +151,9 @@ class Privatizer:
         representation: ``"static"`` (table vectors).
         table: ``None``/``"default"`` (the embedded pipeline's vectors), a word2vec/GloVe/
             fastText file, or an :class:`EmbeddingTable`.
-        detector: ``None`` (embedded spaCy NER), a spaCy package name, or a detector object.
+        detector: ``None`` (the default ensemble: the packaged CoNLL-2003 tagger plus recall
+            rules), a name (``"spacy"``, ``"trained"``, ``"rules"``, ``"similarity"``,
+            ``"trained+spacy+rules"``, …), a spaCy package name, or a detector object.
         seed: fixed seed for reproducible output. NOT private against anyone who knows it.
         secure: re-key the generators from OS entropy for every batch.
         device: ``"cpu"``, ``"cuda"``, ``"cuda:N"`` or ``"auto"``.
