@@ -46,12 +46,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="'all' or comma-separated entity labels (default PERSON)")
     p.add_argument("--table", default=None, help="word2vec/GloVe/fastText file (default: "
                    "the embedded vectors)")
-    p.add_argument("--detector", default=None, help="spaCy package for NER (default: embedded)")
+    p.add_argument("--detector", default=None,
+                   help="detector: ensemble (default), trained, spacy, rules, similarity, "
+                        "a+b unions, a spaCy package or hf:<model>")
     p.add_argument("--seed", type=int, default=None,
                    help="fixed seed: reproducible, NOT private against anyone who knows it")
     p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or auto")
     p.add_argument("--index", default="auto", help="nearest-neighbour backend")
     p.add_argument("--batch-size", type=int, default=256, help="records per batch")
+    p.add_argument("--max-epsilon-per-text", type=float, default=None,
+                   help="budget for the composed ε of one record (see --budget-policy)")
+    p.add_argument("--budget-policy", choices=("truncate", "refuse"), default="truncate",
+                   help="over budget: redact the rest at no cost, or stop naming the record")
     p.add_argument("--report", action="store_true",
                    help="add a dp report field to each JSONL record")
     p.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
@@ -59,6 +65,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
     sub.add_parser("mechanisms", help="list the registered mechanisms and their guarantees")
+
+    from textdp.detect.train import add_parser as add_train_detector
+    from textdp.evaluate.detection import add_parser as add_evaluate_detection
+
+    ev = sub.add_parser("evaluate", help="measure textdp's parts on public data")
+    add_evaluate_detection(ev.add_subparsers(dest="what", required=True))
+    add_train_detector(sub)
     return parser
 
 
@@ -80,7 +93,8 @@ def cmd_privatize(args: argparse.Namespace) -> int:
     privatizer = Privatizer(
         epsilon=args.epsilon, mechanism=args.mechanism, targets=args.targets, table=args.table,
         detector=args.detector, seed=args.seed, device=args.device, index=args.index,
-        batch_size=args.batch_size,
+        batch_size=args.batch_size, max_epsilon_per_text=args.max_epsilon_per_text,
+        budget_policy=args.budget_policy,
     )
     total = None
     if args.input != "-":
@@ -148,7 +162,13 @@ def cmd_mechanisms(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"privatize": cmd_privatize, "mechanisms": cmd_mechanisms}
+def cmd_handler(args: argparse.Namespace) -> int:
+    """Commands whose parser names its own handler (evaluate ..., train-detector)."""
+    return args.handler(args)
+
+
+COMMANDS = {"privatize": cmd_privatize, "mechanisms": cmd_mechanisms,
+            "evaluate": cmd_handler, "train-detector": cmd_handler}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

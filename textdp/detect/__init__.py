@@ -5,20 +5,33 @@ from __future__ import annotations
 from typing import Any
 
 from textdp.detect.base import Detector, Span, merge_spans, normalise_label
+from textdp.detect.named import DEFAULT_DETECTOR, is_named, named_detector
 from textdp.detect.spacy_ner import SpacyNERDetector
 
 
 def create_detector(spec: Any = None) -> Detector:
-    """A detector from ``None`` (embedded spaCy NER), a spaCy package name, or an object that
-    follows the :class:`Detector` protocol."""
-    if spec is None or spec == "spacy":
+    """A detector from ``None`` (the default: the packaged CoNLL-2003 tagger plus the recall
+    rules, ``"ensemble"``), a name (``"spacy"`` for the embedded spaCy NER, ``"trained"``,
+    ``"rules"``, ``"similarity"``, ``"ensemble"``, or a union such as ``"trained+spacy+rules"``;
+    see :mod:`textdp.detect.named`), a spaCy package name, ``"hf:<model>"`` (a
+    ``transformers`` token-classification folder or hub name), or an object that follows
+    the :class:`Detector` protocol."""
+    if spec is None:
+        return named_detector(DEFAULT_DETECTOR)
+    if spec == "spacy":
         return SpacyNERDetector()
+    if isinstance(spec, str) and spec.startswith("hf:"):
+        from textdp.detect.hf_ner import HFNERDetector  # transformers is imported lazily
+
+        return HFNERDetector(spec[3:])
+    if is_named(spec):  # "trained", "rules", "similarity", "ensemble", "trained+rules", ...
+        return named_detector(spec)
     if isinstance(spec, str):
         return SpacyNERDetector(spec)
     if callable(spec):
         return spec
-    raise ValueError(f"detector must be None, 'spacy', a spaCy package name or a Detector, "
-                     f"got {type(spec).__name__}")
+    raise ValueError(f"detector must be None, 'spacy', a spaCy package name, 'hf:<model>' or "
+                     f"a Detector, got {type(spec).__name__}")
 
 
 __all__ = ["Detector", "SpacyNERDetector", "Span", "create_detector", "merge_spans",

@@ -1,0 +1,102 @@
+"""The ensemble (union with recall priority + rules), the default detector, and the names."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from textdp.detect import create_detector
+from textdp.detect.ensemble import DEFAULT_ENSEMBLE, EnsembleDetector, union_spans
+from textdp.detect.rules import NameRules
+from textdp.detect.trained import TrainedNERDetector
+
+INVOICE = "The invoice was signed by Oluwaseun Adeyemi and sent to Marta Kowalska."
+
+
+class Fixed:
+    """A detector that returns the same spans for every doc."""
+
+    def __init__(self, spans):
+        self.spans = spans
+
+    def __call__(self, docs):
+        return [list(self.spans) for _ in docs]
+
+
+def test_union_of_person_tokens_split_at_primary_boundaries():
+    primary = [(0, 1, "PERSON"), (1, 3, "PERSON"), (6, 7, "ORG")]
+    other = [(2, 4, "PERSON"), (6, 7, "PERSON"), (9, 10, "GPE")]
+    # Tokens 0..3 are persons; the primary's touching spans split them at 1; the ORG at 6
+    # gives way to the person reading (recall first); the GPE is kept.
+    assert union_spans([primary, other]) == [(0, 1, "PERSON"), (1, 4, "PERSON"),
+                                             (6, 7, "PERSON"), (9, 10, "GPE")]
+    assert union_spans([]) == []
+    assert union_spans([[], [(3, 5, "PERSON")]]) == [(3, 5, "PERSON")]
+
+
+def test_ensemble_unites_members_then_applies_rules(nlp):
+    doc = nlp.tokenizer("Anna Lee met Mr Brown . Later Lee and Brown left .")
+    a = Fixed([(0, 1, "PERSON")])
+    b = Fixed([(1, 2, "PERSON")])
+    (spans,) = EnsembleDetector([a, b])([doc])
+    assert [doc[s:e].text for s, e, lab in spans] == ["Anna Lee", "Brown", "Lee", "Brown"]
+    (plain,) = EnsembleDetector([a, b], rules=None)([doc])
+    assert plain == [(0, 2, "PERSON")]
+    with pytest.raises(ValueError):
+        EnsembleDetector([], rules=None)
+
+
+def test_names():
+    assert isinstance(create_detector("rules"), NameRules)
+    assert isinstance(create_detector("trained"), TrainedNERDetector)
+    ens = create_detector("trained+rules")
+    assert isinstance(ens, EnsembleDetector) and ens.rules is not None
+    assert isinstance(ens.detectors[0], TrainedNERDetector)
+    both = create_detector("trained+similarity")
+    assert len(both.detectors) == 2 and both.rules is None
+    with pytest.raises(ValueError, match="ensemble"):
+        create_detector("ensemble+rules")
+    assert DEFAULT_ENSEMBLE == "trained+rules"
+
+
+def test_default_detector_is_the_ensemble():
+    for spec in (None, "ensemble"):
+        det = create_detector(spec)
+        assert isinstance(det, EnsembleDetector)
+        assert [type(d) for d in det.detectors] == [TrainedNERDetector]
+        assert isinstance(det.rules, NameRules)
+
+
+def test_invoice_names_found_through_the_privatizer_tokenization():
+    from textdp.privatizer import Privatizer
+
+    p = Privatizer(seed=3)
+    docs = list(p.nlp.tokenizer.pipe([INVOICE]))
+    (spans,) = p._detector(docs)
+    persons = [docs[0][s:e].text for s, e, lab in spans if lab == "PERSON"]
+    assert "Oluwaseun Adeyemi" in persons and "Marta Kowalska" in persons
+    (out,) = p.privatize([INVOICE])
+    assert out.report.tokens_replaced >= 4
+    for name in ("Oluwaseun", "Adeyemi", "Marta", "Kowalska"):
+        assert name not in out.text
+    assert out.text.startswith("The invoice was signed by ")
+
+
+def test_later_mentions_and_titles(nlp):
+    det = create_detector(None)
+    text = ("Oluwaseun Adeyemi chairs the board. Dr. Kowalska disagreed, but Adeyemi's "
+            "motion passed and Kowalska resigned.")
+    doc = nlp.tokenizer(text)
+    (spans,) = det([doc])
+    persons = {doc[s:e].text for s, e, lab in spans if lab == "PERSON"}
+    assert {"Oluwaseun Adeyemi", "Kowalska", "Adeyemi"} <= persons
+    # The caller's docs are not annotated by the detector.
+    assert len(doc.ents) == 0
+
+
+def test_ensemble_pickles():
+    det = create_detector(None)
+    again = pickle.loads(pickle.dumps(det))
+    assert isinstance(again, EnsembleDetector)
+    assert again.detectors[0].model == det.detectors[0].model

@@ -1,0 +1,152 @@
+"""Detection metrics on hand-made examples, the CoNLL reader, and the evaluate command."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from textdp.cli import main
+from textdp.evaluate.conll import iob_spans, read_conll, to_docs, token_count, units
+from textdp.evaluate.detection import auc, roc, run_detector, score
+
+CONLL = """\
+John NNP I-NP I-PER
+Smith NNP I-NP I-PER
+visited VBD I-VP O
+Berlin NNP I-NP I-LOC
+. . O O
+
+Mr NNP I-NP O
+Lee NNP I-NP I-PER
+met VBD I-VP O
+Ann NNP I-NP I-PER
+Kim NNP I-NP B-PER
+. . O O
+
+-DOCSTART- -X- O O
+
+Smith NNP I-NP I-PER
+said VBD I-VP O
+so RB I-ADVP O
+. . O O
+
+-DOCSTART- -X- O O
+"""
+
+
+@pytest.fixture
+def conll_file(tmp_path):
+    path = tmp_path / "tiny.conll"
+    path.write_text(CONLL, encoding="utf-8")
+    return path
+
+
+def test_iob1_spans():
+    # I- opens an entity after O or another type; B- splits two touching entities of a type.
+    tags = ["I-PER", "I-PER", "O", "I-LOC", "I-PER", "B-PER", "I-PER", "I-ORG"]
+    assert iob_spans(tags) == [(0, 2, "PERSON"), (3, 4, "LOC"), (4, 5, "PERSON"),
+                               (5, 7, "PERSON"), (7, 8, "ORG")]
+
+
+def test_iob2_and_biluo_spans():
+    assert iob_spans(["B-PER", "I-PER", "B-PER", "O"]) == [(0, 2, "PERSON"), (2, 3, "PERSON")]
+    assert iob_spans(["U-PER", "B-LOC", "L-LOC", "O"]) == [(0, 1, "PERSON"), (1, 3, "LOC")]
+    assert iob_spans([]) == []
+
+
+def test_read_conll_documents(conll_file):
+    docs = read_conll(conll_file)
+    assert [len(d) for d in docs] == [2, 1]  # the trailing -DOCSTART- adds no document
+    assert docs[0][1].tokens == ("Mr", "Lee", "met", "Ann", "Kim", ".")
+    assert docs[0][1].spans == [(1, 2, "PERSON"), (3, 4, "PERSON"), (4, 5, "PERSON")]
+    # Document units put sentences on lines of their own (a line-break token between them)
+    # and shift the spans; sentence units keep them apart.
+    words, spaces, spans = units(docs, "document")[0]
+    assert words[4:7] == [".", "\n", "Mr"] and spaces[3:7] == [True, False, False, True]
+    assert len(words) == 12 and not spaces[-1]
+    assert spans[:2] == [(0, 2, "PERSON"), (3, 4, "LOC")] and (10, 11, "PERSON") in spans
+    assert [w for w, _, _ in units(docs, "sentence")][1] == list(docs[0][1].tokens)
+
+
+def test_to_docs_keeps_gold_tokens(conll_file, nlp):
+    docs, gold = to_docs(read_conll(conll_file))
+    assert [t.text for t in docs[0]][:2] == ["John", "Smith"]
+    assert docs[0].text.startswith("John Smith visited Berlin .\nMr Lee met")
+    assert docs[0].vocab is nlp.vocab
+    assert gold[1] == [(0, 1, "PERSON")]
+    assert docs[0][gold[0][3][0]].text == "Ann"
+    assert token_count(docs[0]) == 11
+
+
+def test_score_known_precision_recall_f1():
+    gold = [[(0, 2, "PERSON"), (5, 6, "PERSON"), (8, 9, "LOC")], [(1, 3, "PER")]]
+    pred = [[(0, 2, "PERSON"), (5, 7, "PERSON"), (8, 9, "PERSON")], [(1, 3, "PERSON")]]
+    s = score(gold, pred)
+    # Exact spans: tp = (0,2) and (1,3); fp = (5,7), (8,9); fn = (5,6).
+    assert (s.tp, s.fp, s.fn) == (2, 2, 1)
+    assert s.precision == pytest.approx(0.5)
+    assert s.recall == pytest.approx(2 / 3)
+    assert s.f1 == pytest.approx(2 * 0.5 * (2 / 3) / (0.5 + 2 / 3))
+    # Tokens: gold 0,1,5 | 1,2 ; predicted 0,1,5,6,8 | 1,2 → 5 of 5 gold tokens found.
+    assert (s.token_tp, s.token_fp, s.token_fn) == (5, 2, 0)
+    assert s.token_recall == 1.0
+    assert s.token_precision == pytest.approx(5 / 7)
+
+
+def test_score_edge_cases():
+    assert score([[]], [[]]).f1 == 0.0
+    with pytest.raises(ValueError):
+        score([[]], [])
+    missed = score([[(0, 1, "PERSON")]], [[]])
+    assert missed.recall == 0.0 and missed.token_recall == 0.0
+
+
+def test_roc_and_auc():
+    scores = np.array([0.9, 0.8, 0.4, 0.3, 0.2])
+    positive = np.array([True, False, True, False, False])
+    points = roc(scores, positive, thresholds=[0.1, 0.5, 0.95])
+    assert [(p.tpr, p.fpr) for p in points] == [(1.0, 1.0), (0.5, 1 / 3), (0.0, 0.0)]
+    # Positives outrank negatives in 5 of 6 pairs.
+    assert auc(scores, positive) == pytest.approx(5 / 6)
+
+
+def test_run_detector_counts_tokens(conll_file):
+    docs, gold = to_docs(read_conll(conll_file))
+
+    def oracle(batch):
+        return [[(0, 2, "PERSON")] if d[0].text == "John" else [(0, 1, "PERSON")] for d in batch]
+
+    run = run_detector(oracle, docs, gold, name="oracle")
+    assert run.tokens == 15 and run.docs == 2
+    assert run.scores.tp == 2 and run.scores.fn == 3
+    assert "oracle: PERSON" in run.summary()
+
+
+def test_evaluate_command(conll_file, tmp_path, capsys):
+    out = tmp_path / "figures.json"
+    assert main(["evaluate", "detection", "--data", str(conll_file), "--detector", "rules",
+                 "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "2 documents, 15 tokens, 5 PERSON entities" in printed
+    assert "rules: PERSON P" in printed and "tokens/s" in printed
+    figures = json.loads(out.read_text())
+    # The rules find Lee (after "Mr") only: 1 of 5 entities, exactly.
+    assert figures[0]["tp"] == 1 and figures[0]["fp"] == 0
+
+
+def test_evaluate_command_missing_file(tmp_path, capsys):
+    assert main(["evaluate", "detection", "--data", str(tmp_path / "nope")]) == 2
+    assert "nope" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_default_detector_meets_the_targets_on_conll_dev(shared_data):
+    """Issue 6: PER token recall ≥ 0.97 and entity F1 ≥ 0.92 on CoNLL-2003 dev (≈ 10 s)."""
+    from textdp.detect import create_detector
+
+    docs, gold = to_docs(read_conll(shared_data / "conll2003" / "eng.testa"))
+    run = run_detector(create_detector(None), docs, gold, name="default")
+    assert run.scores.token_recall >= 0.97
+    assert run.scores.f1 >= 0.92

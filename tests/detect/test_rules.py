@@ -1,0 +1,158 @@
+"""The recall rules on crafted sentences: titles, other mentions, possessives."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from textdp.detect import create_detector
+from textdp.detect.rules import (
+    NameRules,
+    expand_mentions,
+    extend_names,
+    is_capitalised,
+    name_key,
+    runs,
+    title_spans,
+)
+
+
+def names(words, spans):
+    return [" ".join(words[s:e]) for s, e, lab in spans if lab == "PERSON"]
+
+
+def toks(text):
+    """Whitespace tokens (the rules see words, whatever the tokenizer)."""
+    return text.split()
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Yesterday Mr. John Smith arrived .", ["John Smith"]),
+    ("Mrs Jones and Dr Ann van Lee met Prof. Ito .", ["Jones", "Ann van Lee", "Ito"]),
+    ("Prime Minister Tony Blair spoke .", ["Tony Blair"]),
+    ("Gen. J. Doe ordered it .", ["J. Doe"]),
+    ("SIR ELTON JOHN SINGS", ["ELTON JOHN"]),
+    ("Mrs May said .", ["May"]),
+])
+def test_titles(text, expected):
+    words = text.split()
+    assert names(words, title_spans(words)) == expected
+
+
+def test_title_without_a_name_marks_nothing():
+    for text in ("Mr. and Mrs. went home", "the president said", "Dr .", "Sir"):
+        words = text.split()
+        assert title_spans(words) == []
+
+
+def test_particle_at_the_end_is_not_taken():
+    words = toks("Dr Ann van")
+    assert names(words, title_spans(words)) == ["Ann"]
+
+
+def test_name_key_and_capitalisation():
+    assert name_key("Smith's") == name_key("SMITH’s") == name_key("Smith") == "smith"
+    assert name_key("Jones'") == "jones"
+    assert name_key("'s") == "'s"  # a bare ending is not shortened to nothing
+    assert is_capitalised("Smith") and is_capitalised("O'Neil") and not is_capitalised("smith")
+    assert not is_capitalised("1990s") and not is_capitalised("")
+
+
+def test_other_mentions_of_a_found_name():
+    words = toks("John Smith met Ann . Later Smith said Smith's plan and SMITH 's dog were fine")
+    spans = expand_mentions(words, [(0, 2, "PERSON")])
+    assert names(words, spans) == ["John Smith", "Smith", "Smith's", "SMITH"]
+
+
+def test_lower_case_and_stop_words_are_not_mentions():
+    words = toks("Will Smith will go . The smith left in May")
+    spans = expand_mentions(words, [(0, 2, "PERSON")])
+    assert names(words, spans) == ["Will Smith"]  # "will", "smith" lower case: not names
+    words = toks("The May . May came")
+    assert expand_mentions(words, [(1, 2, "PERSON")], evidence=[(1, 2, "PERSON")]) == \
+        [(1, 2, "PERSON")]
+
+
+def test_evidence_protection_and_joining():
+    words = toks("Smith won . John Smith , not Jordan , lost to Michael Jordan")
+    spans = [(0, 1, "PERSON"), (7, 8, "LOC"), (11, 13, "PERSON")]
+    # Only the full name is evidence: the one-word "Smith" spreads nowhere, and Jordan at 7
+    # (a LOC) is protected when asked.
+    assert expand_mentions(words, spans, protect={7}, override_protected=False) == spans
+    # By default the full name "Michael Jordan" re-labels the LOC (the LOC span is dropped).
+    out = expand_mentions(words, spans, protect={7})
+    assert (7, 8, "PERSON") in out and (7, 8, "LOC") not in out
+    assert not any(s <= 4 < e for s, e, _ in out)
+    # With "Smith" as evidence (e.g. found after a title) its other mention is taken.
+    out = expand_mentions(words, spans, evidence=[(0, 1, "PERSON")], protect={7})
+    assert (4, 5, "PERSON") in out and (7, 8, "LOC") in out
+    # New mentions join the person spans they touch.
+    words = toks("Anna Lee spoke . Lee and Anna Lee")
+    out = expand_mentions(words, [(0, 2, "PERSON"), (6, 7, "PERSON")])
+    assert names(words, out) == ["Anna Lee", "Lee", "Anna Lee"]
+
+
+def test_runs():
+    assert runs([5, 1, 2, 3, 7, 6]) == [(1, 4), (5, 8)]
+    assert runs([]) == []
+
+
+def test_detector_on_tokenized_text(nlp):
+    rules = create_detector("rules")
+    assert isinstance(rules, NameRules)
+    text = "Dr. Oluwaseun Adeyemi wrote to Ms Kowalska. Adeyemi's reply reached Kowalska's desk."
+    doc = nlp.tokenizer(text)
+    (spans,) = rules([doc])
+    found = [doc[s:e].text for s, e, lab in spans]
+    assert found == ["Oluwaseun Adeyemi", "Kowalska", "Adeyemi", "Kowalska"]
+
+
+def test_expand_adds_titles_and_mentions_to_other_spans(nlp):
+    doc = nlp.tokenizer("Oluwaseun Adeyemi met Mr Lee in Lagos. Later Adeyemi and Lee left.")
+    words = [t.text for t in doc]
+    base = [[(0, 2, "PERSON"), (6, 7, "GPE")]]
+    (out,) = NameRules().expand([doc], base)
+    assert names(words, out) == ["Oluwaseun Adeyemi", "Lee", "Adeyemi", "Lee"]
+    assert (6, 7, "GPE") in out
+    assert NameRules(coreference=False).expand([doc], base)[0] == sorted(
+        [(0, 2, "PERSON"), (4, 5, "PERSON"), (6, 7, "GPE")])
+
+
+def test_custom_titles_and_pickle():
+    rules = NameRules(titles=["Coach."], coreference=False)
+    words = toks("Coach Taylor and Mr Brown")
+    assert names(words, rules.spans(words)) == ["Taylor"]
+    again = pickle.loads(pickle.dumps(rules))
+    assert again.spans(words) == rules.spans(words)
+
+
+def test_expand_entity_options(nlp):
+    doc = nlp.tokenizer("Neil Jordan filmed in Dublin. Jordan said Aung San Suu Kyi came.")
+    words = [t.text for t in doc]
+    base = [[(0, 2, "PERSON"), (4, 5, "GPE"), (6, 7, "GPE"), (8, 10, "PERSON"),
+             (10, 12, "GPE")]]
+    (out,) = NameRules().expand([doc], base)
+    assert names(words, out) == ["Neil Jordan", "Jordan", "Aung San"]
+    (out,) = NameRules(protect_entities=True).expand([doc], base)
+    assert names(words, out) == ["Neil Jordan", "Aung San"]
+    (out,) = NameRules(join_touching=True).expand([doc], base)
+    assert names(words, out) == ["Neil Jordan", "Jordan", "Aung San Suu Kyi"]
+
+
+def test_title_inside_another_entity_is_no_title(nlp):
+    doc = nlp.tokenizer("General Motors hired General Lee.")
+    (out,) = NameRules().expand([doc], [[(0, 2, "ORG")]])
+    assert out == [(0, 2, "ORG"), (4, 5, "PERSON")]
+
+
+def test_extend_names():
+    words = toks("She met Fatima Al - Zahra and Ann Lee Smith at IBM Corp in PARIS TODAY")
+    spaces = [True] * len(words)
+    spaces[3] = spaces[4] = False  # "Al-Zahra" as spaCy splits it
+    spans = [(2, 3, "PERSON"), (7, 8, "PERSON"), (11, 13, "ORG"), (14, 15, "PERSON")]
+    out = extend_names(words, spans, spaces)
+    assert names(words, out) == ["Fatima Al - Zahra", "Ann Lee Smith", "PARIS"]
+    assert (11, 13, "ORG") in out  # another entity stops a name; upper case never extends
+    # Without whitespace information a hyphen is not crossed.
+    assert names(words, extend_names(words, spans))[0] == "Fatima Al"

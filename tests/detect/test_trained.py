@@ -1,0 +1,118 @@
+"""The packaged CoNLL-2003 tagger: loads from the package, tags names; training runs."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import pytest
+
+from textdp.cli import main
+from textdp.detect.trained import (
+    DEFAULT_MODEL,
+    MODEL_FILE,
+    TrainedNERDetector,
+    conll_words,
+    load_trained,
+    model_meta,
+    model_path,
+    packaged_models,
+)
+
+INVOICE = "The invoice was signed by Oluwaseun Adeyemi and sent to Marta Kowalska."
+MAX_PACKAGE_BYTES = 25 * 1024 * 1024
+
+
+def test_packaged_model_is_small_and_has_no_vectors():
+    assert DEFAULT_MODEL in packaged_models()
+    folder = model_path(DEFAULT_MODEL)
+    total = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+    assert total <= MAX_PACKAGE_BYTES
+    assert (folder / MODEL_FILE).stat().st_size < 20000 * 300 * 4  # smaller than the vectors
+    meta = model_meta()
+    assert meta["train"] == "eng.train" and meta["dev"] == "eng.testa"
+    assert meta["dev_per_f1"] > 0.9
+
+
+def test_vectors_are_reattached_from_the_md_pipeline():
+    nlp = load_trained()
+    assert nlp.pipe_names == ["ner"]
+    assert nlp.vocab.vectors.shape == (20000, 300)
+    assert "PERSON" in nlp.get_pipe("ner").labels
+
+
+def test_tags_the_invoice_names(nlp):
+    det = TrainedNERDetector()
+    doc = nlp.tokenizer(INVOICE)
+    (spans,) = det([doc])
+    persons = [doc[s:e].text for s, e, lab in spans if lab == "PERSON"]
+    assert persons == ["Oluwaseun Adeyemi", "Marta Kowalska"]
+    assert len(doc.ents) == 0  # the caller's doc is left as it was
+
+
+def test_docs_from_another_vocab_and_empty_docs():
+    import spacy
+
+    blank = spacy.blank("en")
+    docs = [blank("Angela Merkel met John Smith in Berlin."), blank("")]
+    spans = TrainedNERDetector()(docs)
+    words = [t.text for t in docs[0]]
+    assert [" ".join(words[s:e]) for s, e, lab in spans[0] if lab == "PERSON"] == \
+        ["Angela Merkel", "John Smith"]
+    assert spans[1] == []
+
+
+def test_conll_words_rejoin_hyphenated_pieces(nlp):
+    doc = nlp.tokenizer("Jean-Baptiste Kouassi, 1996-08-30 - re- do")
+    words, spaces, starts = conll_words(doc)
+    assert words == ["Jean-Baptiste", "Kouassi", ",", "1996-08-30", "-", "re-", "do"]
+    assert spaces == [True, False, True, True, True, True, False]
+    assert [doc[i].text for i in starts] == ["Jean", "Kouassi", ",", "1996", "-", "re-", "do"]
+
+
+def test_hyphenated_name_is_one_span(nlp):
+    doc = nlp.tokenizer("Please call Jean-Baptiste Kouassi today.")
+    (spans,) = TrainedNERDetector()([doc])
+    assert [doc[s:e].text for s, e, lab in spans if lab == "PERSON"] == \
+        ["Jean-Baptiste Kouassi"]
+
+
+def test_pickle_and_missing_model(tmp_path):
+    det = pickle.loads(pickle.dumps(TrainedNERDetector()))
+    assert det._nlp is None and det.model == DEFAULT_MODEL
+    with pytest.raises(FileNotFoundError, match="no trained detector"):
+        TrainedNERDetector(tmp_path / "nothing")
+
+
+CONLL = """\
+John NNP I-NP I-PER
+Smith NNP I-NP I-PER
+visited VBD I-VP O
+Berlin NNP I-NP I-LOC
+. . O O
+
+Anna NNP I-NP I-PER
+works VBZ I-VP O
+for IN I-PP O
+Siemens NNP I-NP I-ORG
+. . O O
+
+-DOCSTART- -X- O O
+"""
+
+
+def test_train_detector_command(tmp_path, capsys):
+    data = tmp_path / "tiny.conll"
+    data.write_text(CONLL, encoding="utf-8")
+    out = tmp_path / "model"
+    assert main(["train-detector", "--train", str(data), "--dev", str(data), "-o", str(out),
+                 "--init", "scratch", "--width", "16", "--depth", "1", "--hidden", "16",
+                 "--max-epochs", "2", "--seed", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert "epoch  1:" in printed and "best epoch" in printed
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["settings"]["width"] == 16 and len(meta["history"]) == 2
+    det = TrainedNERDetector(out)
+    import spacy
+
+    assert len(det([spacy.blank("en")("John Smith")])) == 1

@@ -1,0 +1,1 @@
+"""Evaluation of textdp's parts against public data (``textdp evaluate ...``)."""

@@ -1,0 +1,304 @@
+"""How well a detector finds person names: entity P/R/F1, token recall, speed, and an ROC.
+
+In names-only mode a missed name is published unchanged, so token-level recall of ``PERSON``
+is the privacy figure; entity-level precision/recall/F1 (exact span match, the CoNLL
+convention) measures the detector as a tagger, and precision says how much non-name text is
+replaced needlessly.
+
+    textdp evaluate detection --data ../shared/data/conll2003/eng.testa [--detector NAME]
+    textdp evaluate detection --data ... --detector similarity --seeds John,Mary,Smith
+
+Docs are built from the gold tokens (``Doc(vocab, words=...)``) so token indices align
+exactly; a document of the file is one text (``--unit sentence`` for one text a sentence).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from textdp.detect.base import Span, normalise_label
+from textdp.evaluate.conll import token_count
+
+TARGET = "PERSON"
+# Thresholds printed for the similarity detector's ROC (cosine similarity to the seeds).
+ROC_THRESHOLDS = tuple(round(t, 2) for t in np.arange(0.20, 0.85, 0.05))
+
+
+@dataclass(frozen=True)
+class DetectionScores:
+    """Entity-level (exact span) and token-level counts for one label, and derived rates."""
+
+    label: str
+    tp: int
+    fp: int
+    fn: int
+    token_tp: int
+    token_fp: int
+    token_fn: int
+
+    @staticmethod
+    def _ratio(a: int, b: int) -> float:
+        return a / b if b else 0.0
+
+    @property
+    def precision(self) -> float:
+        return self._ratio(self.tp, self.tp + self.fp)
+
+    @property
+    def recall(self) -> float:
+        return self._ratio(self.tp, self.tp + self.fn)
+
+    @property
+    def f1(self) -> float:
+        return self._ratio(2 * self.tp, 2 * self.tp + self.fp + self.fn)
+
+    @property
+    def token_recall(self) -> float:
+        """Share of gold name tokens inside a predicted span of the label (the privacy rate)."""
+        return self._ratio(self.token_tp, self.token_tp + self.token_fn)
+
+    @property
+    def token_precision(self) -> float:
+        return self._ratio(self.token_tp, self.token_tp + self.token_fp)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "precision": self.precision, "recall": self.recall,
+                "f1": self.f1, "token_recall": self.token_recall,
+                "token_precision": self.token_precision}
+
+
+def score(gold: Sequence[Sequence[Span]], pred: Sequence[Sequence[Span]],
+          label: str = TARGET) -> DetectionScores:
+    """Compare predicted spans with gold spans per doc, for one label (normalised, so
+    ``PER`` and ``PERSON`` are the same)."""
+    if len(gold) != len(pred):
+        raise ValueError(f"{len(gold)} gold docs but {len(pred)} predicted")
+    label = normalise_label(label)
+    tp = fp = fn = ttp = tfp = tfn = 0
+    for g_doc, p_doc in zip(gold, pred):
+        g = {(s, e) for s, e, lab in g_doc if normalise_label(lab) == label}
+        p = {(s, e) for s, e, lab in p_doc if normalise_label(lab) == label}
+        tp += len(g & p)
+        fp += len(p - g)
+        fn += len(g - p)
+        g_tok = {k for s, e in g for k in range(s, e)}
+        p_tok = {k for s, e in p for k in range(s, e)}
+        ttp += len(g_tok & p_tok)
+        tfp += len(p_tok - g_tok)
+        tfn += len(g_tok - p_tok)
+    return DetectionScores(label, tp, fp, fn, ttp, tfp, tfn)
+
+
+@dataclass(frozen=True)
+class DetectionRun:
+    """Scores of one detector on one data set, and its speed."""
+
+    detector: str
+    scores: DetectionScores
+    docs: int
+    tokens: int
+    seconds: float
+    cpu_seconds: float = 0.0
+
+    @property
+    def tokens_per_s(self) -> float:
+        """Tokens per wall-clock second."""
+        return self.tokens / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def tokens_per_cpu_s(self) -> float:
+        """Tokens per CPU second of this process (all its threads): on a machine shared with
+        other jobs, wall-clock speed depends on their load; this does less."""
+        return self.tokens / self.cpu_seconds if self.cpu_seconds > 0 else float("inf")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"detector": self.detector, **self.scores.as_dict(), "docs": self.docs,
+                "tokens": self.tokens, "seconds": self.seconds,
+                "tokens_per_s": self.tokens_per_s, "cpu_seconds": self.cpu_seconds,
+                "tokens_per_cpu_s": self.tokens_per_cpu_s}
+
+    def summary(self) -> str:
+        s = self.scores
+        return (f"{self.detector}: {s.label} P {s.precision:.4f} R {s.recall:.4f} "
+                f"F1 {s.f1:.4f} | token recall {s.token_recall:.4f} "
+                f"(token precision {s.token_precision:.4f}) | "
+                f"{self.tokens_per_s:,.0f} tokens/s ({self.tokens:,} tokens, "
+                f"{self.seconds:.2f} s wall, {self.tokens_per_cpu_s:,.0f} tokens/CPU-s)")
+
+
+def run_detector(detector: Any, docs: Sequence[Any], gold: Sequence[Sequence[Span]], *,
+                 name: str = "detector", label: str = TARGET, warmup: int = 8,
+                 batch_size: int = 256) -> DetectionRun:
+    """Detect on ``docs`` in batches (as the Privatizer calls a detector), time it, score it.
+
+    The first ``warmup`` docs are run once untimed, so lazy model loading is not counted.
+    """
+    if warmup:
+        detector(list(docs[:warmup]))
+    pred: list[list[Span]] = []
+    start, cpu_start = time.perf_counter(), time.process_time()
+    for i in range(0, len(docs), batch_size):
+        pred.extend(detector(list(docs[i:i + batch_size])))
+    seconds = time.perf_counter() - start
+    cpu_seconds = time.process_time() - cpu_start
+    tokens = sum(token_count(d) for d in docs)
+    return DetectionRun(name, score(gold, pred, label), len(docs), tokens, seconds, cpu_seconds)
+
+
+# ---------------------------------------------------------------------------- ROC
+@dataclass(frozen=True)
+class RocPoint:
+    threshold: float
+    tpr: float
+    fpr: float
+    flagged: int
+
+
+def roc(scores: np.ndarray, positive: np.ndarray,
+        thresholds: Sequence[float] = ROC_THRESHOLDS) -> list[RocPoint]:
+    """True- and false-positive rates of ``scores >= threshold`` against ``positive``."""
+    scores = np.asarray(scores, dtype=np.float64)
+    positive = np.asarray(positive, dtype=bool)
+    n_pos, n_neg = int(positive.sum()), int((~positive).sum())
+    points = []
+    for t in thresholds:
+        flagged = scores >= t
+        tp = int((flagged & positive).sum())
+        fp = int((flagged & ~positive).sum())
+        points.append(RocPoint(float(t), tp / n_pos if n_pos else 0.0,
+                               fp / n_neg if n_neg else 0.0, int(flagged.sum())))
+    return points
+
+
+def auc(scores: np.ndarray, positive: np.ndarray) -> float:
+    """Area under the ROC curve (probability a positive outscores a negative; ties ½)."""
+    from scipy.stats import rankdata
+
+    scores = np.asarray(scores, dtype=np.float64)
+    positive = np.asarray(positive, dtype=bool)
+    n_pos, n_neg = int(positive.sum()), int((~positive).sum())
+    if not n_pos or not n_neg:
+        return float("nan")
+    ranks = rankdata(scores)
+    return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+
+
+def similarity_roc(detector: Any, docs: Sequence[Any], gold: Sequence[Sequence[Span]],
+                   label: str = TARGET, thresholds: Sequence[float] = ROC_THRESHOLDS
+                   ) -> tuple[list[RocPoint], float, int, int]:
+    """ROC of a similarity detector's token scores over the word tokens of ``docs``
+    (positives: gold ``label`` tokens). Returns the points, the AUC, #positives, #negatives."""
+    from textdp.privatizer import is_word
+
+    label = normalise_label(label)
+    all_scores, all_pos = [], []
+    for doc, spans in zip(docs, gold):
+        words = [t.text for t in doc]
+        s = detector.token_scores(words)
+        pos = np.zeros(len(words), dtype=bool)
+        for a, b, lab in spans:
+            if normalise_label(lab) == label:
+                pos[a:b] = True
+        keep = np.array([is_word(w) for w in words], dtype=bool)
+        all_scores.append(s[keep])
+        all_pos.append(pos[keep])
+    scores = np.concatenate(all_scores) if all_scores else np.zeros(0)
+    positive = np.concatenate(all_pos) if all_pos else np.zeros(0, dtype=bool)
+    return (roc(scores, positive, thresholds), auc(scores, positive), int(positive.sum()),
+            int((~positive).sum()))
+
+
+# ---------------------------------------------------------------------------- command
+def evaluate_file(data: str | os.PathLike[str], detectors: Sequence[str | None], *,
+                  unit: str = "document", seeds: Sequence[str] | None = None,
+                  threshold: float | None = None, label: str = TARGET,
+                  limit: int | None = None, log: Any = print) -> list[DetectionRun]:
+    """Evaluate each named detector (``None``: the default) on a CoNLL file and print one
+    line per detector (and the ROC for ``similarity``)."""
+    from textdp.detect import create_detector
+    from textdp.evaluate.conll import read_conll, to_docs
+
+    documents = read_conll(data)
+    if limit:
+        documents = documents[:limit]
+    docs, gold = to_docs(documents, unit=unit)
+    n_gold = sum(1 for g in gold for s in g if normalise_label(s[2]) == normalise_label(label))
+    log(f"data: {os.fspath(data)}: {len(docs)} {unit}s, {sum(token_count(d) for d in docs):,} "
+        f"tokens, "
+        f"{n_gold} {label} entities")
+    runs = []
+    for spec in detectors:
+        name = spec or "default"
+        if spec == "similarity":
+            from textdp.detect.similarity import SimilarityDetector
+
+            kwargs: dict[str, Any] = {}
+            if threshold is not None:
+                kwargs["threshold"] = threshold
+            detector: Any = SimilarityDetector(seeds=seeds, **kwargs)
+            points, area, n_pos, n_neg = similarity_roc(detector, docs, gold, label)
+            log(f"similarity ROC over word tokens ({n_pos} {label} / {n_neg} other), "
+                f"{len(detector.seeds)} seeds, AUC {area:.4f}")
+            log("  threshold    TPR     FPR   flagged")
+            for p in points:
+                log(f"  {p.threshold:9.2f}  {p.tpr:.4f}  {p.fpr:.4f}  {p.flagged:7d}")
+        else:
+            detector = create_detector(spec)
+        run = run_detector(detector, docs, gold, name=name, label=label)
+        log(run.summary())
+        runs.append(run)
+    return runs
+
+
+def parse_seeds(value: str | None) -> list[str] | None:
+    """``--seeds``: comma-separated words, or ``@file`` with one word a line."""
+    if value is None:
+        return None
+    if value.startswith("@"):
+        with open(value[1:], encoding="utf-8") as f:
+            return [w.strip() for w in f if w.strip()]
+    return [w.strip() for w in value.split(",") if w.strip()]
+
+
+def add_parser(sub: Any) -> None:
+    """``textdp evaluate detection`` (``sub``: the ``evaluate`` command's subparsers)."""
+    p = sub.add_parser(
+        "detection", help="PER precision/recall/F1, token recall and speed of detectors on a "
+                          "CoNLL-2003 file")
+    p.add_argument("--data", required=True,
+                   help="CoNLL file (4 columns, IOB1/IOB2), e.g. "
+                        "../shared/data/conll2003/eng.testa (dev; never tune on a test set)")
+    p.add_argument("--detector", action="append", default=None,
+                   help="detector name (spacy, trained, rules, similarity, ensemble, a+b, a "
+                        "spaCy package, hf:<model>); repeat for several; default: the default")
+    p.add_argument("--unit", choices=("document", "sentence"), default="document",
+                   help="one text per document of the file (default) or per sentence")
+    p.add_argument("--seeds", default=None,
+                   help="similarity detector: comma-separated seed words or @file")
+    p.add_argument("--threshold", type=float, default=None,
+                   help="similarity detector: cosine threshold for its P/R/F1 line")
+    p.add_argument("--label", default=TARGET, help="entity label scored (default PERSON)")
+    p.add_argument("--limit", type=int, default=None, help="only the first N documents")
+    p.add_argument("--json", default=None, help="also write the figures to this JSON file")
+    p.set_defaults(handler=cmd_detection)
+
+
+def cmd_detection(args: Any) -> int:
+    """Run ``textdp evaluate detection``."""
+    import json
+
+    if not os.path.isfile(args.data):
+        raise FileNotFoundError(2, "No such file", args.data)
+    runs = evaluate_file(args.data, args.detector or [None], unit=args.unit,
+                         seeds=parse_seeds(args.seeds), threshold=args.threshold,
+                         label=args.label, limit=args.limit)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump([r.as_dict() for r in runs], f, indent=2)
+    return 0
