@@ -257,8 +257,10 @@ def train(
     total = time.perf_counter() - started
     meta = {
         "name": output.name,
-        "description": "spaCy NER trained on CoNLL-2003 eng.train with en_core_web_md static "
-                       "vectors (reattached at load time)",
+        "description": ("spaCy NER " + ("adapted from en_core_web_md's NER " if init == "md"
+                                        else "") +
+                        "trained on CoNLL-2003 eng.train, reading en_core_web_md's static "
+                        "vectors (reattached at load time)"),
         "train": os.path.basename(os.fspath(train_path)),
         "dev": os.path.basename(os.fspath(dev_path)),
         "labels": list(ner.labels),
