@@ -11,6 +11,7 @@ from textdp.cli import main
 from textdp.detect.trained import (
     DEFAULT_MODEL,
     MODEL_FILE,
+    RECALL_BIAS,
     TrainedNERDetector,
     conll_words,
     load_trained,
@@ -77,9 +78,30 @@ def test_hyphenated_name_is_one_span(nlp):
         ["Jean-Baptiste Kouassi"]
 
 
+def test_recall_bias(nlp):
+    plain = load_trained(DEFAULT_MODEL, 0.0)
+    biased = load_trained(DEFAULT_MODEL, RECALL_BIAS)
+    assert plain is not biased and plain is load_trained()  # cached per (model, bias)
+    ner, ner_b = plain.get_pipe("ner"), biased.get_pipe("ner")
+    names = [ner.moves.get_class_name(i) for i in range(ner.moves.n_moves)]
+    diff = ner_b.model.get_ref("upper").get_param("b") - ner.model.get_ref("upper").get_param("b")
+    assert {names[i] for i in range(len(names)) if diff[i]} == {"B-PERSON", "U-PERSON"}
+    assert diff.max() == pytest.approx(RECALL_BIAS)
+    det = TrainedNERDetector(recall_bias=0)
+    assert det.nlp is plain and "recall_bias=0.0" in repr(det)
+    with pytest.raises(ValueError, match="recall_bias"):
+        TrainedNERDetector(recall_bias=float("nan"))
+    # More bias never finds fewer person tokens.
+    doc = nlp.tokenizer("Reviewed by Aleksandr Petrov and Ximena Quispe Huamán, Treasurer.")
+    (a,) = det([doc])
+    (b,) = TrainedNERDetector(recall_bias=8.0)([doc])
+    tokens = [{k for s, e, lab in x if lab == "PERSON" for k in range(s, e)} for x in (a, b)]
+    assert tokens[0] <= tokens[1]
+
+
 def test_pickle_and_missing_model(tmp_path):
-    det = pickle.loads(pickle.dumps(TrainedNERDetector()))
-    assert det._nlp is None and det.model == DEFAULT_MODEL
+    det = pickle.loads(pickle.dumps(TrainedNERDetector(recall_bias=1.5)))
+    assert det._nlp is None and det.model == DEFAULT_MODEL and det.recall_bias == 1.5
     with pytest.raises(FileNotFoundError, match="no trained detector"):
         TrainedNERDetector(tmp_path / "nothing")
 
