@@ -29,14 +29,16 @@ from typing import Any
 import numpy as np
 import torch
 
-from textdp.defaults import DEFAULT_EPSILON
 from textdp.mechanisms import Mechanism, MechanismSpec, registry
-from textdp.privatizer import DEFAULT_TARGETS
 from textdp.privatizer import Privatizer as CorePrivatizer
+from textdp.report import REPORT_COLUMNS
 from textdp.rng import RandomSource
 from textdp.tables import EmbeddingTable
+from textdp.validation import resolve_output_column
 
-REPORT_COLUMNS = ("dp_tokens_replaced", "dp_epsilon")
+# Core keys stored normalised in the pickled configuration (see Privatizer.__init__).
+_SHARED = ("epsilon", "mechanism", "targets", "representation", "table", "detector", "seed",
+           "secure", "keep_original", "index", "batch_size", "nlp")
 # Device settings that let a rank pick its GPU (an explicit "cpu" or "cuda:N" is kept).
 _RANKED_DEVICES = (None, "auto", "cuda")
 
@@ -53,98 +55,66 @@ class Privatizer:
     re-serving a release already made costs no extra privacy.
 
     Args:
-        epsilon: ε per replaced token (metric DP), see :class:`textdp.privatizer.Privatizer`.
-        mechanism: a registered mechanism name, a ``{"name": ..., **args}`` mapping, or a
-            :class:`~textdp.mechanisms.Mechanism`.
-        targets: ``["PERSON"]`` (default), ``"all"`` (every word), or entity labels.
-        representation: ``"static"`` (table vectors).
-        table: ``None``/``"default"`` (the embedded vectors), a word2vec/GloVe/fastText file,
-            or an :class:`~textdp.tables.EmbeddingTable`.
-        detector: ``None`` (embedded spaCy NER), a spaCy package name, ``"hf:<model folder>"``
-            (a ``transformers`` token-classification model) or a detector object.
-        seed: fixed seed for reproducible output; NOT private against anyone who knows it.
-            With ``with_indices=True`` each batch draws from its own stream keyed by the seed
-            and its first row index (and with ``with_rank=True`` alone, by the rank), so the
-            shards of ``num_proc > 1`` never repeat each other's noise.
-        secure: re-key the generators from OS entropy for every batch (excludes ``seed``).
+        text_column: the column to privatize (default ``"text"``).
+        output_column: where the privatized text goes; ``None`` overwrites ``text_column``.
+            Another column needs ``keep_original=True``, since the original text then stays in
+            the dataset (DESIGN.md rule 7: the original is kept only where the caller asks).
+        report_columns: also write ``dp_tokens_replaced`` (tokens that went through the
+            mechanism) and ``dp_epsilon`` (the row's composed bound: tokens × ε) per row.
         device: ``"auto"`` (default: CUDA when available), ``"cpu"``, ``"cuda"`` or
             ``"cuda:N"``. With ``with_rank=True`` and ``"auto"``/``"cuda"``, worker ``rank``
             runs on ``cuda:{rank % device_count}`` when CUDA is available, else on the CPU.
             CUDA workers need ``multiprocess.set_start_method("spawn")`` (``datasets`` forks).
-        keep_original: required (``True``) to write to an ``output_column`` other than
-            ``text_column``, since the original text then stays in the dataset (DESIGN.md
-            rule 7: the original is kept only where the caller asks for it).
-        index: nearest-neighbour backend: ``auto, exact, flat, hnsw, ivf``.
-        batch_size: texts per vectorised batch inside one call.
-        nlp: the spaCy pipeline whose tokenizer splits the text (default: the embedded one).
-        text_column: the column to privatize (default ``"text"``).
-        output_column: where the privatized text goes; ``None`` overwrites ``text_column``.
-        report_columns: also write ``dp_tokens_replaced`` (tokens that went through the
-            mechanism) and ``dp_epsilon`` (the row's composed bound: tokens × ε) per row.
+        **options: every other keyword of :class:`textdp.privatizer.Privatizer`, validated
+            now, before any text is read: ``epsilon``, ``mechanism``, ``targets``,
+            ``representation``, ``table``, ``detector``, ``seed``, ``secure``,
+            ``keep_original``, ``index``, ``batch_size``, ``nlp``, ``clip_norm``,
+            ``max_epsilon_per_text``, ``budget_policy``, …
+
+            With a fixed ``seed`` and ``with_indices=True`` each batch draws from its own
+            stream keyed by the seed and its first row index (and with ``with_rank=True``
+            alone, by the rank), so the shards of ``num_proc > 1`` never repeat each other's
+            noise. The seed is NOT private against anyone who knows it.
     """
 
     def __init__(
         self,
         *,
-        epsilon: float = DEFAULT_EPSILON,
-        mechanism: MechanismSpec = "mlaplace",
-        targets: str | Sequence[str] | None = DEFAULT_TARGETS,
-        representation: str = "static",
-        table: Any = None,
-        detector: Any = None,
-        seed: int | None = None,
-        secure: bool = False,
-        device: str | None = "auto",
-        keep_original: bool = False,
-        index: str = "auto",
-        batch_size: int = 512,
-        nlp: Any = None,
         text_column: str = "text",
         output_column: str | None = None,
         report_columns: bool = False,
+        device: str | None = "auto",
+        **options: Any,
     ) -> None:
-        for name, value in (("text_column", text_column), ("output_column", output_column)):
-            if value is not None and (not isinstance(value, str) or not value):
-                raise ValueError(f"{name} must be a non-empty column name, got {value!r}")
-        if text_column is None:
-            raise ValueError("text_column must be a non-empty column name, got None")
-        if output_column == text_column:
-            output_column = None
-        if output_column is not None and not keep_original:
-            raise ValueError(
-                f"output_column={output_column!r} leaves the original text in column "
-                f"{text_column!r}; pass keep_original=True to ask for that (DESIGN.md rule 7), "
-                f"or leave output_column=None to overwrite it")
-        if keep_original and output_column is None:
-            raise ValueError("keep_original=True needs an output_column other than "
-                             f"text_column={text_column!r}: the original stays in that column")
         if device is not None and not isinstance(device, (str, torch.device)):
             raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}")
+        keep_original = bool(options.get("keep_original", False))
+        self.output_column = resolve_output_column(
+            text_column, output_column, keep_original, column_name="text_column")
         self.text_column = text_column
-        self.output_column = output_column
         self.report_columns = bool(report_columns)
         self.device_spec = None if device is None else str(device)
         # The core validates every parameter now, before any text is read (DESIGN.md rule 5);
         # it loads nothing until its first batch.
-        core = CorePrivatizer(
-            epsilon=epsilon, mechanism=mechanism, targets=targets,
-            representation=representation, table=table, detector=detector, seed=seed,
-            secure=secure, device=device, keep_original=keep_original, index=index,
-            batch_size=batch_size, nlp=nlp)
+        core = CorePrivatizer(device=device, **options)
+        # Normalised values of the keys every front end shares, so equal configurations spelled
+        # differently pickle (and fingerprint) alike; any other option as given, sorted.
+        extra = {k: options[k] for k in sorted(options) if k not in _SHARED}
         self._config = {
             "epsilon": core.epsilon,
             "mechanism": _mechanism_spec(core.mechanism),
             "targets": core.targets,
             "representation": core.representation,
             "table": None if _is(core.table_spec, "default") else core.table_spec,
-            "detector": None if _is(detector, "spacy") else detector,
-            "seed": seed,
-            "secure": bool(secure),
+            "detector": options.get("detector"),
+            "seed": core.seed,
+            "secure": core.secure,
             "device": self.device_spec,
-            "keep_original": bool(keep_original),
+            "keep_original": keep_original,
             "index": core.index_backend,
             "batch_size": core.batch_size,
-            "nlp": nlp,
+            "nlp": options.get("nlp"),
+            **extra,
         }
         self._cores: dict[str, CorePrivatizer] = {str(core.device): core}
         self._default_device = str(core.device)
@@ -220,8 +190,8 @@ class Privatizer:
         results = core.privatize(texts)
         out: dict[str, Any] = {self.output_column or self.text_column: [r.text for r in results]}
         if self.report_columns:
-            out["dp_tokens_replaced"] = [r.report.tokens_replaced for r in results]
-            out["dp_epsilon"] = [float(r.report.epsilon_total) for r in results]
+            out[REPORT_COLUMNS[0]] = [r.report.tokens_replaced for r in results]
+            out[REPORT_COLUMNS[1]] = [float(r.report.epsilon_total) for r in results]
         if single:
             out = {k: v[0] for k, v in out.items()}
         return out

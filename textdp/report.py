@@ -10,6 +10,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+#: Per-row report columns the table front ends (Hugging Face, Spark) append, in this order:
+#: tokens that went through the mechanism, and the row's composed ε.
+REPORT_COLUMNS = ("dp_tokens_replaced", "dp_epsilon")
+
 
 @dataclass(frozen=True)
 class Report:

@@ -41,11 +41,12 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from textdp.report import REPORT_COLUMNS
+from textdp.validation import resolve_output_column
+
 if TYPE_CHECKING:  # pyspark is an optional dependency (pip install "textdp[spark]")
     from pyspark.sql import DataFrame
 
-#: Report columns, named and typed as ``hf_textdp.Privatizer(report_columns=True)`` writes them.
-REPORT_COLUMNS = ("dp_tokens_replaced", "dp_epsilon")
 #: What to do with a null text: keep it null (default), or fail the job naming the row.
 NULL_POLICIES = ("keep", "error")
 #: Configurations pickled larger than this go to the executors as a broadcast variable.
@@ -127,26 +128,14 @@ def privatize_column(
 
     schema = df.schema
     names = [field.name for field in schema.fields]
-    _check_name("column", column)
-    if output_column is not None:
-        _check_name("output_column", output_column)
-    if output_column == column:
-        output_column = None
+    output_column = resolve_output_column(column, output_column,
+                                          bool(config.get("keep_original", False)))
     if names.count(column) != 1:
         found = "is not" if column not in names else "appears more than once"
         raise ValueError(f"column {column!r} {found} in the DataFrame; columns: {names}")
     dtype = schema[column].dataType
     if not isinstance(dtype, StringType):
         raise ValueError(f"column {column!r} must be a string column, got {dtype.simpleString()}")
-    keep_original = bool(config.get("keep_original", False))
-    if output_column is not None and not keep_original:
-        raise ValueError(
-            f"output_column={output_column!r} leaves the original text in column {column!r}; "
-            f"pass keep_original=True to ask for that (DESIGN.md rule 7), or leave "
-            f"output_column=None to overwrite it")
-    if keep_original and output_column is None:
-        raise ValueError(f"keep_original=True needs an output_column other than "
-                         f"column={column!r}: the original stays in that column")
     if nulls not in NULL_POLICIES:
         raise ValueError(f"nulls must be one of {list(NULL_POLICIES)}, got {nulls!r}")
     report_columns = bool(report_columns)
@@ -370,11 +359,6 @@ def _spark_context(df: "DataFrame") -> Any:
         return df.sparkSession.sparkContext
     except Exception:  # Spark Connect has no SparkContext
         return None
-
-
-def _check_name(name: str, value: Any) -> None:
-    if not isinstance(value, str) or not value:
-        raise ValueError(f"{name} must be a non-empty column name, got {value!r}")
 
 
 def _quote(name: str) -> str:

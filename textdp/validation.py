@@ -59,3 +59,29 @@ def check_choice(name: str, value: object, choices: tuple[str, ...] | list[str])
     if value not in choices:
         raise ValueError(f"{name} must be one of {sorted(choices)}, got {value!r}")
     return str(value)
+
+
+def resolve_output_column(column: object, output_column: object, keep_original: bool, *,
+                          column_name: str = "column") -> str | None:
+    """Where a front end writes the privatized text: ``None`` (over ``column``) or a new column.
+
+    Writing to another column leaves the original text beside the output, so it needs
+    ``keep_original=True`` (DESIGN.md rule 7); ``keep_original=True`` without another column
+    would be a request the front end cannot honour. Shared by the Hugging Face and Spark front
+    ends so both apply the same rule with the same messages.
+    """
+    for name, value in ((column_name, column), ("output_column", output_column)):
+        if (value is not None or name == column_name) and (
+                not isinstance(value, str) or not value):
+            raise ValueError(f"{name} must be a non-empty column name, got {value!r}")
+    if output_column == column:
+        output_column = None
+    if output_column is not None and not keep_original:
+        raise ValueError(
+            f"output_column={output_column!r} leaves the original text in column {column!r}; "
+            f"pass keep_original=True to ask for that (DESIGN.md rule 7), or leave "
+            f"output_column=None to overwrite it")
+    if keep_original and output_column is None:
+        raise ValueError(f"keep_original=True needs an output_column other than "
+                         f"{column_name}={column!r}: the original stays in that column")
+    return output_column  # type: ignore[return-value]

@@ -158,3 +158,17 @@ def test_pickle_holds_configuration_only(warm):
     q = pickle.loads(blob)
     assert not q.core._ready and q.core._nlp is None
     assert q.options() == p.options()
+
+
+def test_core_options_are_forwarded_and_validated(warm):
+    with pytest.raises(ValueError, match="clip_norm"):
+        Privatizer(clip_norm=-1.0)
+    with pytest.raises(ValueError, match="budget_policy"):
+        Privatizer(budget_policy="ignore")
+    strict = Privatizer(epsilon=0.3, max_epsilon_per_text=0.3, budget_policy="refuse",
+                        nlp=warm.core.nlp, device="cpu")
+    assert strict.core.max_epsilon_per_text == 0.3
+    assert strict.options()["budget_policy"] == "refuse"
+    with pytest.raises(ValueError, match="row 0"):
+        strict({"text": ["Angela Merkel met David Brown."]})
+    assert pickle.loads(pickle.dumps(strict)).core.budget_policy == "refuse"
