@@ -1,16 +1,29 @@
 """Explicit random generators for every draw (DESIGN.md rule 6).
 
 Nothing in textdp touches numpy's or Python's global RNG. A :class:`RandomSource` owns one
-numpy ``Generator`` (scalar-per-token draws such as Gamma magnitudes) and one ``torch.Generator``
-per device (bulk Gaussian directions, uniforms). Both come from one ``SeedSequence``: seeded from
-OS entropy by default; a fixed ``seed`` makes runs reproducible and is *not private* against
-anyone who knows it. ``secure=True`` re-keys both generators from ``os.urandom`` before every
-batch, so no state outlives one batch and nothing predictable seeds the next.
+numpy ``Generator`` and, on the fast path, one ``torch.Generator`` per device. Mechanisms draw
+through :meth:`RandomSource.normal`, :meth:`RandomSource.uniform` and
+:meth:`RandomSource.laplace` (tensors on any device) and ``RandomSource.numpy`` (scalars per
+token, such as Gamma magnitudes), so the same mechanism code runs in both modes:
+
+* default (fast): numpy ``PCG64`` and torch generators, both from one ``SeedSequence`` seeded
+  from OS entropy; a fixed ``seed`` makes runs reproducible and is *not private* against anyone
+  who knows it. Statistically sound, but not cryptographically secure: PCG64 and torch's
+  Philox/Mersenne Twister state can be recovered from enough outputs.
+* ``secure=True``: every random bit comes from ChaCha20 (``randomgen.ChaCha`` with 20 rounds, a
+  cryptographically secure stream cipher), keyed with 256 bits from ``os.urandom`` (the
+  operating system's CSPRNG) and re-keyed from ``os.urandom`` before every batch, so a leaked
+  state reveals no other batch. Tensor draws are made on the CPU with that generator and moved
+  to the device; there is no torch generator in this mode (``RandomSource.torch`` raises), so a
+  draw that would bypass the CSPRNG fails loudly instead of silently. This is what Opacus'
+  secure mode does with ``torchcsprng``. Like Opacus, it secures the *bits*; the floating-point
+  sampling of continuous noise (Mironov 2012) is not hardened.
 
 A forked child (``nlp.pipe(n_process=2)``, ``datasets.map(num_proc=2)``) would inherit its
-parent's generator state and draw the same noise as its siblings; unseeded sources are re-keyed
-from OS entropy in every forked child. Seeded sources are copied as they are (reproducible, and
-not private, like any fixed seed).
+parent's generator state and draw the same noise as its siblings; unseeded sources (secure ones
+included) are re-keyed from OS entropy in every forked child, and likewise when they are
+unpickled or deep-copied. Seeded sources are copied as they are (reproducible, and not private,
+like any fixed seed).
 """
 
 from __future__ import annotations
@@ -18,9 +31,28 @@ from __future__ import annotations
 import os
 import secrets
 import weakref
+from collections.abc import Sequence
 
 import numpy as np
 import torch
+from randomgen import ChaCha
+
+# ChaCha20: the full-strength variant (RFC 8439); fewer rounds trade security for speed.
+CHACHA_ROUNDS = 20
+# Key size of ChaCha20 in bytes (256 bits), all of it from os.urandom.
+KEY_BYTES = 32
+
+Shape = int | Sequence[int]
+
+
+def secure_generator() -> np.random.Generator:
+    """A numpy ``Generator`` over ChaCha20 keyed with 256 bits from ``os.urandom``.
+
+    The key is set directly (``key=``), not passed through numpy's ``SeedSequence`` hash,
+    so the generator's whole state comes from the OS CSPRNG.
+    """
+    key = int.from_bytes(os.urandom(KEY_BYTES), "little")
+    return np.random.Generator(ChaCha(key=key, rounds=CHACHA_ROUNDS))
 
 
 class RandomSource:
@@ -29,25 +61,75 @@ class RandomSource:
     Args:
         seed: an integer for reproducible output (documented as not private against anyone
             who knows it), or ``None`` for fresh OS entropy.
-        secure: re-key from ``os.urandom`` for every batch (see module docstring).
+        secure: draw every random bit from ChaCha20 keyed from ``os.urandom``, re-keyed per
+            batch (see module docstring). Excludes ``seed``: a known seed is not secure.
     """
 
     def __init__(self, seed: int | None = None, *, secure: bool = False) -> None:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
             raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+        if not isinstance(secure, bool):
+            raise ValueError(f"secure must be True or False, got {type(secure).__name__}")
         if secure and seed is not None:
             raise ValueError("seed and secure=True exclude each other: a known seed is not secure")
         self.seed = seed
         self.secure = secure
-        entropy = seed if seed is not None else secrets.randbits(128)
-        self._sequence = np.random.SeedSequence(entropy)
-        self.numpy = np.random.default_rng(self._sequence.spawn(1)[0])
         self._torch: dict[str, torch.Generator] = {}
+        if secure:
+            self.numpy = secure_generator()
+        else:
+            entropy = seed if seed is not None else secrets.randbits(128)
+            self._sequence = np.random.SeedSequence(entropy)
+            self.numpy = np.random.default_rng(self._sequence.spawn(1)[0])
         if seed is None:
             _UNSEEDED.add(self)
 
+    # ------------------------------------------------------------------ tensor draws
+    def normal(self, shape: Shape, device: torch.device | str = "cpu",
+               dtype: torch.dtype = torch.float32) -> torch.Tensor:
+        """Standard normal draws of ``shape`` on ``device``."""
+        if self.secure:
+            return self._from_numpy(self.numpy.standard_normal(_shape(shape),
+                                                               dtype=_np_float(dtype)), device)
+        return torch.randn(_shape(shape), generator=self.torch(device), device=device,
+                           dtype=dtype)
+
+    def uniform(self, shape: Shape, device: torch.device | str = "cpu",
+                dtype: torch.dtype = torch.float32) -> torch.Tensor:
+        """Uniform draws on [0, 1) of ``shape`` on ``device``."""
+        if self.secure:
+            return self._from_numpy(self.numpy.random(_shape(shape), dtype=_np_float(dtype)),
+                                    device)
+        return torch.rand(_shape(shape), generator=self.torch(device), device=device,
+                          dtype=dtype)
+
+    def laplace(self, shape: Shape, scale: float, device: torch.device | str = "cpu",
+                dtype: torch.dtype = torch.float32) -> torch.Tensor:
+        """Laplace(0, ``scale``) draws of ``shape`` on ``device`` (density ∝ exp(−|z|/scale)).
+
+        Fast path: the difference of two independent Exponential(1) draws is Laplace(0, 1).
+        """
+        if not (scale > 0 and np.isfinite(scale)):
+            raise ValueError(f"scale must be a finite number > 0, got {scale!r}")
+        if self.secure:
+            draws = self.numpy.laplace(0.0, scale, _shape(shape))
+            return self._from_numpy(draws.astype(_np_float(dtype), copy=False), device)
+        gen = self.torch(device)
+        pair = torch.empty((2, *_shape(shape)), device=device, dtype=dtype)
+        pair.exponential_(1.0, generator=gen)
+        return (pair[0] - pair[1]) * scale
+
+    # ------------------------------------------------------------------ generators
     def torch(self, device: torch.device | str = "cpu") -> torch.Generator:
-        """The torch generator for ``device`` (created on first use, seeded from this source)."""
+        """The torch generator for ``device`` (fast path only; created on first use).
+
+        Raises ``RuntimeError`` in secure mode, where no draw may bypass the CSPRNG: use
+        :meth:`normal`, :meth:`uniform`, :meth:`laplace` or ``numpy`` instead.
+        """
+        if self.secure:
+            raise RuntimeError(
+                "RandomSource(secure=True) has no torch generator: every draw must come from "
+                "the ChaCha20 CSPRNG; use RandomSource.normal/uniform/laplace or .numpy")
         key = str(torch.device(device))
         gen = self._torch.get(key)
         if gen is None:
@@ -57,18 +139,23 @@ class RandomSource:
         return gen
 
     def next_batch(self) -> None:
-        """Called once per batch: in secure mode, re-key everything from OS entropy."""
+        """Called once per batch: in secure mode, re-key from ``os.urandom``."""
         if self.secure:
             self._rekey()
 
     def _rekey(self) -> None:
         """Replace all generator state with fresh OS entropy."""
+        if self.secure:
+            self.numpy = secure_generator()
+            return
         self._sequence = np.random.SeedSequence(int.from_bytes(os.urandom(32), "little"))
         self.numpy = np.random.default_rng(self._sequence.spawn(1)[0])
         self._torch.clear()
 
     def spawn(self) -> RandomSource:
         """An independent child source (for a mechanism's one-off draws, e.g. a projection)."""
+        if self.secure:
+            return RandomSource(secure=True)
         child = RandomSource.__new__(RandomSource)
         child.seed, child.secure = self.seed, self.secure
         child._sequence = self._sequence.spawn(1)[0]
@@ -78,9 +165,35 @@ class RandomSource:
             _UNSEEDED.add(child)
         return child
 
+    def __setstate__(self, state: dict) -> None:
+        """Unpickled or deep-copied: seeded sources continue as they were (reproducible);
+        unseeded and secure ones get fresh OS entropy, so a copy never repeats the noise of
+        its original (the same noise on two different inputs would reveal their difference)."""
+        self.__dict__.update(state)
+        if self.seed is None:
+            self._rekey()
+            _UNSEEDED.add(self)
+
+    @staticmethod
+    def _from_numpy(array: np.ndarray, device: torch.device | str) -> torch.Tensor:
+        return torch.from_numpy(np.ascontiguousarray(array)).to(device)
+
     def __repr__(self) -> str:
         mode = "secure" if self.secure else ("seeded" if self.seed is not None else "os-entropy")
         return f"RandomSource({mode})"
+
+
+def _shape(shape: Shape) -> tuple[int, ...]:
+    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(s) for s in shape)
+
+
+def _np_float(dtype: torch.dtype) -> type[np.floating]:
+    """The numpy dtype numpy's Generator can draw directly for a torch float dtype."""
+    if dtype == torch.float64:
+        return np.float64
+    if dtype == torch.float32:
+        return np.float32
+    raise ValueError(f"dtype must be torch.float32 or torch.float64, got {dtype}")
 
 
 # Unseeded sources alive in this process: re-keyed in forked children (see module docstring).

@@ -28,7 +28,6 @@ def sample_from_logits(
     device = index.device
     vectors = vectors.to(device)
     inverse = inverse.to(device)
-    gen = rng.torch(device)
     out = torch.empty(inverse.shape[0], dtype=torch.int64, device=device)
     n_rows = len(index)
     step = max(1, _CHUNK_CELLS // n_rows)
@@ -44,7 +43,7 @@ def sample_from_logits(
         if tokens.numel() == 0:
             continue
         local = (inverse[tokens] - start).double()
-        u = torch.rand(tokens.shape[0], generator=gen, device=device, dtype=torch.float64)
+        u = rng.uniform(tokens.shape[0], device, torch.float64)
         pos = torch.searchsorted(flat.reshape(-1), local + u, right=True)
         col = pos - (local.long() * n_rows)
         out[tokens] = col.clamp_(0, n_rows - 1)

@@ -88,7 +88,7 @@ class Gaussian(NoiseMechanism):
     def noise(self, n: int, dim: int, rng: RandomSource, device: torch.device) -> torch.Tensor:
         if self.sigma is None:
             raise RuntimeError("gaussian was used before prepare()")
-        return torch.randn((n, dim), generator=rng.torch(device), device=device) * self.sigma
+        return rng.normal((n, dim), device) * self.sigma
 
     def params(self) -> dict[str, Any]:
         return {"epsilon": self.epsilon, "delta": self._delta, "sensitivity": self.sensitivity}

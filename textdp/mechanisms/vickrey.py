@@ -43,7 +43,7 @@ class Vickrey(NoiseMechanism):
         denom = self.t * d1 + (1.0 - self.t) * d2
         p_second = torch.where(denom > 0, self.t * d1 / denom.clamp_min(1e-30),
                                torch.zeros_like(d1))
-        u = torch.rand(p_second.shape, generator=rng.torch(index.device), device=index.device)
+        u = rng.uniform(p_second.shape, index.device)
         return torch.where(u < p_second, ids[:, 1], ids[:, 0])
 
     def params(self) -> dict[str, Any]:
