@@ -29,9 +29,11 @@ from spacy.tokens import Doc, Span
 from spacy.util import SimpleFrozenList, minibatch
 
 from spacy_textdp.vectors import pipeline_table
+from textdp.contextual import DEFAULT_LAYER
 from textdp.defaults import DEFAULT_EPSILON
 from textdp.detect import Detector, create_detector, normalise_label
 from textdp.mechanisms import Mechanism
+from textdp.mechanisms.base import ContextMechanism
 from textdp.privatizer import DEFAULT_TARGETS, Privatizer, is_word
 from textdp.report import Report
 from textdp.tables import EmbeddingTable
@@ -64,6 +66,9 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "clip_norm": "median",
     "max_epsilon_per_text": None,
     "budget_policy": "truncate",
+    "model": None,
+    "layer": DEFAULT_LAYER,
+    "contextual_index": None,
 }
 
 # Settings with plain values, as serialized by ``to_bytes`` / ``to_disk``.
@@ -101,6 +106,9 @@ def make_dp_privatizer(
     clip_norm: float | str | None,
     max_epsilon_per_text: float | None,
     budget_policy: str,
+    model: str | None,
+    layer: int,
+    contextual_index: str | None,
 ) -> DPPrivatizer:
     """Build the component from its config (see :class:`DPPrivatizer` for the arguments)."""
     return DPPrivatizer(
@@ -108,7 +116,8 @@ def make_dp_privatizer(
         representation=representation, table=table, detector=detector, seed=seed,
         secure=secure, device=device, index=index, keep_original=keep_original,
         batch_size=batch_size, clip_norm=clip_norm, max_epsilon_per_text=max_epsilon_per_text,
-        budget_policy=budget_policy,
+        budget_policy=budget_policy, model=model, layer=layer,
+        contextual_index=contextual_index,
     )
 
 
@@ -140,6 +149,9 @@ class DPPrivatizer(Pipe):
         clip_norm: float | str | None = "median",
         max_epsilon_per_text: float | None = None,
         budget_policy: str = "truncate",
+        model: str | None = None,
+        layer: int = DEFAULT_LAYER,
+        contextual_index: str | None = None,
     ) -> None:
         """Initialize the component.
 
@@ -152,7 +164,9 @@ class DPPrivatizer(Pipe):
             ``{"name": ..., **args}`` mapping, or a ``textdp.mechanism.v1`` reference.
         targets: entity labels (``["PERSON"]``; ``PER`` counts as ``PERSON``) or ``"all"``
             for every word token (never punctuation, numbers or whitespace).
-        representation (str): ``"static"`` (table vectors).
+        representation (str): ``"static"`` (table vectors) or ``"contextual"`` (a
+            transformer layer's hidden states pooled to tokens; candidates from
+            ``contextual_index``).
         table: null (the pipeline's own vectors, else the embedded table), ``"default"`` (the
             embedded table), a word2vec/GloVe/fastText file, or a table from a registered
             function (``textdp.word2vec_table.v1``, ``textdp.spacy_vectors_table.v1``,
@@ -164,7 +178,7 @@ class DPPrivatizer(Pipe):
             knows it; null draws from OS entropy.
         secure (bool): re-key the generators from OS entropy for every batch.
         device (str): torch device for noise and decoding (``"cpu"``, ``"cuda"``, ``"auto"``).
-        index (str): nearest-neighbour backend (``auto``, ``exact``, ``flat``, ``hnsw``,
+        index (str): nearest-neighbour backend (``auto``, ``exact``, ``int8``, ``flat``, ``hnsw``,
             ``ivf``); approximate decoding is post-processing and keeps the guarantee.
         keep_original (bool): also store the input text in ``doc._.dp_original``.
         batch_size (int): docs per vectorised call when :meth:`pipe` is given no batch size.
@@ -176,6 +190,13 @@ class DPPrivatizer(Pipe):
         budget_policy (str): over budget, ``"truncate"`` (the remaining targets get draws that
             do not depend on them, at no cost; ``doc._.dp["tokens_redacted"]`` counts them) or
             ``"refuse"`` (raise ``ValueError``).
+        model (str | None): contextual representation: a ``transformers`` encoder folder or
+            hub name; null for the embedded all-MiniLM-L6-v2.
+        layer (int): contextual representation: the hidden state used (0 = input
+            embeddings, 1 = first transformer layer).
+        contextual_index (str | None): contextual representation: a folder written by
+            ``textdp build-index --contextual`` (built from PUBLIC words with the same model
+            and layer, checked here); null for the model's vocabulary (cached on disk).
         """
         self.nlp = nlp
         self.name = name
@@ -193,7 +214,8 @@ class DPPrivatizer(Pipe):
             detector=self.detector, seed=seed, secure=secure, device=device,
             keep_original=keep_original, index=index, batch_size=batch_size, nlp=nlp,
             clip_norm=clip_norm, max_epsilon_per_text=max_epsilon_per_text,
-            budget_policy=budget_policy,
+            budget_policy=budget_policy, model=model, layer=layer,
+            contextual_index=contextual_index,
         )
         self._settings = {
             "epsilon": self.privatizer.epsilon, "mechanism": mechanism,
@@ -201,9 +223,13 @@ class DPPrivatizer(Pipe):
             "detector": detector, "seed": seed, "secure": bool(secure), "device": device,
             "index": index, "keep_original": self.keep_original, "batch_size": self.batch_size,
             "clip_norm": clip_norm, "max_epsilon_per_text": max_epsilon_per_text,
-            "budget_policy": budget_policy,
+            "budget_policy": budget_policy, "model": model, "layer": layer,
+            "contextual_index": contextual_index,
         }
-        self._table_resolved = table is not None
+        # The pipeline's own static vectors stand in for a null table only where a static
+        # table is used at all.
+        self._table_resolved = table is not None or representation != "static" or \
+            isinstance(self.privatizer.mechanism, ContextMechanism)
         self._report_dicts: dict[Report, dict[str, Any]] = {}
 
     # ------------------------------------------------------------------ properties
@@ -243,6 +269,9 @@ class DPPrivatizer(Pipe):
             "clip_norm": self.privatizer.clip_norm,
             "max_epsilon_per_text": self.privatizer.max_epsilon_per_text,
             "budget_policy": self.privatizer.budget_policy,
+            "model": s["model"],
+            "layer": s["layer"],
+            "contextual_index": s["contextual_index"],
         }
 
     # ------------------------------------------------------------------ processing
@@ -367,7 +396,8 @@ class DPPrivatizer(Pipe):
             keep_original=settings["keep_original"], index=settings["index"],
             batch_size=settings["batch_size"], nlp=self.nlp, clip_norm=settings["clip_norm"],
             max_epsilon_per_text=settings["max_epsilon_per_text"],
-            budget_policy=settings["budget_policy"],
+            budget_policy=settings["budget_policy"], model=settings["model"],
+            layer=settings["layer"], contextual_index=settings["contextual_index"],
         )
 
     def initialize(self, get_examples: Callable[[], Iterable[Any]] | None = None, *,
@@ -378,7 +408,8 @@ class DPPrivatizer(Pipe):
         get_examples: unused (spaCy passes it to every component).
         nlp (Language | None): the pipeline.
         """
-        if self.table_spec is None:
+        if self.table_spec is None and self._settings["representation"] == "static" and \
+                not isinstance(self.privatizer.mechanism, ContextMechanism):
             self._table_resolved = False
 
     # ------------------------------------------------------------------ serialization

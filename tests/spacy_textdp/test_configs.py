@@ -1,8 +1,9 @@
-"""configs/: the two pipeline configs assemble offline through the spaCy project, and the
-assembled pipelines and project scripts behave as documented.
+"""configs/: the pipeline configs assemble offline (the two static ones through the spaCy
+project, contextual.cfg in process the way `spacy assemble` does), and the assembled pipelines
+and project scripts behave as documented.
 
 The project's `assemble` command runs once per module (in a copy of configs/, so nothing is
-written to the repository); it assembles both configs with `python -m spacy assemble`.
+written to the repository); it assembles both static configs with `python -m spacy assemble`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import pytest
 import spacy
 import srsly
 from spacy.tokens import DocBin
+
+from spacy_textdp.component import DEFAULT_CONFIG
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 SNIPPET = "Angela Merkel met John Smith in Berlin."
@@ -85,7 +88,9 @@ def test_static_names_assembles_and_replaces_names(project, names_nlp):
         [(0, 2, "PERSON"), (3, 5, "PERSON"), (6, 7, "GPE")]
     assert doc._.dp["tokens_replaced"] == 4 and doc._.dp["epsilon"] == 0.3
     source = spacy.util.load_config(CONFIGS / "static_names.cfg")["components"]["dp_privatizer"]
-    assert names_nlp.get_pipe_config("dp_privatizer") == dict(source)
+    # Settings the config leaves out take the factory's defaults.
+    defaults = {k: v for k, v in DEFAULT_CONFIG.items() if k not in source}
+    assert names_nlp.get_pipe_config("dp_privatizer") == {**defaults, **source}
 
 
 def test_static_all_assembles_and_replaces_every_word(project):
@@ -124,3 +129,36 @@ def test_project_scripts_privatize_to_docbin_and_evaluate(project, names_nlp, tm
     assert figures["epsilon_total"] == pytest.approx(0.3 * figures["tokens_replaced"])
     printed = capsys.readouterr().out
     assert all(text not in printed for text in texts)
+
+
+@pytest.mark.slow
+def test_contextual_config_assembles_offline_and_replaces_names(tmp_path):
+    from spacy.training.initialize import get_sourced_components
+
+    from textdp.contextual import ContextualEncoder
+    from textdp.contextual_index import ContextualIndex
+
+    # A small public index stands in for the 22k-word default one (built on first use).
+    folder = tmp_path / "ctx-index"
+    ContextualIndex.from_vocabulary(ContextualEncoder(), limit=800).save(folder)
+    config = spacy.util.load_config(
+        CONFIGS / "contextual.cfg", interpolate=False,
+        overrides={"components.dp_privatizer.contextual_index": str(folder),
+                   "components.dp_privatizer.seed": 0})
+    section = config.interpolate()["components"]["dp_privatizer"]
+    assert section["representation"] == "contextual" and section["layer"] == 1
+    assert section["model"] is None and section["targets"] == ["PERSON"]
+    assert section["epsilon"] == 2.5 and section["seed"] == 0
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*\[W095\]")
+        nlp = spacy.util.load_model_from_config(config, auto_fill=True)
+        nlp._link_components()
+        with nlp.select_pipes(disable=[*get_sourced_components(config.interpolate())]):
+            nlp.initialize()
+    assert nlp.pipe_names[-2:] == ["ner", "dp_privatizer"]
+    doc = nlp(SNIPPET)
+    assert [doc[i].text for i in (2, 5, 6, 7)] == ["met", "in", "Berlin", "."]
+    assert [e.label_ for e in doc.ents] == ["PERSON", "PERSON", "GPE"]
+    assert doc._.dp["tokens_replaced"] == 4 and doc._.dp["epsilon"] == 2.5
+    assert doc._.dp["representation"] == "contextual"
+    assert not {"Angela", "Merkel", "John", "Smith"} & {t.text for t in doc}

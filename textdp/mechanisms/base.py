@@ -1,7 +1,8 @@
 """The mechanism protocol: an abstract base class every mechanism implements.
 
 A mechanism maps a batch of input vectors (static or contextual) to indices of public
-candidates. Two families share this interface:
+candidates. Two families share this interface (a third, :class:`ContextMechanism`, draws
+from each target's text instead, see below):
 
 * :class:`NoiseMechanism`: add calibrated noise, decode to the nearest candidate (post-processing);
 * exponential-mechanism draws (``tem``, ``santext``): sample a candidate directly from scores.
@@ -14,6 +15,7 @@ but still get independent draws.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -99,10 +101,12 @@ class NoiseMechanism(Mechanism):
         return index.search(noisy, k=1)[1][:, 0]
 
 
-def laplace_directions(n: int, dim: int, gen: torch.Generator, device: torch.device
-                       ) -> torch.Tensor:
-    """``n`` directions uniform on the unit sphere in ``dim`` dimensions."""
-    g = torch.randn((n, dim), generator=gen, device=device)
+def laplace_directions(n: int, dim: int, gen: torch.Generator | RandomSource,
+                       device: torch.device) -> torch.Tensor:
+    """``n`` directions uniform on the unit sphere in ``dim`` dimensions (``gen``: a torch
+    generator, or a :class:`RandomSource`, whose secure mode draws from its CSPRNG)."""
+    g = gen.normal((n, dim), device) if isinstance(gen, RandomSource) \
+        else torch.randn((n, dim), generator=gen, device=device)
     return g / torch.linalg.vector_norm(g, dim=1, keepdim=True).clamp_min(1e-30)
 
 
@@ -114,5 +118,41 @@ def multivariate_laplace(n: int, dim: int, epsilon: float, rng: RandomSource,
     that Gamma law, which makes the density proportional to exp(−ε‖z‖).
     """
     radius = rng.numpy.gamma(shape=dim, scale=1.0 / epsilon, size=n).astype(np.float32)
-    directions = laplace_directions(n, dim, rng.torch(device), device)
+    directions = laplace_directions(n, dim, rng, device)
     return directions * torch.from_numpy(radius).to(device)[:, None]
+
+
+class ContextMechanism(Mechanism):
+    """A mechanism that draws each target from its text, not from a vector (e.g. ``dpmlm``).
+
+    It owns its model and its public candidate vocabulary, and returns the substitute words
+    themselves. The :class:`~textdp.privatizer.Privatizer` calls :meth:`load` once (instead of
+    :meth:`prepare`), then per batch :meth:`sample_in_context` with the texts and the character
+    spans of their targets; :meth:`sample_free` replaces targets over a text's ε budget with
+    draws that depend on no text. ``sample`` (the vector interface) does not apply.
+    """
+
+    @abstractmethod
+    def load(self, device: torch.device) -> None:
+        """Load the model on ``device`` (once; later calls return at once)."""
+
+    @property
+    @abstractmethod
+    def prepared(self) -> bool:
+        """Whether the model is loaded."""
+
+    @abstractmethod
+    def sample_in_context(self, texts: Sequence[str], spans: Sequence[np.ndarray],
+                          rng: RandomSource) -> list[str]:
+        """One public word per span (``spans[i]``: ``(n_i, 2)`` sorted, non-overlapping
+        ``[start, end)`` character offsets in ``texts[i]``), in text and span order; every
+        span gets its own independent draw."""
+
+    @abstractmethod
+    def sample_free(self, n: int, rng: RandomSource) -> list[str]:
+        """``n`` public words drawn independently of any text (they cost no ε)."""
+
+    def sample(self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource
+               ) -> torch.Tensor:
+        raise TypeError(f"mechanism {self.name!r} draws from the text around each target, not "
+                        "from a vector: call sample_in_context")
