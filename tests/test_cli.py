@@ -20,6 +20,8 @@ from textdp.cli import main
 
 MERKEL = "Angela Merkel met John Smith in Berlin on Tuesday."
 SEVEN = ["gaussian", "mahalanobis", "mlaplace", "projection", "santext", "tem", "vickrey"]
+# Every built-in mechanism: the foundation's seven, NADP, DP-MLM and DPNR.
+BUILT_IN = sorted([*SEVEN, "dpmlm", "dpnr", "nadp"])
 CANARY = "Quillonbrae"  # an invented word: in no table, so any echo of it is a leak
 
 
@@ -41,8 +43,8 @@ def test_console_script_is_installed_and_lists_the_mechanisms():
     assert proc.returncode == 0, proc.stderr
     listed = [line.split()[0] for line in proc.stdout.splitlines()
               if line and not line[0].isspace()]
-    assert listed == SEVEN
-    assert proc.stdout.count("guarantee:") == 7
+    assert listed == BUILT_IN
+    assert proc.stdout.count("guarantee:") == len(BUILT_IN)
 
 
 def test_stdin_jsonl_to_stdout():
@@ -90,7 +92,7 @@ def test_subprocess_malformed_stdin_line():
 def test_mechanisms_command(capsys):
     assert main(["mechanisms"]) == 0
     out = capsys.readouterr().out
-    for name in SEVEN:
+    for name in BUILT_IN:
         assert f"\n{name} " in f"\n{out}"
 
 

@@ -38,7 +38,12 @@ from textdp.rng import RandomSource
 
 CPU = torch.device("cpu")
 ALPHA = 1e-3
+# The foundation's seven substitution mechanisms, plus NADP: all take vectors and return ids.
 SEVEN = ["gaussian", "mahalanobis", "mlaplace", "projection", "santext", "tem", "vickrey"]
+VECTOR_MECHANISMS = sorted([*SEVEN, "nadp"])
+# Registered too, with their own protocols: DP-MLM draws from a masked language model in
+# context; DPNR releases representations, not text.
+OTHER_MECHANISMS = ["dpmlm", "dpnr"]
 
 
 def prepared(spec, epsilon, candidates, seed=0):
@@ -432,7 +437,7 @@ def test_tem_rejects_bad_beta(beta):
 
 
 # ================================================================= every mechanism
-@pytest.mark.parametrize("name", SEVEN)
+@pytest.mark.parametrize("name", VECTOR_MECHANISMS)
 def test_every_mechanism_samples_valid_independent_ids(name, random_table):
     m = prepared(name, 0.5, random_table)
     x = torch.from_numpy(random_table[:2])
@@ -447,7 +452,7 @@ def test_every_mechanism_samples_valid_independent_ids(name, random_table):
     assert torch.equal(ids, again)
 
 
-@pytest.mark.parametrize("name", SEVEN)
+@pytest.mark.parametrize("name", VECTOR_MECHANISMS)
 def test_every_mechanism_before_prepare_is_a_runtime_error(name):
     m = create_mechanism(name, 1.0)
     assert not m.prepared
@@ -455,14 +460,14 @@ def test_every_mechanism_before_prepare_is_a_runtime_error(name):
         m.sample(torch.zeros(2, 4), torch.tensor([0, 1, 1]), RandomSource(0))
 
 
-@pytest.mark.parametrize("name", SEVEN)
+@pytest.mark.parametrize("name", VECTOR_MECHANISMS)
 @pytest.mark.parametrize("eps", [0, -1, float("nan"), float("inf"), True, None, "1"])
 def test_every_mechanism_rejects_bad_epsilon(name, eps):
     with pytest.raises(ValueError, match="epsilon"):
         create_mechanism(name, eps)
 
 
-@pytest.mark.parametrize("name", SEVEN)
+@pytest.mark.parametrize("name", VECTOR_MECHANISMS)
 def test_describe_and_repr(name):
     m = create_mechanism(name, 1.5)
     info = m.describe()
@@ -470,12 +475,13 @@ def test_describe_and_repr(name):
     assert info["epsilon"] == 1.5
     assert info["guarantee"]
     assert type(m).__name__ in repr(m) and "1.5" in repr(m)
-    assert m.delta == (1e-6 if name in ("gaussian", "projection") else 0.0)
+    assert m.delta == (1e-6 if name in ("gaussian", "nadp", "projection") else 0.0)
 
 
 # ================================================================= registry
-def test_available_lists_exactly_the_seven():
-    assert available() == SEVEN
+def test_available_lists_every_built_in_mechanism():
+    assert set(SEVEN) <= set(available())
+    assert available() == sorted([*VECTOR_MECHANISMS, *OTHER_MECHANISMS])
 
 
 def test_create_by_name_mapping_and_instance():

@@ -2,8 +2,14 @@
 
     textdp privatize data.jsonl -o private.jsonl --text-field text --epsilon 0.5
     textdp privatize notes.txt -o notes.private.txt --targets all --mechanism mahalanobis
+    textdp privatize data.jsonl --representation contextual --contextual-index ctx-index/
     echo '{"text": "Angela Merkel met John Smith."}' | textdp privatize -
+    textdp build-index --contextual --model <path-or-name> --layer 1 -o ctx-index/
     textdp mechanisms
+    textdp calibrate --table default --target-unchanged 0.01
+    textdp evaluate privacy --mechanism mlaplace,mahalanobis,nadp -o report/
+    textdp evaluate utility --data ../shared/data --mechanism mlaplace,nadp -o report/
+    textdp release-table --mechanism nadp --epsilon 25 -o noisy.vec
 
 Errors are one line on stderr naming the parameter, file and line (exit status 2); the text
 being privatized is never printed.
@@ -18,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import Any
 
+from textdp.contextual import DEFAULT_CONTEXTUAL_EPSILON
 from textdp.defaults import DEFAULT_EPSILON
 from textdp.io import FORMATS, InputError, RecordWriter, atomic_output, detect_format, read_records
 
@@ -26,6 +33,16 @@ def _mechanism_arg(value: str) -> Any:
     """``name`` or a JSON mapping ``{"name": ..., ...}``."""
     value = value.strip()
     return json.loads(value) if value.startswith("{") else value
+
+
+def _epsilon_arg(value: str) -> float | str:
+    """A number, or ``auto`` (calibrated; see ``textdp calibrate``)."""
+    if value.strip().lower() == "auto":
+        return "auto"
+    try:
+        return float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or 'auto', got {value!r}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,7 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="output file (same format); default: stdout for -, else INPUT.private.EXT")
     p.add_argument("--format", choices=FORMATS, default=None, help="override the file format")
     p.add_argument("--text-field", default="text", help="JSONL key / CSV column with the text")
-    p.add_argument("--epsilon", type=float, default=DEFAULT_EPSILON, help="ε per token")
+    p.add_argument("--epsilon", type=_epsilon_arg, default=None,
+                   help=f"ε per token (default {DEFAULT_EPSILON:g}; {DEFAULT_CONTEXTUAL_EPSILON:g} "
+                        "with --representation contextual), or 'auto' to calibrate it to "
+                        "--target-unchanged on the table")
+    p.add_argument("--target-unchanged", type=float, default=None,
+                   help="with --epsilon auto: target P(word unchanged) (default 0.01)")
     p.add_argument("--mechanism", type=_mechanism_arg, default="mlaplace",
                    help='registered name or JSON like {"name": "mahalanobis", "lam": 0.2}')
     p.add_argument("--targets", default="PERSON",
@@ -51,6 +73,17 @@ def build_parser() -> argparse.ArgumentParser:
                         "a+b unions, a spaCy package or hf:<model>")
     p.add_argument("--seed", type=int, default=None,
                    help="fixed seed: reproducible, NOT private against anyone who knows it")
+    p.add_argument("--representation", choices=("static", "contextual"), default="static",
+                   help="static table vectors (default) or a transformer layer's hidden states")
+    p.add_argument("--model", default=None,
+                   help="contextual: transformers encoder folder or hub name (default: the "
+                        "embedded all-MiniLM-L6-v2)")
+    p.add_argument("--layer", type=int, default=None,
+                   help="contextual: hidden-state layer, 0 = input embeddings (default 1)")
+    p.add_argument("--contextual-index", default=None, metavar="FOLDER",
+                   help="contextual: candidate index folder from `textdp build-index "
+                        "--contextual` (default: the model's vocabulary; --index is the "
+                        "nearest-neighbour backend)")
     p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or auto")
     p.add_argument("--index", default="auto", help="nearest-neighbour backend")
     p.add_argument("--batch-size", type=int, default=256, help="records per batch")
@@ -66,12 +99,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("mechanisms", help="list the registered mechanisms and their guarantees")
 
+    from textdp.calibration import add_parser as add_calibrate
+    from textdp.contextual_index import add_parser as add_build_index
     from textdp.detect.train import add_parser as add_train_detector
     from textdp.evaluate.detection import add_parser as add_evaluate_detection
+    from textdp.evaluate.privacy import add_parser as add_evaluate_privacy
+    from textdp.evaluate.utility import add_parser as add_evaluate_utility
+    from textdp.release import add_parser as add_release_table
 
     ev = sub.add_parser("evaluate", help="measure textdp's parts on public data")
-    add_evaluate_detection(ev.add_subparsers(dest="what", required=True))
+    ev_sub = ev.add_subparsers(dest="what", required=True)
+    add_evaluate_detection(ev_sub)
+    add_evaluate_privacy(ev_sub)
+    add_evaluate_utility(ev_sub)
+    add_calibrate(sub)
+    add_release_table(sub)
     add_train_detector(sub)
+    add_build_index(sub)
     return parser
 
 
@@ -94,7 +138,10 @@ def cmd_privatize(args: argparse.Namespace) -> int:
         epsilon=args.epsilon, mechanism=args.mechanism, targets=args.targets, table=args.table,
         detector=args.detector, seed=args.seed, device=args.device, index=args.index,
         batch_size=args.batch_size, max_epsilon_per_text=args.max_epsilon_per_text,
-        budget_policy=args.budget_policy,
+        budget_policy=args.budget_policy, representation=args.representation,
+        target_unchanged=args.target_unchanged,
+        model=args.model, contextual_index=args.contextual_index,
+        **({} if args.layer is None else {"layer": args.layer}),
     )
     total = None
     if args.input != "-":
@@ -163,12 +210,12 @@ def cmd_mechanisms(args: argparse.Namespace) -> int:
 
 
 def cmd_handler(args: argparse.Namespace) -> int:
-    """Commands whose parser names its own handler (evaluate ..., train-detector)."""
+    """Commands whose parser names its own handler (evaluate ..., calibrate, release-table,
+    train-detector, build-index)."""
     return args.handler(args)
 
 
-COMMANDS = {"privatize": cmd_privatize, "mechanisms": cmd_mechanisms,
-            "evaluate": cmd_handler, "train-detector": cmd_handler}
+COMMANDS = {"privatize": cmd_privatize, "mechanisms": cmd_mechanisms}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -176,7 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return COMMANDS[args.command](args)
+        return COMMANDS.get(args.command, cmd_handler)(args)
     except (InputError, ValueError, FileNotFoundError, IsADirectoryError) as err:
         msg = str(err) if not isinstance(err, (FileNotFoundError, IsADirectoryError)) else \
             f"{err.filename}: {err.strerror}"

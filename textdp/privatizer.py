@@ -2,8 +2,12 @@
 
 The one object every front end (spaCy, Hugging Face, CLI, Spark) calls, on batches:
 
-    text → tokens (spaCy tokenizer, with whitespace) → detector marks targets → static vectors
+    text → tokens (spaCy tokenizer, with whitespace) → detector marks targets → vectors
+    (static table rows, or a transformer layer's hidden states pooled to words)
     → mechanism (noise or exponential draw, one batched call) → public word → surface form
+
+A :class:`~textdp.mechanisms.base.ContextMechanism` (``dpmlm``) replaces the vector and
+mechanism steps: it draws each target's substitute from its text with its own model.
 
 Privacy rules (DESIGN.md) enforced here: candidates come only from the public table (1); an
 out-of-vocabulary target is replaced by a draw from a public fallback vector that does not
@@ -24,18 +28,21 @@ from typing import Any
 import numpy as np
 import torch
 
+from textdp.contextual import DEFAULT_CONTEXTUAL_EPSILON, DEFAULT_LAYER, ContextualEncoder
+from textdp.contextual_index import ContextualIndex, check_meta, read_meta
 from textdp.defaults import DEFAULT_EPSILON
 from textdp.detect import Span, create_detector
 from textdp.index import BACKENDS, NeighbourIndex, resolve_device
 from textdp.mechanisms import Mechanism, MechanismSpec, create_mechanism
+from textdp.mechanisms.base import ContextMechanism
 from textdp.report import Report
 from textdp.rng import RandomSource
 from textdp.tables import EmbeddingTable
-from textdp.validation import check_choice, check_positive, check_positive_int
+from textdp.validation import check_choice, check_open_unit, check_positive, check_positive_int
 
 DEFAULT_TARGETS = ("PERSON",)
 BUDGET_POLICIES = ("truncate", "refuse")
-REPRESENTATIONS = ("static",)
+REPRESENTATIONS = ("static", "contextual")
 # Texts longer than this are privatized in pieces split at whitespace (spaCy's max_length and
 # memory stay bounded for any input size).
 CHUNK_CHARS = 100_000
@@ -124,6 +131,46 @@ def shared_index(table: EmbeddingTable, backend: str, device: torch.device) -> N
     return per_table[key]
 
 
+def resolve_contextual_index(spec: Any, encoder: ContextualEncoder) -> Any:
+    """Validate a ``contextual_index`` eagerly: ``None`` (the model's default vocabulary
+    index), a :class:`ContextualIndex`, or the folder of a saved one whose model and layer
+    match ``encoder`` (read from its metadata; the weights are checked when it loads)."""
+    if spec is None:
+        return None
+    if isinstance(spec, ContextualIndex):
+        spec.check_encoder(encoder)
+        return spec
+    if isinstance(spec, (str, os.PathLike)):
+        folder = os.fspath(spec)
+        check_meta(read_meta(folder), encoder, where=repr(folder), weights=False)
+        return folder
+    raise ValueError(f"contextual_index must be None, a folder or a ContextualIndex, got "
+                     f"{type(spec).__name__}")
+
+
+def _check_auto(epsilon: Any, mechanism: Any, representation: str,
+                target_unchanged: float | None) -> bool:
+    """Whether ε is to be calibrated (``epsilon="auto"``); rejects what cannot be."""
+    if isinstance(epsilon, str):
+        if epsilon != "auto":
+            raise ValueError(f"epsilon must be a finite number > 0, 'auto' or None, "
+                             f"got {epsilon!r}")
+        if isinstance(mechanism, Mechanism) or (
+                isinstance(mechanism, dict) and "epsilon" in mechanism):
+            raise ValueError("epsilon='auto' calibrates ε for the mechanism: give the "
+                             "mechanism by name or as a mapping without 'epsilon'")
+        if representation != "static":
+            raise ValueError("epsilon='auto' calibrates on a static table; give a number for "
+                             f"representation={representation!r}")
+        if target_unchanged is not None:
+            check_open_unit("target_unchanged", target_unchanged)
+        return True
+    if target_unchanged is not None:
+        raise ValueError("target_unchanged is the calibration target of epsilon='auto'; "
+                         f"it does not apply to epsilon={epsilon!r}")
+    return False
+
+
 def resolve_table(table: Any) -> Any:
     """Validate a table spec eagerly; return it as given (loaded lazily) or as a table."""
     if table is None or isinstance(table, EmbeddingTable) or table == "default":
@@ -143,19 +190,38 @@ class Privatizer:
     Args:
         epsilon: ε per token (metric DP: the bound scales with the distance of two inputs in
             the table); ``None`` takes the mechanism's own ε or the default, chosen so that
-            names are replaced in ≥ 99 % of draws on the default table. The useful range
-            depends on the table's scale (README, "Choosing ε").
+            names are replaced in ≥ 99 % of draws on the default table (static:
+            ``textdp.defaults.DEFAULT_EPSILON``; contextual:
+            ``textdp.contextual.DEFAULT_CONTEXTUAL_EPSILON``). The useful range depends on the
+            table's scale (README, "Choosing ε"). ``"auto"``: the ε at which the median table
+            word comes back unchanged in ``target_unchanged`` of the draws, calibrated here on
+            the table (:func:`textdp.calibration.calibrate_epsilon`, cached on disk) before
+            any text is read; static representation only.
+        target_unchanged: with ``epsilon="auto"``, the target P(word unchanged) in (0, 1)
+            (default 0.01).
         mechanism: a registered name (``textdp mechanisms``), a ``{"name": ..., **args}``
             mapping, or a :class:`Mechanism`.
         targets: ``["PERSON"]`` (default), ``"all"`` (every word token), or entity labels.
-        representation: ``"static"`` (table vectors).
+        representation: ``"static"`` (table vectors) or ``"contextual"`` (a transformer
+            layer's hidden states pooled to words, :mod:`textdp.contextual`; every token then
+            has a vector, so no target falls back to a stand-in).
         table: ``None``/``"default"`` (the embedded pipeline's vectors), a word2vec/GloVe/
-            fastText file, or an :class:`EmbeddingTable`.
+            fastText file, or an :class:`EmbeddingTable` (static representation only).
+        model: contextual representation: a ``transformers`` encoder folder or hub name
+            (default: the embedded all-MiniLM-L6-v2).
+        layer: contextual representation: the hidden state used, ``0`` = input embeddings,
+            ``1`` (default) = first transformer layer.
+        contextual_index: contextual representation: the public candidates, a folder written
+            by ``textdp build-index --contextual`` or a
+            :class:`~textdp.contextual_index.ContextualIndex`; ``None`` (default) for the
+            model's whole-word vocabulary encoded by the same layer (built once, cached on
+            disk). Its model and layer must be the encoder's (checked here).
         detector: ``None`` (the default ensemble: the packaged CoNLL-2003 tagger plus recall
             rules), a name (``"spacy"``, ``"trained"``, ``"rules"``, ``"similarity"``,
             ``"trained+spacy+rules"``, …), a spaCy package name, or a detector object.
         seed: fixed seed for reproducible output. NOT private against anyone who knows it.
-        secure: re-key the generators from OS entropy for every batch.
+        secure: draw every random bit from ChaCha20 keyed from ``os.urandom`` and re-keyed per
+            batch (:mod:`textdp.rng`); excludes ``seed``.
         device: ``"cpu"``, ``"cuda"``, ``"cuda:N"`` or ``"auto"``.
         keep_original: also return the original text (off by default, DESIGN.md rule 7).
         index: nearest-neighbour backend, one of ``auto, exact, int8, flat, hnsw, ivf``.
@@ -177,7 +243,7 @@ class Privatizer:
     def __init__(
         self,
         *,
-        epsilon: float | None = None,
+        epsilon: float | str | None = None,
         mechanism: MechanismSpec = "mlaplace",
         targets: str | Sequence[str] | None = DEFAULT_TARGETS,
         representation: str = "static",
@@ -193,17 +259,32 @@ class Privatizer:
         clip_norm: float | str | None = "median",
         max_epsilon_per_text: float | None = None,
         budget_policy: str = "truncate",
+        model: str | os.PathLike[str] | None = None,
+        layer: int = DEFAULT_LAYER,
+        contextual_index: Any = None,
+        target_unchanged: float | None = None,
     ) -> None:
-        if epsilon is None and not isinstance(mechanism, Mechanism) and not (
+        auto = _check_auto(epsilon, mechanism, representation, target_unchanged)
+        if auto:
+            epsilon = 1.0  # stands in while every other parameter is validated; see below
+        elif epsilon is None and not isinstance(mechanism, Mechanism) and not (
                 isinstance(mechanism, dict) and "epsilon" in mechanism):
-            epsilon = DEFAULT_EPSILON
+            epsilon = DEFAULT_CONTEXTUAL_EPSILON if representation == "contextual" else \
+                DEFAULT_EPSILON
         self.mechanism: Mechanism = create_mechanism(mechanism, epsilon)
+        if not getattr(self.mechanism, "substitutes", True):
+            raise ValueError(f"mechanism {self.mechanism.name!r} releases representations, not "
+                             "text; use it through textdp.dpnr.DPNR")
         self.epsilon = self.mechanism.epsilon
         self.targets = resolve_targets(targets)
         self.representation = check_choice("representation", representation, REPRESENTATIONS)
         self.table_spec = resolve_table(table)
         self.index_backend = check_choice("index", index, BACKENDS)
         self.device = resolve_device(device)
+        self.model = None if model is None else os.fspath(model)
+        self.layer = layer
+        self._encoder: ContextualEncoder | None = None
+        self.contextual_index = self._check_contextual(model, layer, contextual_index)
         self.batch_size = check_positive_int("batch_size", batch_size)
         if clip_norm not in (None, "median"):
             clip_norm = check_positive("clip_norm", clip_norm)
@@ -219,17 +300,56 @@ class Privatizer:
         self._detector = create_detector(detector) if self.targets != "all" else None
         self._nlp = nlp
         self._table: EmbeddingTable | None = table if isinstance(table, EmbeddingTable) else None
+        if isinstance(self.contextual_index, ContextualIndex):
+            self._table = self.contextual_index
         self._ready = False
+        self.calibration = None
+        if auto and isinstance(self.mechanism, ContextMechanism):
+            raise ValueError(f"epsilon='auto' calibrates vector mechanisms on a table; give "
+                             f"mechanism {self.mechanism.name!r} a number")
+        if auto:  # every parameter is valid: now the (cached) calibration on the table
+            from textdp.calibration import calibrate_epsilon
+
+            self.calibration = calibrate_epsilon(
+                mechanism, self.table, target_unchanged=target_unchanged or 0.01,
+                clip_norm=self.clip_norm)
+            self.mechanism = create_mechanism(mechanism, self.calibration.epsilon)
+            self.epsilon = self.mechanism.epsilon
+
+    def _check_contextual(self, model: Any, layer: Any, contextual_index: Any) -> Any:
+        """Validate the contextual options (DESIGN.md rule 5) and build the encoder."""
+        given = [name for name, value, default in (
+            ("model", model, None), ("layer", layer, DEFAULT_LAYER),
+            ("contextual_index", contextual_index, None)) if value != default]
+        if isinstance(self.mechanism, ContextMechanism):
+            if given:
+                raise ValueError(f"{', '.join(given)}: not for mechanism "
+                                 f"{self.mechanism.name!r}, which draws with its own model "
+                                 "(give it as the mechanism's model argument)")
+            return None
+        if self.representation != "contextual":
+            if given:
+                raise ValueError(f"{', '.join(given)}: only for representation='contextual', "
+                                 f"not for {self.representation!r}")
+            return None
+        if self.table_spec not in (None, "default"):
+            raise ValueError("table applies to representation='static'; the candidates of "
+                             "representation='contextual' are its contextual_index")
+        self._encoder = ContextualEncoder(model, layer=layer, device=self.device)
+        return resolve_contextual_index(contextual_index, self._encoder)
 
     # ------------------------------------------------------------------ lazy state
     def __getstate__(self) -> dict[str, Any]:
         """Pickle the configuration only: models and tables reload in the receiving process."""
         state = dict(self.__dict__)
         state.update(_nlp=None, _ready=False, _index=None, rng=None)
+        # The encoder pickles its settings only (its model reloads in the receiving process).
         # Arrays derived from the table (rebuilt by _setup) would add ~160 kB per pickle.
         state.pop("_space", None)
         state.pop("_fallback", None)
-        if not isinstance(self.table_spec, EmbeddingTable):
+        state.pop("_radius", None)
+        if not isinstance(self.table_spec, EmbeddingTable) and \
+                not isinstance(self.contextual_index, ContextualIndex):
             state["_table"] = None
         if state["mechanism"].prepared:
             state["mechanism"] = create_mechanism(
@@ -251,9 +371,14 @@ class Privatizer:
 
     @property
     def table(self) -> EmbeddingTable:
-        """The public candidate table (loaded on first use)."""
+        """The public candidate table (loaded on first use): the static table, or the
+        :class:`~textdp.contextual_index.ContextualIndex` of the contextual representation."""
         if self._table is None:
-            if self.table_spec in (None, "default"):
+            if self._encoder is not None:
+                self._table = ContextualIndex.default(self._encoder) \
+                    if self.contextual_index is None else \
+                    ContextualIndex.load(self.contextual_index, self._encoder)
+            elif self.table_spec in (None, "default"):
                 from textdp.defaults import default_table
 
                 self._table = default_table()
@@ -264,8 +389,13 @@ class Privatizer:
     def _setup(self) -> None:
         if self._ready:
             return
+        if isinstance(self.mechanism, ContextMechanism):
+            self.mechanism.load(self.device)
+            self._ready = True
+            return
         table = self.table
         radius = table.median_norm() if self.clip_norm == "median" else self.clip_norm
+        self._radius = radius
         self._space = table if radius is None else table.clipped(radius)
         table = self._space
         self._index = shared_index(table, self.index_backend, self.device)
@@ -336,7 +466,7 @@ class Privatizer:
         self.rng.next_batch()
         words = [[t.text for t in doc] for doc in docs]
         masks = self._target_masks(docs, words, spans)
-        return self._substitute(words, masks, list(owners) if owners is not None
+        return self._substitute(docs, words, masks, list(owners) if owners is not None
                                 else list(range(len(docs))),
                                 {} if allowance is None else allowance)
 
@@ -344,7 +474,7 @@ class Privatizer:
         """The configuration as plain values (for reports, configs and fingerprints)."""
         table = self.table_spec if not isinstance(self.table_spec, EmbeddingTable) \
             else f"EmbeddingTable:{self.table_spec.fingerprint()}"
-        return {
+        out = {
             **self.mechanism.describe(),
             "targets": self.targets if isinstance(self.targets, str) else list(self.targets),
             "representation": self.representation,
@@ -352,6 +482,12 @@ class Privatizer:
             "clip_norm": self.clip_norm,
             "seed": self.seed,
         }
+        if self._encoder is not None:
+            index = self.contextual_index
+            out.update(model=self._encoder.model_name, layer=self._encoder.layer,
+                       contextual_index=f"ContextualIndex:{index.fingerprint()}"
+                       if isinstance(index, ContextualIndex) else index or "default")
+        return out
 
     def __repr__(self) -> str:
         return (f"Privatizer(mechanism={self.mechanism!r}, targets={self.targets!r}, "
@@ -360,8 +496,11 @@ class Privatizer:
     # ------------------------------------------------------------------ internals
     def _report(self, n: int, redacted: int = 0) -> Report:
         m = self.mechanism
+        # A context mechanism reads each target's text: its representation is contextual.
+        representation = "contextual" if isinstance(m, ContextMechanism) else \
+            self.representation
         return Report.for_tokens(n, mechanism=m.name, epsilon=m.epsilon, delta=m.delta,
-                                 guarantee=m.guarantee, representation=self.representation,
+                                 guarantee=m.guarantee, representation=representation,
                                  redacted=redacted)
 
     def _privatize_batch(self, texts: list[str], owners: list[int],
@@ -418,20 +557,46 @@ class Privatizer:
                         "budget")
         return over
 
-    def _substitute(self, words: list[list[str]], masks: list[list[str | None]],
-                    owners: list[int], allowance: dict[int, int]
+    def _substitute(self, docs: Sequence[Any], words: list[list[str]],
+                    masks: list[list[str | None]], owners: list[int], allowance: dict[int, int]
                     ) -> list[tuple[list[str], Report]]:
-        table = self._space
         flat = [(d, k) for d, mask in enumerate(masks) for k, lab in enumerate(mask)
                 if lab is not None]
         if not flat:
             return [(list(ws), self._report(0)) for ws in words]
         tokens = [words[d][k] for d, k in flat]
-        rows = table.lookup(tokens)
-        # Out-of-vocabulary targets get a public fallback key: -1 (general) or -2 (person).
         labels = [masks[d][k] for d, k in flat]
-        # Over-budget targets are redacted the same way: a draw that does not depend on them.
+        # Over-budget targets are redacted: replaced by a draw that does not depend on them.
         over = self._over_budget(flat, owners, allowance)
+        if isinstance(self.mechanism, ContextMechanism):
+            subs = self._draw_in_context(docs, flat, over)
+        else:
+            if self.representation == "contextual":
+                vecs, inverse = self._contextual_inputs(docs, flat, labels, over)
+            else:
+                vecs, inverse = self._static_inputs(tokens, labels, over)
+            with torch.inference_mode():
+                ids = self.mechanism.sample(vecs, inverse, self.rng).cpu().numpy()
+            cand = self._space.words
+            subs = [cand[i] for i in ids.tolist()]
+        out = [list(ws) for ws in words]
+        counts = [0] * len(words)
+        redacted = [0] * len(words)
+        for (d, k), tok, sub, free in zip(flat, tokens, subs, over.tolist()):
+            out[d][k] = surface_form(sub, tok)
+            if free:
+                redacted[d] += 1
+            else:
+                counts[d] += 1
+        return [(out[d], self._report(counts[d], redacted[d])) for d in range(len(words))]
+
+    def _static_inputs(self, tokens: list[str], labels: list[str | None], over: np.ndarray
+                       ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Distinct table vectors of the targets and which one each target uses."""
+        table = self._space
+        rows = table.lookup(tokens)
+        # Out-of-vocabulary (and over-budget) targets get a public fallback key: -1 (general)
+        # or -2 (person).
         rows = np.where(over, -1, rows)
         oov = rows < 0
         if oov.any():
@@ -443,23 +608,67 @@ class Privatizer:
         vecs[known] = table.lookup_vectors[uniq[known]]
         vecs[uniq == -1] = self._fallback["*"]
         vecs[uniq == -2] = self._fallback["PERSON"]
-        with torch.inference_mode():
-            ids = self.mechanism.sample(
-                torch.from_numpy(vecs).to(self.device),
-                torch.from_numpy(inverse.astype(np.int64)).to(self.device),
-                self.rng,
-            ).cpu().numpy()
-        cand = table.words
-        out = [list(ws) for ws in words]
-        counts = [0] * len(words)
-        redacted = [0] * len(words)
-        for (d, k), tok, cid, free in zip(flat, tokens, ids.tolist(), over.tolist()):
-            out[d][k] = surface_form(cand[cid], tok)
-            if free:
-                redacted[d] += 1
-            else:
-                counts[d] += 1
-        return [(out[d], self._report(counts[d], redacted[d])) for d in range(len(words))]
+        return (torch.from_numpy(vecs).to(self.device),
+                torch.from_numpy(inverse.astype(np.int64).reshape(-1)).to(self.device))
+
+    def _contextual_inputs(self, docs: Sequence[Any], flat: list[tuple[int, int]],
+                           labels: list[str | None], over: np.ndarray
+                           ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Each target's contextual vector (one forward pass per minibatch of texts), clipped
+        like the index; over-budget targets (and, should a tokenizer drop a word's characters,
+        words without a piece) get the public stand-in vector instead."""
+        assert self._encoder is not None
+        texts, spans, rows = self._target_spans(docs, flat, ~over)
+        person = torch.from_numpy(np.fromiter((lab == "PERSON" for lab in labels), bool,
+                                              count=len(labels))).to(self.device)
+        vecs = torch.where(person[:, None],
+                           torch.from_numpy(self._fallback["PERSON"]).to(self.device),
+                           torch.from_numpy(self._fallback["*"]).to(self.device))
+        if texts:
+            with torch.inference_mode():
+                found_vecs, found = self._encoder.encode_spans(texts, spans)
+                radius = self._radius
+                if radius is not None:
+                    norms = torch.linalg.vector_norm(found_vecs, dim=1, keepdim=True)
+                    found_vecs = found_vecs * (radius / norms.clamp_min(1e-12)).clamp(max=1.0)
+                where = torch.from_numpy(rows).to(self.device)
+                vecs[where[found]] = found_vecs[found]
+        return vecs, torch.arange(len(flat), device=self.device)
+
+    @staticmethod
+    def _target_spans(docs: Sequence[Any], flat: list[tuple[int, int]], wanted: np.ndarray
+                      ) -> tuple[list[str], list[np.ndarray], np.ndarray]:
+        """The texts that hold wanted targets, the character spans of those targets, and
+        each span's position in ``flat``."""
+        from spacy.attrs import IDX, LENGTH
+
+        pos = np.nonzero(wanted)[0]
+        doc_of = np.fromiter((flat[i][0] for i in pos), dtype=np.int64, count=len(pos))
+        tok_of = np.fromiter((flat[i][1] for i in pos), dtype=np.int64, count=len(pos))
+        texts: list[str] = []
+        spans: list[np.ndarray] = []
+        bounds = np.flatnonzero(np.r_[True, doc_of[1:] != doc_of[:-1]]) if len(pos) else []
+        for b, e in zip(bounds, [*list(bounds[1:]), len(pos)]):
+            doc = docs[int(doc_of[b])]
+            offsets = doc.to_array([IDX, LENGTH])[tok_of[b:e]]
+            texts.append(doc.text)
+            spans.append(np.stack([offsets[:, 0], offsets[:, 0] + offsets[:, 1]], axis=1))
+        return texts, spans, pos
+
+    def _draw_in_context(self, docs: Sequence[Any], flat: list[tuple[int, int]],
+                         over: np.ndarray) -> list[str]:
+        """Substitutes from a context mechanism; over-budget targets get text-free draws."""
+        mech = self.mechanism
+        assert isinstance(mech, ContextMechanism)
+        texts, spans, rows = self._target_spans(docs, flat, ~over)
+        subs = [""] * len(flat)
+        if texts:
+            for r, word in zip(rows.tolist(), mech.sample_in_context(texts, spans, self.rng)):
+                subs[r] = word
+        free = np.nonzero(over)[0]
+        for r, word in zip(free.tolist(), mech.sample_free(len(free), self.rng)):
+            subs[r] = word
+        return subs
 
 
 def split_long_text(text: str, limit: int) -> list[str]:

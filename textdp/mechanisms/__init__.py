@@ -17,9 +17,12 @@ from typing import Any
 import catalogue
 
 from textdp.mechanisms.base import Mechanism, NoiseMechanism
+from textdp.mechanisms.dpmlm import DPMLM
+from textdp.mechanisms.dpnr import DPNRMechanism
 from textdp.mechanisms.gaussian import Gaussian
 from textdp.mechanisms.mahalanobis import Mahalanobis
 from textdp.mechanisms.mlaplace import MultivariateLaplace
+from textdp.mechanisms.nadp import NADP
 from textdp.mechanisms.projection import Projection
 from textdp.mechanisms.santext import SanText
 from textdp.mechanisms.tem import TruncatedExponential
@@ -28,8 +31,10 @@ from textdp.mechanisms.vickrey import Vickrey
 registry = catalogue.create("textdp", "mechanisms", entry_points=True)
 
 for _cls in (MultivariateLaplace, Projection, Mahalanobis, Vickrey, TruncatedExponential,
-             SanText, Gaussian):
+             SanText, Gaussian, NADP):
     registry.register(_cls.name, func=_cls)
+registry.register(DPNRMechanism.name, func=DPNRMechanism)  # representation release only
+registry.register(DPMLM.name, func=DPMLM)  # draws from the text: a ContextMechanism
 
 MechanismSpec = str | Mapping[str, Any] | Mechanism
 
@@ -79,7 +84,7 @@ def create_mechanism(spec: MechanismSpec, epsilon: float | None = None) -> Mecha
 
 
 __all__ = [
-    "Gaussian", "Mahalanobis", "Mechanism", "MechanismSpec", "MultivariateLaplace",
-    "NoiseMechanism", "Projection", "SanText", "TruncatedExponential", "Vickrey", "available",
-    "create_mechanism", "registry",
+    "DPMLM", "NADP", "DPNRMechanism", "Gaussian", "Mahalanobis", "Mechanism", "MechanismSpec",
+    "MultivariateLaplace", "NoiseMechanism", "Projection", "SanText", "TruncatedExponential",
+    "Vickrey", "available", "create_mechanism", "registry",
 ]
