@@ -131,10 +131,11 @@ class Privatizer:
 
         No model, index or generator is in the pickle (each process loads its own, and an
         unseeded generator never enters the ``datasets`` fingerprint). The last element is a
-        stamp that only feeds the fingerprint: the textdp version and, for a table file, its
-        size and modification time, so an edited table is not served from an old cache.
+        stamp that only feeds the fingerprint: the textdp version and, for a table file or a
+        contextual index folder, size and modification time, so an edited table or a rebuilt
+        index is not served from an old cache.
         """
-        return (_restore, (type(self), self.options(), _stamp(self._config["table"])))
+        return (_restore, (type(self), self.options(), _stamp(self._config)))
 
     def options(self) -> dict[str, Any]:
         """The constructor arguments that rebuild this privatizer (plain values)."""
@@ -239,15 +240,25 @@ def _mechanism_spec(mechanism: Mechanism) -> MechanismSpec:
     return mechanism
 
 
-def _stamp(table: Any) -> tuple[Any, ...]:
+def _stamp(config: dict[str, Any]) -> tuple[Any, ...]:
+    """The textdp version and what identifies files the configuration names but does not
+    contain: a table file (size, mtime), a contextual index folder (its ``meta.json``)."""
     import textdp
 
+    stamp: list[Any] = [textdp.__version__]
+    table = config.get("table")
     if isinstance(table, str) and os.path.isfile(table):
         st = os.stat(table)
-        return (textdp.__version__, st.st_size, st.st_mtime_ns)
-    if isinstance(table, EmbeddingTable):
-        return (textdp.__version__, table.fingerprint())
-    return (textdp.__version__,)
+        stamp += [st.st_size, st.st_mtime_ns]
+    elif isinstance(table, EmbeddingTable):
+        stamp.append(table.fingerprint())
+    index = config.get("contextual_index")
+    if isinstance(index, (str, os.PathLike)):
+        meta = os.path.join(os.fspath(index), "meta.json")
+        if os.path.isfile(meta):
+            st = os.stat(meta)
+            stamp += [st.st_size, st.st_mtime_ns]
+    return tuple(stamp)
 
 
 def _restore(cls: type[Privatizer], options: dict[str, Any], stamp: tuple[Any, ...]

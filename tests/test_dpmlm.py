@@ -189,3 +189,12 @@ def test_dpmlm_privatizer_pickles_without_the_model(tiny_mlm, nlp):
     clone._nlp = nlp
     assert clone(TEXT).text == _privatizer(tiny_mlm, nlp, seed=5)(TEXT).text == first
     assert pickle.dumps(p) == pickle.dumps(_privatizer(tiny_mlm, nlp, seed=5))
+
+
+def test_a_pickled_privatizer_keeps_every_mechanism_argument(tiny_mlm, nlp):
+    spec = {"name": "dpmlm", "model": tiny_mlm, "clip_min": CLIP[0], "clip_max": CLIP[1],
+            "max_length": 32, "batch_tokens": 512}
+    p = Privatizer(mechanism=spec, epsilon=3.0, targets="all", nlp=nlp, seed=0)
+    p(TEXT)  # prepared: pickling rebuilds the mechanism from its params()
+    clone = pickle.loads(pickle.dumps(p)).mechanism
+    assert (clone.max_length, clone.batch_tokens) == (32, 512)

@@ -148,3 +148,11 @@ def test_registered_and_listed(capsys):
     assert main(["mechanisms"]) == 0
     out = capsys.readouterr().out
     assert "nadp" in out and "neighbourhood" in out
+
+
+def test_privatizer_refuses_nadp_on_contextual_vectors():
+    from textdp.privatizer import Privatizer
+
+    # σ is per neighbourhood of a table word; a contextual vector is no table word.
+    with pytest.raises(ValueError, match="words of its table only"):
+        Privatizer(representation="contextual", mechanism="nadp", epsilon=20.0)

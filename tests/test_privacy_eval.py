@@ -116,6 +116,12 @@ def test_parse_epsilons():
         parse_epsilons("-1")
 
 
+def test_mechanisms_without_table_substitution_are_refused_before_any_work():
+    for name in ("dpnr", "dpmlm"):
+        with pytest.raises(ValueError, match=f"mechanism '{name}' does not substitute"):
+            evaluate_privacy([name], [1.0], table="/nonexistent/table.vec")
+
+
 def test_evaluate_rows_and_json(tmp_path):
     table = EmbeddingTable(WORDS[:48], _random(48), name="random")
     evaluation = evaluate_privacy(["mlaplace", "nadp", "tem"], {"*": [1.0, 10.0],

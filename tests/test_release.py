@@ -57,6 +57,10 @@ def test_mechanisms_that_decode_cannot_release(table):
     assert not can_release(create_mechanism("tem", 1.0))
     with pytest.raises(ValueError, match="cannot release"):
         release_table("tem", 1.0, table)
+    # dpnr has a release() for model representations, not for table rows.
+    assert not can_release(create_mechanism("dpnr", 1.0))
+    with pytest.raises(ValueError, match="cannot release"):
+        release_table("dpnr", 1.0, table)
 
 
 def test_word2vec_writer_rejects_bad_words():

@@ -30,6 +30,7 @@ import hashlib
 import json
 import os
 import sys
+import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -225,7 +226,9 @@ class ContextualIndex(EmbeddingTable):
     def default(cls, encoder: ContextualEncoder) -> ContextualIndex:
         """The vocabulary index of ``encoder``'s model and layer (:data:`DEFAULT_TEMPLATE`),
         built once and cached on disk under :func:`textdp.tables.cache_dir` and per process."""
-        key = (encoder.fingerprint(), encoder.layer)
+        # The fingerprint covers configuration and vocabulary, not weights: the model name
+        # keeps a fine-tuned copy of a base model from sharing the base model's index.
+        key = (encoder.fingerprint(), encoder.layer, encoder.model_name)
         index = _DEFAULTS.get(key)
         if index is None:
             index = _DEFAULTS[key] = _default_index(encoder)
@@ -247,10 +250,16 @@ class ContextualIndex(EmbeddingTable):
             ("meta.json", lambda f: f.write(json.dumps(meta, indent=1, ensure_ascii=False)
                                             .encode("utf-8"))),
         ):
-            tmp = path / f".{name}.tmp"
-            with open(tmp, "wb") as f:
-                write(f)
-            os.replace(tmp, path / name)
+            # A unique temporary name: processes that build the same default index at once
+            # (datasets.map(num_proc=2)) must not write into one shared temporary file.
+            fd, tmp = tempfile.mkstemp(dir=path, prefix=f".{name}.", suffix=".tmp")
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    write(f)
+                os.replace(tmp, path / name)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
         return path
 
     @classmethod
@@ -334,8 +343,8 @@ def _meta(encoder: ContextualEncoder, *, source: str, template: str | None,
     }
 
 
-# Default indexes of this process, by (model fingerprint, layer).
-_DEFAULTS: dict[tuple[str, int], ContextualIndex] = {}
+# Default indexes of this process, by (model fingerprint, layer, model name).
+_DEFAULTS: dict[tuple[str, int, str], ContextualIndex] = {}
 
 
 def default_index_folder(encoder: ContextualEncoder) -> Path:

@@ -272,7 +272,7 @@ class Privatizer:
             epsilon = DEFAULT_CONTEXTUAL_EPSILON if representation == "contextual" else \
                 DEFAULT_EPSILON
         self.mechanism: Mechanism = create_mechanism(mechanism, epsilon)
-        if not getattr(self.mechanism, "substitutes", True):
+        if not self.mechanism.substitutes:
             raise ValueError(f"mechanism {self.mechanism.name!r} releases representations, not "
                              "text; use it through textdp.dpnr.DPNR")
         self.epsilon = self.mechanism.epsilon
@@ -335,6 +335,10 @@ class Privatizer:
         if self.table_spec not in (None, "default"):
             raise ValueError("table applies to representation='static'; the candidates of "
                              "representation='contextual' are its contextual_index")
+        if self.mechanism.table_words_only:
+            raise ValueError(f"mechanism {self.mechanism.name!r} guarantees privacy between "
+                             "words of its table only; use representation='static' (or "
+                             "mlaplace/projection for contextual vectors)")
         self._encoder = ContextualEncoder(model, layer=layer, device=self.device)
         return resolve_contextual_index(contextual_index, self._encoder)
 

@@ -42,7 +42,12 @@ _ROWS_PER_CHUNK = 4096
 
 
 def can_release(mechanism: Mechanism) -> bool:
-    """Whether ``mechanism`` can release noisy vectors (see the module docstring)."""
+    """Whether ``mechanism`` can release noisy table vectors (see the module docstring).
+
+    ``dpnr`` has a ``release`` too, but for a model's representations, not a table's rows
+    (its ``prepare`` refuses a table): it is not one of these."""
+    if not getattr(mechanism, "substitutes", True):
+        return False
     return callable(getattr(mechanism, "release", None)) or \
         type(mechanism) in PERTURB_RELEASABLE
 

@@ -44,7 +44,14 @@ import numpy as np
 import torch
 
 from textdp.calibration import resolve_table, sample_rows
-from textdp.mechanisms import Mechanism, NoiseMechanism, available, create_mechanism
+from textdp.mechanisms import (
+    Mechanism,
+    NoiseMechanism,
+    available,
+    create_mechanism,
+    registry,
+)
+from textdp.mechanisms.base import ContextMechanism
 from textdp.rng import RandomSource
 from textdp.tables import EmbeddingTable
 from textdp.validation import check_epsilon, check_positive_int
@@ -250,6 +257,12 @@ def evaluate_privacy(
     for m in names:
         if m not in available():
             raise ValueError(f"mechanism must be one of {available()}, got {m!r}")
+        factory = registry.get(m)
+        # Measured on table vectors: dpnr releases representations, dpmlm draws from text.
+        if isinstance(factory, type) and (issubclass(factory, ContextMechanism) or
+                                          not getattr(factory, "substitutes", True)):
+            raise ValueError(f"mechanism {m!r} does not substitute from table vectors; "
+                             "evaluate privacy measures mechanisms that do")
     grid = epsilon_grid(names, epsilons)
     n_words = check_positive_int("n_words", n_words or (QUICK_WORDS if quick else FULL_WORDS))
     n_draws = check_positive_int("n_draws", n_draws or (QUICK_DRAWS if quick else FULL_DRAWS))
@@ -561,12 +574,13 @@ def report_body(evaluation: PrivacyEvaluation, notes: Sequence[str] = ()) -> str
 
 # ---------------------------------------------------------------------------- command
 def parse_epsilons(values: Sequence[str] | str) -> Sequence[float] | dict[str, list[float]]:
-    """``--epsilon`` values: ``0.5,1,2`` (every mechanism) and/or ``name:20,50`` (one)."""
+    """``--epsilon`` values: ``0.5,1,2`` (every mechanism) and/or ``name:20,50`` (one; also
+    ``name=20,50``, the syntax ``textdp evaluate utility`` accepts too)."""
     if isinstance(values, str):
         values = [values]
     grid: dict[str, list[float]] = {}
     for value in values:
-        name, _, numbers = value.rpartition(":")
+        name, _, numbers = value.replace("=", ":").rpartition(":")
         key = name.strip() or "*"
         try:
             parsed = [float(v) for v in numbers.split(",") if v.strip()]

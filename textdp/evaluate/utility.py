@@ -154,7 +154,8 @@ def epsilon_grid(mechanisms: Sequence[str],
 
     ``values``: ``None`` (each mechanism's default grid: :data:`MECHANISM_EPSILONS`, else
     :data:`DEFAULT_EPSILONS`), numbers for every mechanism, a mapping ``{name: values}``, or
-    command-line strings: ``"1,2,3"`` for every mechanism and ``"nadp=10,50"`` for one (a
+    command-line strings: ``"1,2,3"`` for every mechanism and ``"nadp=10,50"`` (or
+    ``"nadp:10,50"``) for one (a
     mechanism with neither keeps its default grid).
     """
     common: list[float] | None = None
@@ -167,7 +168,8 @@ def epsilon_grid(mechanisms: Sequence[str],
             common = parse_epsilons(items)
         else:
             for item in items:
-                name, sep, rest = str(item).partition("=")
+                # "nadp=10,50" or "nadp:10,50" (the syntax of `textdp evaluate privacy`)
+                name, sep, rest = str(item).replace(":", "=").partition("=")
                 if sep:
                     own[name.strip()] = parse_epsilons(rest)
                 else:

@@ -36,6 +36,11 @@ class Mechanism(ABC):
     name: ClassVar[str] = "abstract"
     description: ClassVar[str] = ""
     guarantee: ClassVar[str] = ""
+    #: False for mechanisms that release representations, not substitutes (dpnr).
+    substitutes: ClassVar[bool] = True
+    #: True where the guarantee holds only for inputs that are words of the table (nadp's
+    #: per-neighbourhood σ), so contextual vectors are refused.
+    table_words_only: ClassVar[bool] = False
 
     def __init__(self, epsilon: float) -> None:
         self.epsilon = check_epsilon(epsilon)

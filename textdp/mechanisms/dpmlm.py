@@ -106,8 +106,11 @@ class DPMLM(ContextMechanism):
         return self.clip_max - self.clip_min
 
     def params(self) -> dict[str, Any]:
+        # Every constructor argument: a pickled Privatizer rebuilds the mechanism from these,
+        # and max_length changes the window the model reads (so the output distribution).
         return {"epsilon": self.epsilon, "model": self.model_name, "clip_min": self.clip_min,
-                "clip_max": self.clip_max, "concat": self.concat}
+                "clip_max": self.clip_max, "concat": self.concat,
+                "max_length": self.max_length, "batch_tokens": self.batch_tokens}
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle the settings only; the model reloads in the receiving process."""

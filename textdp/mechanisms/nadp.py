@@ -243,6 +243,7 @@ class NADP(NoiseMechanism):
     """
 
     name = "nadp"
+    table_words_only = True  # σ comes from the input word's neighbourhood in the table
     description = ("Neighbourhood-aware DP: Gaussian noise with σ per kNN-graph neighbourhood "
                    "(analytic Gaussian mechanism), nearest word")
     guarantee = ("(ε, δ)-DP per token between words of the same neighbourhood (connected "
