@@ -19,7 +19,7 @@ mechanisms mlaplace, mahalanobis, projection, vickrey, tem on both tables, again
            own implementation of the same mechanism on the same table and ε
 spacy      names-only ``dp_privatizer`` overhead on the embedded spaCy pipeline
 hf_map     ``dataset.map(privatize, batched=True)`` throughput, num_proc 1 and 2
-contextual contextual substitution against a per-token notebook-style loop (when present)
+contextual contextual substitution against a per-token notebook-style loop
 spark      ``textdp.spark.privatize_column`` in local mode (opt-in: ``--only ...,spark``)
 ========== ================================================================================
 """
@@ -66,9 +66,9 @@ def _hf_map(quick: bool, device: str) -> list[list[str]]:
 
 
 def _contextual(quick: bool, device: str) -> list[list[str]]:
-    if not (REPO_ROOT / "bench" / "contextual.py").is_file():
-        return []
-    return [["bench/contextual.py", "--device", device, *(["--quick"] if quick else [])]]
+    quick_args = ["--min-tokens", "5000", "--baseline-tokens", "100", "--repeats", "2"]
+    return [["bench/contextual.py", "--only", "speed", "--device", device,
+             *(quick_args if quick else [])]]
 
 
 def _spark(quick: bool, device: str) -> list[list[str]]:
@@ -146,10 +146,16 @@ def headline(name: str, argv: list[str]) -> list[tuple[str, str]]:
             rows.append(("Spark privatize_column local[2]: rows/s (warm)",
                          f"{t['warm_rows_per_s']:,.0f}"))
     elif name == "contextual":
-        for key, r in _load("contextual").items():
-            for k, v in r.items():
-                if isinstance(v, (int, float)) and ("per_s" in k or "ratio" in k):
-                    rows.append((f"contextual ({key}): {k}", f"{v:,.1f}"))
+        device = argv[argv.index("--device") + 1]
+        speed = _load("contextual").get(f"{device}:speed", {}).get("speed", {})
+        if speed:
+            tps = speed["tokens_per_s"]
+            rows += [(f"contextual mlaplace ({device}): substitution tokens/s",
+                      f"{tps['substitution']:,.0f}"),
+                     (f"contextual mlaplace ({device}): end to end tokens/s",
+                      f"{tps['end_to_end']:,.0f}"),
+                     ("  vs per-word notebook loop (one forward pass + one query per word)",
+                      f"{speed['ratio_substitution_over_baseline']:,.0f}×")]
     return rows
 
 
