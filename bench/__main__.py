@@ -1,4 +1,4 @@
-"""The benchmark suite in one command: ``python -m bench``.
+"""The benchmark suite in one command: ``python -m bench`` (or ``textdp bench``).
 
     python -m bench                    # every benchmark, default sizes (~20–30 min on 2 cores)
     python -m bench --quick            # smaller inputs, one repeat less (~10 min)

@@ -327,3 +327,9 @@ def test_usage_errors_exit_2(capsys):
         main(["privatize", "x.jsonl", "--epsilon", "lots"])
     assert info.value.code == 2
     assert "epsilon" in capsys.readouterr().err
+
+
+def test_bench_forwards_its_arguments_to_the_suite(capfd):
+    # An unknown benchmark name is the suite's own error (exit 2), so the options reached it.
+    assert main(["bench", "--only", "no-such-benchmark"]) == 2
+    assert "no-such-benchmark" in capfd.readouterr().err

@@ -116,6 +116,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_release_table(sub)
     add_train_detector(sub)
     add_build_index(sub)
+    b = sub.add_parser("bench", help="run the benchmark suite (python -m bench) of a source "
+                                     "checkout; arguments go to it (--quick, --only, --device)")
+    b.add_argument("bench_args", nargs=argparse.REMAINDER,
+                   help="e.g. --quick --only static,mechanisms --device cuda")
+    b.set_defaults(handler=cmd_bench)
     return parser
 
 
@@ -209,6 +214,24 @@ def cmd_mechanisms(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    """``textdp bench``: the suite lives in the repository's ``bench/``, next to the package
+    (it reads ../shared/data and is not installed with the wheel)."""
+    return run_bench(args.bench_args)
+
+
+def run_bench(bench_args: Sequence[str]) -> int:
+    """Run ``python -m bench BENCH_ARGS`` in the source checkout this package comes from."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    if not (root / "bench" / "__main__.py").is_file():
+        raise ValueError("textdp bench runs the suite of a source checkout (bench/ next to the "
+                         "textdp package); install textdp with `pip install -e .` from a clone")
+    return subprocess.call([sys.executable, "-m", "bench", *bench_args], cwd=root)
+
+
 def cmd_handler(args: argparse.Namespace) -> int:
     """Commands whose parser names its own handler (evaluate ..., calibrate, release-table,
     train-detector, build-index)."""
@@ -220,6 +243,10 @@ COMMANDS = {"privatize": cmd_privatize, "mechanisms": cmd_mechanisms}
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``textdp`` console script."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["bench"] and not {"-h", "--help"} & set(argv[1:2]):
+        # Everything after "bench" belongs to the suite (argparse would claim its options).
+        return run_bench(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
