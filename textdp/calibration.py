@@ -35,7 +35,6 @@ import hashlib
 import json
 import math
 import os
-import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -46,6 +45,7 @@ import numpy as np
 import torch
 from scipy.special import gammainc
 
+from textdp.io import atomic_output
 from textdp.mechanisms import Mechanism, MechanismSpec, create_mechanism
 from textdp.mechanisms.gaussian import Gaussian, analytic_gaussian_sigma, diameter_bound
 from textdp.mechanisms.mahalanobis import Mahalanobis, regularised_covariance_root
@@ -459,15 +459,8 @@ def calibrate_epsilon(
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f, indent=2, default=str)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with atomic_output(path) as f:
+            json.dump(data, f, indent=2, default=str)
     except OSError:
         pass  # a read-only cache is no reason to fail
 

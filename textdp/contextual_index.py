@@ -30,7 +30,6 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -40,6 +39,7 @@ import numpy as np
 import torch
 
 from textdp.contextual import DEFAULT_LAYER, ContextualEncoder, model_label, whole_word_vocabulary
+from textdp.io import atomic_output
 from textdp.tables import EmbeddingTable, cache_dir, is_real_word
 from textdp.validation import check_positive_int
 
@@ -250,16 +250,10 @@ class ContextualIndex(EmbeddingTable):
             ("meta.json", lambda f: f.write(json.dumps(meta, indent=1, ensure_ascii=False)
                                             .encode("utf-8"))),
         ):
-            # A unique temporary name: processes that build the same default index at once
-            # (datasets.map(num_proc=2)) must not write into one shared temporary file.
-            fd, tmp = tempfile.mkstemp(dir=path, prefix=f".{name}.", suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    write(f)
-                os.replace(tmp, path / name)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            # A unique temporary file per writer: processes that build the same default index
+            # at once (datasets.map(num_proc=2)) never write into one shared temporary file.
+            with atomic_output(path / name, binary=True) as f:
+                write(f)
         return path
 
     @classmethod

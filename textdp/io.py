@@ -128,8 +128,14 @@ class RecordWriter:
 
 
 @contextmanager
-def atomic_output(path: str) -> Iterator[IO[str]]:
-    """A text stream for ``path`` that appears only on success (``-`` is stdout)."""
+def atomic_output(path: str | os.PathLike[str], *, binary: bool = False) -> Iterator[IO[Any]]:
+    """A stream for ``path`` whose file appears only on success (``-`` is stdout).
+
+    Written to a uniquely named temporary file in the same folder and renamed into place, so
+    an interrupted write never leaves a half-written file and concurrent writers (e.g. two
+    processes filling one cache) never share a temporary file. ``binary`` opens it in bytes
+    mode (``np.save``, ``savefig``); text mode is UTF-8 without newline translation.
+    """
     if path == "-":
         yield sys.stdout
         sys.stdout.flush()
@@ -138,7 +144,8 @@ def atomic_output(path: str) -> Iterator[IO[str]]:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        with (os.fdopen(fd, "wb") if binary else
+              os.fdopen(fd, "w", encoding="utf-8", newline="")) as f:
             yield f
         os.replace(tmp, target)
     except BaseException:

@@ -18,12 +18,13 @@ import os
 import platform
 import shlex
 import sys
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+from textdp.io import atomic_output
 
 INDEX = "index.md"
 # Packages whose versions decide the figures; missing ones are left out of the list.
@@ -81,15 +82,9 @@ def save_figure(fig: Any, out_dir: str | os.PathLike[str], filename: str) -> str
         raise ValueError(f"filename must end with .png, got {filename!r}")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    target = out / filename
-    fd, tmp = tempfile.mkstemp(dir=out, prefix=f".{filename}.", suffix=".png")
-    os.close(fd)
     try:
-        fig.savefig(tmp, dpi=120, bbox_inches="tight", format="png")
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        with atomic_output(out / filename, binary=True) as f:
+            fig.savefig(f, dpi=120, bbox_inches="tight", format="png")
     finally:
         import matplotlib.pyplot as plt
 
@@ -171,14 +166,8 @@ def write_index(out_dir: str | os.PathLike[str]) -> Path:
 
 
 def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_output(path) as f:
+        f.write(text)
 
 
 def _plain(value: Any) -> Any:

@@ -36,8 +36,6 @@ its nearest word if that word had the same σ.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +46,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from textdp.index import NeighbourIndex
+from textdp.io import atomic_output
 from textdp.mechanisms.base import NoiseMechanism
 from textdp.mechanisms.gaussian import DEFAULT_DELTA, analytic_gaussian_sigma
 from textdp.rng import RandomSource
@@ -215,15 +214,8 @@ def cached_neighbourhoods(vectors: np.ndarray, tau: float = DEFAULT_TAU, *,
 
 def _save_npz(path: Path, **arrays: np.ndarray) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                np.savez(f, **arrays)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with atomic_output(path, binary=True) as f:
+            np.savez(f, **arrays)
     except OSError:
         pass  # a read-only cache is no reason to fail; we recompute next time
 
