@@ -583,16 +583,10 @@ def _score_tasks(data: _Data, table: EmbeddingTable, tokens: list[list[str]],
 
 # ---------------------------------------------------------------------------- evaluation
 def _resolve_table(table: Any) -> EmbeddingTable:
-    if isinstance(table, EmbeddingTable):
-        return table
-    if table in (None, "default"):
-        from textdp.defaults import default_table
+    """The unclipped table (each Privatizer clips its own copy, as users' privatizers do)."""
+    from textdp.calibration import resolve_table
 
-        return default_table()
-    if not os.path.isfile(table):
-        raise FileNotFoundError(2, "no such table file (word2vec/GloVe/fastText text)",
-                                os.fspath(table))
-    return EmbeddingTable.from_word2vec(table)
+    return resolve_table(table, clip_norm=None)
 
 
 def evaluate_utility(
@@ -680,7 +674,6 @@ def evaluate_utility(
     rows = _score(data, emb, data.corpus.tokens, None,
                   {"mechanism": ORIGINAL, "epsilon": None}, seed, n_folds, None)
     log(f"  {ORIGINAL}: scored in {time.perf_counter() - t0:.1f} s: {_summary(rows)}")
-    deniability = _deniability_function()
     for (mech, e), spec in privatizers.items():
         t0 = time.perf_counter()
         # Rebuilt on the loaded table and pipeline so that every configuration shares them
@@ -694,7 +687,7 @@ def evaluate_utility(
         seconds = time.perf_counter() - t0
         new_rows = _score(data, emb, new_tokens, dict(zip(data.words.words, subs)),
                           {"mechanism": mech, "epsilon": e}, seed, n_folds, original)
-        table_unchanged = None if deniability is None else deniability(
+        table_unchanged = _table_unchanged(
             priv, emb, *(QUICK_DENIABILITY_SAMPLE if quick else DENIABILITY_SAMPLE), seed)
         for r in new_rows:
             r["seconds"] = round(seconds, 2)
@@ -709,29 +702,22 @@ def evaluate_utility(
             for r in rows]
 
 
-def _deniability_function() -> Callable[..., float] | None:
+def _table_unchanged(priv: Any, table: EmbeddingTable, n_words: int, n_draws: int,
+                     seed: int) -> float:
     """Mean P(unchanged) over a sample of table words for a prepared privatizer, through
-    :func:`textdp.evaluate.privacy.plausible_deniability` (``None`` where that module is not
-    installed: the plot against it is then left out)."""
-    try:
-        from textdp.calibration import sample_rows
-        from textdp.evaluate.privacy import plausible_deniability
-    except ImportError:
-        return None
+    :func:`textdp.evaluate.privacy.plausible_deniability`."""
+    from textdp.calibration import sample_rows
+    from textdp.evaluate.privacy import plausible_deniability
     from textdp.rng import RandomSource
 
-    def mean_unchanged(priv: Any, table: EmbeddingTable, n_words: int, n_draws: int,
-                       seed: int) -> float:
-        # The privatizer decodes in its table clipped to the median norm (memoised per
-        # radius, so this is the very table its mechanism was prepared on).
-        space = table.clipped(table.median_norm()) if priv.clip_norm == "median" else \
-            table if priv.clip_norm is None else table.clipped(priv.clip_norm)
-        rows = sample_rows(space, n_words, seed)
-        same, _ = plausible_deniability(priv.mechanism, space.vectors[rows], rows, n_draws,
-                                        RandomSource(seed + 1))
-        return float(same.mean() / n_draws)
-
-    return mean_unchanged
+    # The privatizer decodes in its table clipped to the median norm (memoised per radius,
+    # so this is the very table its mechanism was prepared on).
+    space = table.clipped(table.median_norm()) if priv.clip_norm == "median" else \
+        table if priv.clip_norm is None else table.clipped(priv.clip_norm)
+    rows = sample_rows(space, n_words, seed)
+    same, _ = plausible_deniability(priv.mechanism, space.vectors[rows], rows, n_draws,
+                                    RandomSource(seed + 1))
+    return float(same.mean() / n_draws)
 
 
 def _substitute_words(priv: Any, nlp: Any, words: Sequence[str]) -> list[str]:
