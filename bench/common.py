@@ -187,6 +187,22 @@ def time_interleaved(fns: dict[str, Callable[[], Any]], repeats: int = 3, warmup
     return timings
 
 
+def time_privatizer(privatizer: Any, docs: Sequence[Any], texts: Sequence[str],
+                    baseline: Callable[[], Any], *, batch_size: int, repeats: int
+                    ) -> dict[str, Timing]:
+    """Time a privatizer's substitution stage (``privatize_docs`` on tokenized docs, in
+    batches), its end-to-end ``privatize(texts)`` and a baseline, interleaved (medians)."""
+
+    def substitution() -> Any:
+        return [privatizer.privatize_docs(batch) for batch in chunks(docs, batch_size)]
+
+    return time_interleaved({
+        "substitution": substitution,
+        "end_to_end": lambda: privatizer.privatize(list(texts)),
+        "baseline": baseline,
+    }, repeats=repeats, log=lambda m: print(m, flush=True))
+
+
 def chunks(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
     """Consecutive slices of ``items`` of at most ``size``."""
     for start in range(0, len(items), size):

@@ -64,8 +64,8 @@ from bench.common import (
     read_conll,
     shared_data_dir,
     take_until,
-    time_interleaved,
     time_once,
+    time_privatizer,
     write_results,
 )
 
@@ -180,14 +180,8 @@ def run_speed(args: argparse.Namespace, nlp: Any, index: Any) -> dict[str, Any]:
           f"{len(base_docs):,} sentences ({n_base:,} tokens; faiss IndexFlatL2, model loaded "
           f"in {build_s:.1f} s)")
 
-    def substitution() -> Any:
-        return [privatizer.privatize_docs(batch) for batch in chunks(docs, args.batch_size)]
-
-    timings = time_interleaved({
-        "substitution": substitution,
-        "end_to_end": lambda: privatizer.privatize(texts),
-        "baseline": lambda: baseline.run(base_docs),
-    }, repeats=args.repeats, log=lambda m: print(m, flush=True))
+    timings = time_privatizer(privatizer, docs, texts, lambda: baseline.run(base_docs),
+                              batch_size=args.batch_size, repeats=args.repeats)
     sub = timings["substitution"].rate(n_tokens)
     e2e = timings["end_to_end"].rate(n_tokens)
     base = timings["baseline"].rate(n_base)

@@ -40,7 +40,6 @@ if __package__ in (None, ""):  # run as a script: make the repository root impor
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import (
-    chunks,
     machine_info,
     print_machine,
     read_conll,
@@ -48,6 +47,7 @@ from bench.common import (
     take_until,
     time_interleaved,
     time_once,
+    time_privatizer,
     write_results,
 )
 
@@ -212,14 +212,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(f"baseline: per-word loop, numpy noise + Annoy (euclidean, {args.trees} trees, "
           f"built in {build_s:.1f} s)")
 
-    def substitution() -> Any:
-        return [privatizer.privatize_docs(batch) for batch in chunks(docs, args.batch_size)]
-
-    timings = time_interleaved({
-        "substitution": substitution,
-        "end_to_end": lambda: privatizer.privatize(texts),
-        "baseline": lambda: baseline.run(words),
-    }, repeats=args.repeats, log=lambda m: print(m, flush=True))
+    timings = time_privatizer(privatizer, docs, texts, lambda: baseline.run(words),
+                              batch_size=args.batch_size, repeats=args.repeats)
     sub = timings["substitution"].rate(n_tokens)
     e2e = timings["end_to_end"].rate(n_tokens)
     base = timings["baseline"].rate(n_tokens)
