@@ -69,6 +69,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "model": None,
     "layer": DEFAULT_LAYER,
     "contextual_index": None,
+    "target_unchanged": None,
 }
 
 # Settings with plain values, as serialized by ``to_bytes`` / ``to_disk``.
@@ -91,7 +92,7 @@ if not Doc.has_extension("dp_original"):
 def make_dp_privatizer(
     nlp: Language,
     name: str,
-    epsilon: float,
+    epsilon: float | str,
     mechanism: str | dict[str, Any] | Mechanism,
     targets: str | list[str],
     representation: str,
@@ -109,6 +110,7 @@ def make_dp_privatizer(
     model: str | None,
     layer: int,
     contextual_index: str | None,
+    target_unchanged: float | None,
 ) -> DPPrivatizer:
     """Build the component from its config (see :class:`DPPrivatizer` for the arguments)."""
     return DPPrivatizer(
@@ -117,7 +119,7 @@ def make_dp_privatizer(
         secure=secure, device=device, index=index, keep_original=keep_original,
         batch_size=batch_size, clip_norm=clip_norm, max_epsilon_per_text=max_epsilon_per_text,
         budget_policy=budget_policy, model=model, layer=layer,
-        contextual_index=contextual_index,
+        contextual_index=contextual_index, target_unchanged=target_unchanged,
     )
 
 
@@ -134,7 +136,7 @@ class DPPrivatizer(Pipe):
         nlp: Language,
         name: str = "dp_privatizer",
         *,
-        epsilon: float = DEFAULT_EPSILON,
+        epsilon: float | str = DEFAULT_EPSILON,
         mechanism: str | Mapping[str, Any] | Mechanism = DEFAULT_MECHANISM,
         targets: str | Sequence[str] = DEFAULT_TARGETS,
         representation: str = "static",
@@ -152,14 +154,20 @@ class DPPrivatizer(Pipe):
         model: str | None = None,
         layer: int = DEFAULT_LAYER,
         contextual_index: str | None = None,
+        target_unchanged: float | None = None,
     ) -> None:
         """Initialize the component.
 
         nlp (Language): the pipeline; its static vectors are the candidate table when it has
             any and ``table`` is null.
         name (str): the component name.
-        epsilon (float): ε per replaced token (metric DP: scaled by the distance of two words
-            in the table). The default suits names on the embedded table.
+        epsilon (float | str): ε per replaced token (metric DP: scaled by the distance of two
+            words in the table). The default suits names on the embedded table. ``"auto"``:
+            calibrated on the candidate table so that the median word comes back unchanged in
+            ``target_unchanged`` of the draws (``textdp calibrate``; cached on disk, and
+            deterministic, so a saved pipeline recalibrates to the same ε).
+        target_unchanged (float | None): with ``epsilon = "auto"``, the target P(unchanged)
+            in (0, 1) (null: 0.01).
         mechanism: a registered mechanism name (``textdp mechanisms``), a
             ``{"name": ..., **args}`` mapping, or a ``textdp.mechanism.v1`` reference.
         targets: entity labels (``["PERSON"]``; ``PER`` counts as ``PERSON``) or ``"all"``
@@ -215,10 +223,11 @@ class DPPrivatizer(Pipe):
             keep_original=keep_original, index=index, batch_size=batch_size, nlp=nlp,
             clip_norm=clip_norm, max_epsilon_per_text=max_epsilon_per_text,
             budget_policy=budget_policy, model=model, layer=layer,
-            contextual_index=contextual_index,
+            contextual_index=contextual_index, target_unchanged=target_unchanged,
         )
         self._settings = {
-            "epsilon": self.privatizer.epsilon, "mechanism": mechanism,
+            "epsilon": "auto" if epsilon == "auto" else self.privatizer.epsilon,
+            "mechanism": mechanism, "target_unchanged": target_unchanged,
             "targets": targets, "representation": representation, "table": table,
             "detector": detector, "seed": seed, "secure": bool(secure), "device": device,
             "index": index, "keep_original": self.keep_original, "batch_size": self.batch_size,
@@ -253,9 +262,12 @@ class DPPrivatizer(Pipe):
         """The settings as plain JSON values (what ``to_bytes`` and ``to_disk`` store)."""
         s = self._settings
         mech = self.privatizer.mechanism
+        auto = s["epsilon"] == "auto"  # then ε is the calibration's, not the mechanism's own
+        params = {k: v for k, v in _plain(mech.params()).items() if not (auto and k == "epsilon")}
         return {
-            "epsilon": float(mech.epsilon),
-            "mechanism": {"name": mech.name, **_plain(mech.params())},
+            "epsilon": "auto" if auto else float(mech.epsilon),
+            "target_unchanged": s["target_unchanged"],
+            "mechanism": {"name": mech.name, **params},
             "targets": self.targets if isinstance(self.targets, str) else list(self.targets),
             "representation": self.privatizer.representation,
             "table": _describe(s["table"]),
@@ -398,6 +410,7 @@ class DPPrivatizer(Pipe):
             max_epsilon_per_text=settings["max_epsilon_per_text"],
             budget_policy=settings["budget_policy"], model=settings["model"],
             layer=settings["layer"], contextual_index=settings["contextual_index"],
+            target_unchanged=settings["target_unchanged"],
         )
 
     def initialize(self, get_examples: Callable[[], Iterable[Any]] | None = None, *,

@@ -209,6 +209,33 @@ def test_pipeline_with_own_vectors_draws_only_from_them():
     assert doc[-1].text == "."
 
 
+def test_epsilon_auto_calibrates_on_the_table_and_survives_serialization(tmp_path,
+                                                                          monkeypatch):
+    from textdp.calibration import calibrate_epsilon
+
+    monkeypatch.setenv("TEXTDP_CACHE", str(tmp_path / "cache"))
+    rng = np.random.default_rng(0)
+    words = [f"w{a}{b}" for a in "abcdef" for b in "abcdef"]
+    table = tmp_path / "tiny.vec"
+    table.write_text(f"{len(words)} 4\n" + "".join(
+        f"{w} {' '.join(f'{x:.4f}' for x in rng.normal(size=4))}\n" for w in words))
+    nlp = spacy.blank("en")
+    nlp.add_pipe("dp_privatizer", config={"epsilon": "auto", "target_unchanged": 0.3,
+                                          "table": str(table), "targets": "all", "seed": 0})
+    component = nlp.get_pipe("dp_privatizer")
+    expected = calibrate_epsilon("mlaplace", str(table), target_unchanged=0.3).epsilon
+    assert component.epsilon == pytest.approx(expected)
+    assert nlp.config["components"]["dp_privatizer"]["epsilon"] == "auto"
+    assert component.cfg["epsilon"] == "auto" and "epsilon" not in component.cfg["mechanism"]
+    doc = nlp("waa wab wac")
+    assert doc._.dp["epsilon"] == pytest.approx(expected)
+    nlp.to_disk(tmp_path / "pipeline")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the saved settings agree with the config
+        again = spacy.load(tmp_path / "pipeline")
+    assert again.get_pipe("dp_privatizer").epsilon == pytest.approx(expected)
+
+
 def test_per_text_budget_truncates(blank_all):
     nlp = spacy.blank("en")
     nlp.add_pipe("dp_privatizer", config={"targets": "all", "epsilon": 1.0, "seed": 2,

@@ -120,7 +120,7 @@ def test_init_fill_config_fills_the_defaults(fresh_process):
         "seed": None, "secure": False, "device": "cpu", "index": "auto",
         "keep_original": False, "batch_size": 256, "clip_norm": "median",
         "max_epsilon_per_text": None, "budget_policy": "truncate",
-        "model": None, "layer": 1, "contextual_index": None,
+        "model": None, "layer": 1, "contextual_index": None, "target_unchanged": None,
     }
 
 
