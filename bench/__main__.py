@@ -100,6 +100,12 @@ def _load(name: str) -> dict[str, Any]:
         return {}
 
 
+def _speed_rows(label: str, tokens_per_s: dict[str, float]) -> list[tuple[str, str]]:
+    """Substitution-stage and end-to-end tokens/s, as written by time_privatizer's callers."""
+    return [(f"{label}: substitution tokens/s", f"{tokens_per_s['substitution']:,.0f}"),
+            (f"{label}: end to end tokens/s", f"{tokens_per_s['end_to_end']:,.0f}")]
+
+
 def headline(name: str, argv: list[str]) -> list[tuple[str, str]]:
     """(figure, value) pairs read back from the benchmark's JSON results."""
     rows: list[tuple[str, str]] = []
@@ -107,12 +113,8 @@ def headline(name: str, argv: list[str]) -> list[tuple[str, str]]:
         table = argv[argv.index("--table") + 1]
         r = _load("static").get(table, {})
         if r:
-            tps = r["tokens_per_s"]
-            rows += [(f"static mlaplace, {table} table: substitution tokens/s",
-                      f"{tps['substitution']:,.0f}"),
-                     (f"static mlaplace, {table} table: end to end tokens/s",
-                      f"{tps['end_to_end']:,.0f}"),
-                     (f"  vs per-word Annoy loop (default search_k, agreement "
+            rows += _speed_rows(f"static mlaplace, {table} table", r["tokens_per_s"])
+            rows += [(f"  vs per-word Annoy loop (default search_k, agreement "
                       f"{r['annoy_agreement_with_exact']:.2f})",
                       f"{r['ratio_substitution_over_baseline']:.1f}×")]
             m = r.get("baseline_matched_fidelity") or {}
@@ -149,12 +151,8 @@ def headline(name: str, argv: list[str]) -> list[tuple[str, str]]:
         device = argv[argv.index("--device") + 1]
         speed = _load("contextual").get(f"{device}:speed", {}).get("speed", {})
         if speed:
-            tps = speed["tokens_per_s"]
-            rows += [(f"contextual mlaplace ({device}): substitution tokens/s",
-                      f"{tps['substitution']:,.0f}"),
-                     (f"contextual mlaplace ({device}): end to end tokens/s",
-                      f"{tps['end_to_end']:,.0f}"),
-                     ("  vs per-word notebook loop (one forward pass + one query per word)",
+            rows += _speed_rows(f"contextual mlaplace ({device})", speed["tokens_per_s"])
+            rows += [("  vs per-word notebook loop (one forward pass + one query per word)",
                       f"{speed['ratio_substitution_over_baseline']:,.0f}×")]
     return rows
 

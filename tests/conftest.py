@@ -29,3 +29,12 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not present")
     return SHARED_DATA
+
+
+@pytest.fixture
+def private_cache(tmp_path, monkeypatch) -> Path:
+    """A test's own TEXTDP_CACHE under its tmp dir: nothing read from or written to ~/.cache.
+    Modules whose every test needs it say ``pytestmark = pytest.mark.usefixtures(...)``."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("TEXTDP_CACHE", str(cache))
+    return cache

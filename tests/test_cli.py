@@ -22,6 +22,7 @@ MERKEL = "Angela Merkel met John Smith in Berlin on Tuesday."
 SEVEN = ["gaussian", "mahalanobis", "mlaplace", "projection", "santext", "tem", "vickrey"]
 # Every built-in mechanism: the foundation's seven, NADP, DP-MLM and DPNR.
 BUILT_IN = sorted([*SEVEN, "dpmlm", "dpnr", "nadp"])
+pytestmark = pytest.mark.usefixtures("private_cache")
 CANARY = "Quillonbrae"  # an invented word: in no table, so any echo of it is a leak
 
 
@@ -97,9 +98,6 @@ def test_mechanisms_command(capsys):
 
 
 # ================================================================= in-process: round trips
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("TEXTDP_CACHE", str(tmp_path / "cache"))
 
 
 def test_txt_round_trip(tmp_path, capsys):

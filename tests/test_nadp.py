@@ -26,9 +26,7 @@ SQUARES = np.array([[0, 0], [1, 0], [0, 1], [1, 1],
                     [100, 0], [102, 0], [100, 2], [102, 2]], dtype=np.float32)
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("TEXTDP_CACHE", str(tmp_path / "cache"))
+pytestmark = pytest.mark.usefixtures("private_cache")
 
 
 def test_nearest_lists_leave_the_word_out():

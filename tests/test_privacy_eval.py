@@ -32,9 +32,7 @@ from textdp.tables import EmbeddingTable
 WORDS = ["".join(p) for p in product(string.ascii_lowercase[:8], repeat=2)]
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("TEXTDP_CACHE", str(tmp_path / "cache"))
+pytestmark = pytest.mark.usefixtures("private_cache")
 
 
 def _prepared(name: str, epsilon: float, vectors: np.ndarray):

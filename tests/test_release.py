@@ -18,9 +18,7 @@ from textdp.tables import EmbeddingTable
 WORDS = ["".join(p) for p in product(string.ascii_lowercase[:8], repeat=2)][:48]
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("TEXTDP_CACHE", str(tmp_path / "cache"))
+pytestmark = pytest.mark.usefixtures("private_cache")
 
 
 @pytest.fixture()

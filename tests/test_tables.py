@@ -14,10 +14,7 @@ WORDS = ["the", "The", "Paris", "apple", "Apple", ",", "1990", "n't", "well-know
          "don't", "x2", "foo_bar", "Berlin", "BERLIN", "'s", "...", "café"]
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path, monkeypatch):
-    """Every test in this module caches under its own tmp dir, never in ~/.cache."""
-    monkeypatch.setenv("TEXTDP_CACHE", str(tmp_path / "cache"))
+pytestmark = pytest.mark.usefixtures("private_cache")
 
 
 def _toy_table(words=WORDS, dim=4, seed=0) -> EmbeddingTable:

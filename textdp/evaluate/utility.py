@@ -706,14 +706,13 @@ def _table_unchanged(priv: Any, table: EmbeddingTable, n_words: int, n_draws: in
                      seed: int) -> float:
     """Mean P(unchanged) over a sample of table words for a prepared privatizer, through
     :func:`textdp.evaluate.privacy.plausible_deniability`."""
-    from textdp.calibration import sample_rows
+    from textdp.calibration import resolve_table, sample_rows
     from textdp.evaluate.privacy import plausible_deniability
     from textdp.rng import RandomSource
 
-    # The privatizer decodes in its table clipped to the median norm (memoised per radius,
-    # so this is the very table its mechanism was prepared on).
-    space = table.clipped(table.median_norm()) if priv.clip_norm == "median" else \
-        table if priv.clip_norm is None else table.clipped(priv.clip_norm)
+    # The table clipped as the privatizer clips it (memoised per radius, so this is the very
+    # table its mechanism was prepared on).
+    space = resolve_table(table, priv.clip_norm)
     rows = sample_rows(space, n_words, seed)
     same, _ = plausible_deniability(priv.mechanism, space.vectors[rows], rows, n_draws,
                                     RandomSource(seed + 1))
