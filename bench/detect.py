@@ -2,6 +2,12 @@
 
     python bench/detect.py                                   # baseline, parts, default ensemble
     python bench/detect.py --detector trained --detector ensemble --repeats 5
+    python bench/detect.py --end-to-end-only --device cuda   # the privatizer on a GPU
+
+End to end: the default names-only ``Privatizer()`` (``privatize(texts)`` on the dev documents
+as texts: tokenizer, detector, substitution) against the same privatizer with en_core_web_md's
+NER alone (``detector="spacy"``), timed interleaved in the same run; tokens are whitespace
+tokens of the texts.
 
 Each detector is scored once (exact PER spans, and PER tokens covered) and timed over the
 whole dev set ``--repeats`` times, round-robin with the others (medians; a burst of load from
@@ -24,9 +30,15 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import machine_info, print_machine, shared_data_dir, write_results
+from bench.common import (
+    machine_info,
+    print_machine,
+    shared_data_dir,
+    time_interleaved,
+    write_results,
+)
 
-DETECTORS = ("spacy", "trained", "rules", "similarity", "ensemble")
+DETECTORS = ("spacy", "trained", "minilm", "rules", "similarity", "ensemble")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,6 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--unit", choices=("document", "sentence"), default="document")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--end-to-end-only", action="store_true",
+                        help="only time the default privatizer end to end")
+    parser.add_argument("--device", default="cpu", help="torch device of the privatizer")
     args = parser.parse_args(argv)
 
     from textdp.detect import create_detector
@@ -50,6 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     tokens = sum(token_count(d) for d in docs)
     print(f"data: {data}: {len(docs)} {args.unit}s, {tokens:,} tokens, "
           f"{sum(1 for g in gold for s in g if s[2] == 'PERSON')} PERSON entities")
+    results = {"end_to_end": end_to_end(docs, args)}
+    if args.end_to_end_only:
+        path = write_results("detect", f"{Path(data).name}:{args.unit}:{args.device}",
+                             {"machine": info, **results})
+        print(f"\nresults: {path}")
+        return 0
     names = args.detector or list(DETECTORS)
     detectors = {}
     for name in names:
@@ -70,7 +91,6 @@ def main(argv: list[str] | None = None) -> int:
             cpus[name].append(run.cpu_seconds)
         print(f"  repeat {r + 1}/{args.repeats} done", flush=True)
 
-    results = {}
     print()
     print(f"{'detector':<16} {'P':>6} {'R':>6} {'F1':>6} {'tokR':>6} {'tokP':>6} "
           f"{'tok/s':>8} {'tok/CPU-s':>9}")
@@ -81,13 +101,35 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<16} {s.precision:6.4f} {s.recall:6.4f} {s.f1:6.4f} "
               f"{s.token_recall:6.4f} {s.token_precision:6.4f} {tokens / wall:8,.0f} "
               f"{tokens / cpu:9,.0f}")
-        results[name] = {**s.as_dict(), "tokens": tokens, "wall_s": walls[name],
-                         "cpu_s": cpus[name], "tokens_per_s": tokens / wall,
-                         "tokens_per_cpu_s": tokens / cpu}
+        results.setdefault("detectors", {})[name] = {
+            **s.as_dict(), "tokens": tokens, "wall_s": walls[name], "cpu_s": cpus[name],
+            "tokens_per_s": tokens / wall, "tokens_per_cpu_s": tokens / cpu}
     path = write_results("detect", f"{Path(data).name}:{args.unit}",
-                         {"machine": info, "detectors": results})
+                         {"machine": info, **results})
     print(f"\nresults: {path}")
     return 0
+
+
+def end_to_end(docs: list, args: argparse.Namespace) -> dict:
+    """Tokens per second of the default privatizer and of the md-NER baseline, interleaved."""
+    from textdp.privatizer import Privatizer
+
+    texts = [d.text for d in docs]
+    tokens = sum(len(t.split()) for t in texts)
+    privatizers = {"default": Privatizer(device=args.device),
+                   "spacy_ner_only": Privatizer(detector="spacy", device=args.device)}
+    timings = time_interleaved({name: (lambda p=p: p.privatize(texts))
+                                for name, p in privatizers.items()}, repeats=args.repeats,
+                               log=lambda m: print(m, flush=True))
+    out = {name: t.as_dict(tokens) for name, t in timings.items()}
+    print(f"end to end on {len(texts)} texts, {tokens:,} tokens ({args.device}):")
+    for name, t in timings.items():
+        print(f"  {name:<16} {t.rate(tokens):9,.0f} tokens/s ({t.cpu_rate(tokens):,.0f} "
+              f"tokens/CPU-s)")
+    ratio = timings["default"].rate(tokens) / timings["spacy_ner_only"].rate(tokens)
+    print(f"  default / md-NER-only privatizer: {ratio:.2f}x")
+    out["ratio_default_to_spacy"] = round(ratio, 3)
+    return out
 
 
 if __name__ == "__main__":

@@ -150,3 +150,59 @@ def test_default_detector_meets_the_targets_on_conll_dev(shared_data):
     run = run_detector(create_detector(None), docs, gold, name="default")
     assert run.scores.token_recall >= 0.97
     assert run.scores.f1 >= 0.92
+
+
+# ---------------------------------------------------------------------------- domains
+def test_corpora_splits_and_bad_names(tiny_corpora):
+    from textdp.evaluate.corpora import DOMAINS, load_split, resolve_domains, sentences
+
+    assert [d.name for d in resolve_domains(None)] == ["conll", "wnut17", "btc"]
+    assert [d.name for d in resolve_domains("btc,conll")] == ["btc", "conll"]
+    with pytest.raises(ValueError, match="unknown domain"):
+        resolve_domains("news")
+    with pytest.raises(ValueError, match="split"):
+        load_split(DOMAINS["conll"], "test", tiny_corpora)
+    # BTC's held-out section b is its dev split and never among its training files.
+    assert DOMAINS["btc"].dev == "btc/b.conll" and "btc/b.conll" not in DOMAINS["btc"].train
+    train = sentences(load_split(DOMAINS["btc"], "train", tiny_corpora))
+    assert len(train) == 4 and train[0].spans == [(0, 2, "PERSON")]
+    dev = sentences(load_split(DOMAINS["wnut17"], "dev", tiny_corpora))
+    assert dev[0].tokens == ("lol", "jessica") and dev[0].spans == [(1, 2, "PERSON")]
+
+
+def test_survival_counts_what_a_reader_sees():
+    from textdp.evaluate.conll import Sentence
+    from textdp.evaluate.detection import survival
+
+    class Replace:  # replaces the listed words, keeps everything else
+        def __init__(self, words):
+            self.words = words
+
+        def privatize(self, texts):
+            from types import SimpleNamespace
+
+            return [SimpleNamespace(text=" ".join("Xx" if w in self.words else w
+                                                 for w in t.split(" "))) for t in texts]
+
+        def __call__(self, text):
+            return self.privatize([text])[0]
+
+    sents = [Sentence(("@", "kim", "met", "John", "Smith", "today"),
+                      ("B-PER", "I-PER", "O", "B-PER", "I-PER", "O"))]
+    run = survival(Replace({"kim", "John", "today"}), sents, name="t", domain="d")
+    # "@" has no letter and is not counted; "Smith" survives; "today" was replaced.
+    assert (run.names, run.surviving, run.others, run.others_kept) == (3, 1, 2, 1)
+    assert run.surviving_share == pytest.approx(1 / 3)
+    assert (run.scores.token_tp, run.scores.token_fn, run.scores.token_fp) == (2, 1, 1)
+    assert (run.scores.tp, run.scores.fp, run.scores.fn) == (1, 2, 1)  # kim | John | today
+
+
+def test_evaluate_detection_per_domain_command(tiny_corpora, tmp_path, capsys):
+    out = tmp_path / "runs.json"
+    assert main(["evaluate", "detection", "--data", str(tiny_corpora), "--detector", "rules",
+                 "--domains", "wnut17,btc", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "wnut17" in printed and "surviving" in printed and "other words kept" in printed
+    rows = json.loads(out.read_text())
+    assert [r["domain"] for r in rows] == ["wnut17", "btc"]
+    assert all(r["names"] == 1 for r in rows)

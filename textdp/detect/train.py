@@ -62,6 +62,10 @@ DEFAULT_INIT = "md"
 # (CoNLL's LOC is mostly countries and cities, OntoNotes' GPE) and learns MISC.
 SCRATCH_LABELS = {"PERSON": "PER", "ORG": "ORG", "LOC": "LOC", "MISC": "MISC"}
 MD_LABELS = {"PERSON": "PERSON", "ORG": "ORG", "LOC": "GPE", "MISC": "MISC"}
+# WNUT-17's types (normalised) as CoNLL's; BTC already uses PER, LOC, ORG.
+CORPUS_LABELS = {"LOCATION": "LOC", "CORPORATION": "ORG", "GROUP": "ORG", "PRODUCT": "MISC",
+                 "CREATIVE-WORK": "MISC"}
+DEFAULT_SOCIAL_REPEAT = 2
 
 
 def model_config(width: int = DEFAULT_WIDTH, depth: int = DEFAULT_DEPTH,
@@ -97,23 +101,36 @@ def model_config(width: int = DEFAULT_WIDTH, depth: int = DEFAULT_DEPTH,
 
 
 def examples_of(documents: Sequence[Any], vocab: Any, labels: Sequence[str],
-                label_names: dict[str, str] | None = None) -> list[Any]:
-    """One ``Example`` per sentence, gold entities limited to ``labels`` (CoNLL names) and
-    named by ``label_names`` (normalised label → model label; default CoNLL's names)."""
+                label_names: dict[str, str] | None = None,
+                rng: random.Random | None = None) -> list[Any]:
+    """One ``Example`` per sentence, gold entities limited to ``labels`` (CoNLL names, after
+    :data:`CORPUS_LABELS`) and named by ``label_names`` (normalised label → model label;
+    default CoNLL's names). With ``rng``, sentences are re-cased at random
+    (:data:`~textdp.detect.train_transformer.CASINGS`): chat and tweets come without the
+    capitals that newswire names carry."""
     from spacy.tokens import Doc
     from spacy.training import Example
 
     from textdp.detect.base import normalise_label
+    from textdp.detect.train_transformer import CASINGS, recase
 
     keep = {normalise_label(lab) for lab in labels}
     out = []
     for doc in documents:
         for sent in doc:
             words = list(sent.tokens)
+            if rng is not None:
+                r = rng.random()
+                for how, share in CASINGS:
+                    if r < share:
+                        words = recase(words, how)
+                        break
+                    r -= share
             ref = Doc(vocab, words=words, spaces=[True] * len(words))
+            spans = [(s, e, CORPUS_LABELS.get(lab, lab)) for s, e, lab in sent.spans]
             ref.ents = [ref.char_span(ref[s].idx, ref[e - 1].idx + len(ref[e - 1]),
                                       label=(label_names or SCRATCH_LABELS)[lab])
-                        for s, e, lab in sent.spans if lab in keep]
+                        for s, e, lab in spans if lab in keep]
             out.append(Example(Doc(vocab, words=words, spaces=[True] * len(words)), ref))
     return out
 
@@ -140,10 +157,13 @@ def _shape_of(model: dict[str, Any]) -> tuple[int, int, list[int], int]:
 
 
 def train(
-    train_path: str | os.PathLike[str],
-    dev_path: str | os.PathLike[str],
+    train_path: str | os.PathLike[str] | None,
+    dev_path: str | os.PathLike[str] | None,
     output: str | os.PathLike[str],
     *,
+    data_dir: str | os.PathLike[str] | None = None,
+    social_repeat: int = DEFAULT_SOCIAL_REPEAT,
+    augment_casing: bool = True,
     width: int = DEFAULT_WIDTH,
     depth: int = DEFAULT_DEPTH,
     rows: Sequence[int] = DEFAULT_ROWS,
@@ -158,7 +178,12 @@ def train(
     seed: int = DEFAULT_SEED,
     log: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
-    """Train, keep the epoch with the best dev PER F1, write it to ``output``; return meta."""
+    """Train, keep the epoch with the best dev PER F1 (the mean over the dev sets), write it
+    to ``output``; return meta.
+
+    With ``train_path``/``dev_path`` one CoNLL file each; with ``data_dir`` (and no paths)
+    every domain of :data:`textdp.evaluate.corpora.DOMAINS`: all training splits (the social
+    ones read ``social_repeat`` times an epoch) and each domain's dev split."""
     import spacy
     from spacy.util import fix_random_seed, minibatch
     from thinc.api import Adam, compounding
@@ -166,6 +191,7 @@ def train(
     from textdp.detect.base import normalise_label
     from textdp.detect.trained import MODEL_FILE, own_vector_keys, save_component, tagger_vocab
     from textdp.evaluate.conll import read_conll, to_docs
+    from textdp.evaluate.corpora import DOMAINS, load_split
     from textdp.evaluate.detection import score
 
     if log is None:
@@ -177,16 +203,30 @@ def train(
     keys, vector_rows = own_vector_keys(md.vocab)
     # md's NORM table and its static vectors (of words that own one) are the features.
     vocab = tagger_vocab(keys, vector_rows)
-    train_docs = read_conll(train_path)
-    dev_docs = read_conll(dev_path)
     if init not in INITS:
         raise ValueError(f"init must be one of {', '.join(INITS)}, got {init!r}")
+    if train_path is not None and dev_path is not None:
+        train_docs = read_conll(train_path)
+        dev_sets = {os.path.basename(os.fspath(dev_path)): read_conll(dev_path)}
+        sources = {"train": os.path.basename(os.fspath(train_path)),
+                   "dev": os.path.basename(os.fspath(dev_path))}
+    else:
+        train_docs, dev_sets = [], {}
+        for name, domain in DOMAINS.items():
+            docs = load_split(domain, "train", data_dir)
+            train_docs.extend(docs * (1 if name == "conll" else social_repeat))
+            dev_sets[name] = load_split(domain, "dev", data_dir)
+        sources = {"train": {n: list(d.train) for n, d in DOMAINS.items()},
+                   "dev": {n: d.dev for n, d in DOMAINS.items()},
+                   "social_repeat": social_repeat}
     label_names = MD_LABELS if init == "md" else SCRATCH_LABELS
-    examples = examples_of(train_docs, vocab, labels, label_names)
-    dev, dev_gold = to_docs(dev_docs, vocab)
-    log(f"train: {len(examples)} sentences from {os.fspath(train_path)}; dev: {len(dev)} "
-        f"documents from {os.fspath(dev_path)}; vectors for {len(keys):,} md keys that own "
-        f"their row")
+    casing_rng = rng if augment_casing else None
+    examples = examples_of(train_docs, vocab, labels, label_names, casing_rng)
+    dev = {name: to_docs(docs, vocab) for name, docs in dev_sets.items()}
+    log(f"train: {len(examples)} sentences; dev: "
+        f"{', '.join(f'{n} {len(d[0])}' for n, d in dev.items())} texts; vectors for "
+        f"{len(keys):,} md keys that own their row; casing augmentation "
+        f"{'on' if augment_casing else 'off'}")
 
     nlp = spacy.blank("en", vocab=vocab)
     optimizer = Adam(learn_rate=learn_rate, L2=1e-6, grad_clip=1.0, use_averages=True)
@@ -207,11 +247,20 @@ def train(
         f"{list(rows)}, hidden {hidden}, dropout {dropout}, seed {seed}")
 
     def dev_f1() -> tuple[float, dict[str, Any]]:
+        per_set = {}
         with nlp.select_pipes(enable=["ner"]), ner.model.use_params(optimizer.averages):
-            pred = [[(e.start, e.end, e.label_) for e in d.ents]
-                    for d in ner.pipe([d.copy() for d in dev], batch_size=64)]
-        s = score(dev_gold, pred)
-        return s.f1, s.as_dict()
+            for name, (docs, gold) in dev.items():
+                pred = [[(e.start, e.end, e.label_) for e in d.ents]
+                        for d in ner.pipe([d.copy() for d in docs], batch_size=64)]
+                per_set[name] = score(gold, pred).as_dict()
+        f1 = sum(s["f1"] for s in per_set.values()) / len(per_set)
+        recall = sum(s["token_recall"] for s in per_set.values()) / len(per_set)
+        precision = sum(s["precision"] for s in per_set.values()) / len(per_set)
+        return f1, {"f1": f1, "token_recall": recall, "precision": precision,
+                    "recall": sum(s["recall"] for s in per_set.values()) / len(per_set),
+                    "per_set": {n: {k: round(float(v), 4) for k, v in s.items()
+                                    if k in ("precision", "recall", "f1", "token_recall")}
+                                for n, s in per_set.items()}}
 
     output = Path(output)
     output.mkdir(parents=True, exist_ok=True)
@@ -221,6 +270,8 @@ def train(
     epoch_seconds: list[float] = []
     for epoch in range(1, max_epochs + 1):
         t0, cpu0 = time.perf_counter(), time.process_time()
+        if augment_casing and epoch > 1:  # a new draw of casings every epoch
+            examples = examples_of(train_docs, vocab, labels, label_names, casing_rng)
         rng.shuffle(examples)
         losses: dict[str, float] = {}
         sizes = compounding(8.0, 64.0, 1.001)
@@ -234,6 +285,7 @@ def train(
         history.append({"epoch": epoch, "loss": round(float(losses.get("ner", 0.0)), 2),
                         "dev_per_f1": round(float(f1), 4),
                         "dev_per_token_recall": round(float(scores["token_recall"]), 4),
+                        "dev": scores["per_set"],
                         "seconds": round(seconds, 1), "cpu_seconds": round(cpu_seconds, 1)})
         mark = ""
         if f1 > best_f1:
@@ -259,10 +311,12 @@ def train(
         "name": output.name,
         "description": ("spaCy NER " + ("adapted from en_core_web_md's NER " if init == "md"
                                         else "") +
-                        "trained on CoNLL-2003 eng.train, reading en_core_web_md's static "
-                        "vectors (reattached at load time)"),
-        "train": os.path.basename(os.fspath(train_path)),
-        "dev": os.path.basename(os.fspath(dev_path)),
+                        ("trained on CoNLL-2003 eng.train" if train_path is not None else
+                         "trained on CoNLL-2003, WNUT-17 and BTC (a, e, f, g)") +
+                        ", reading en_core_web_md's static vectors (reattached at load "
+                        "time)"),
+        **sources,
+        "augment_casing": augment_casing,
         "labels": list(ner.labels),
         "settings": {"init": init, "width": width, "depth": depth, "rows": list(rows),
                      "hidden": hidden, "dropout": dropout, "learn_rate": learn_rate, "seed": seed,
@@ -285,38 +339,69 @@ def train(
 
 def add_parser(sub: Any) -> None:
     """``textdp train-detector``."""
+    from textdp.detect import train_transformer
+
     p = sub.add_parser("train-detector",
-                       help="train the CoNLL-2003 name tagger (spaCy NER on the embedded "
-                            "vectors)")
-    p.add_argument("--train", required=True, help="CoNLL training file (eng.train)")
-    p.add_argument("--dev", required=True,
-                   help="CoNLL dev file for early stopping (eng.testa; never a test set)")
+                       help="train a name tagger: the spaCy NER on the embedded vectors "
+                            "(--kind spacy) or the MiniLM tagger (--kind transformer)")
+    p.add_argument("--kind", choices=("spacy", "transformer"), default="spacy",
+                   help="spacy: textdp/detect/models/conll_ner's architecture (default); "
+                        "transformer: the MiniLM tagger (textdp.detect.transformer)")
+    p.add_argument("--data", default=None,
+                   help="data folder with conll2003/, wnut17/, btc/ (../shared/data): train "
+                        "on every domain's training split, choose on every dev split")
+    p.add_argument("--train", default=None,
+                   help="spacy: one CoNLL training file instead of --data (eng.train)")
+    p.add_argument("--dev", default=None,
+                   help="spacy: its dev file for early stopping (never a test set)")
     p.add_argument("-o", "--output", required=True,
-                   help="output folder, e.g. textdp/detect/models/conll_ner")
-    p.add_argument("--init", choices=INITS, default=DEFAULT_INIT,
+                   help="output folder, e.g. textdp/detect/models/names_ner")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    p.add_argument("--threads", type=int, default=0,
+                   help="torch threads for --kind transformer (0: torch's default)")
+    g = p.add_argument_group("spacy")
+    g.add_argument("--init", choices=INITS, default=DEFAULT_INIT,
                    help="md: adapt en_core_web_md's NER (default); scratch: a new model "
                         "(--width, --depth, --hidden apply)")
-    p.add_argument("--width", type=int, default=DEFAULT_WIDTH)
-    p.add_argument("--depth", type=int, default=DEFAULT_DEPTH)
-    p.add_argument("--hidden", type=int, default=DEFAULT_HIDDEN)
-    p.add_argument("--dropout", type=float, default=DEFAULT_DROPOUT)
-    p.add_argument("--learn-rate", type=float, default=DEFAULT_LEARN_RATE)
-    p.add_argument("--max-epochs", type=int, default=DEFAULT_MAX_EPOCHS)
-    p.add_argument("--patience", type=int, default=DEFAULT_PATIENCE,
+    g.add_argument("--width", type=int, default=DEFAULT_WIDTH)
+    g.add_argument("--depth", type=int, default=DEFAULT_DEPTH)
+    g.add_argument("--hidden", type=int, default=DEFAULT_HIDDEN)
+    g.add_argument("--dropout", type=float, default=DEFAULT_DROPOUT)
+    g.add_argument("--learn-rate", type=float, default=DEFAULT_LEARN_RATE)
+    g.add_argument("--max-epochs", type=int, default=DEFAULT_MAX_EPOCHS)
+    g.add_argument("--patience", type=int, default=DEFAULT_PATIENCE,
                    help="stop after this many epochs without a dev gain")
-    p.add_argument("--max-minutes", type=float, default=DEFAULT_MAX_MINUTES,
+    g.add_argument("--max-minutes", type=float, default=DEFAULT_MAX_MINUTES,
                    help="stop before an epoch that would end after this wall-clock budget")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    g.add_argument("--no-casing-augmentation", action="store_true",
+                   help="train on the corpora's own casing only")
+    t = p.add_argument_group("transformer")
+    train_transformer.add_arguments(t)
     p.set_defaults(handler=cmd_train)
 
 
 def cmd_train(args: Any) -> int:
     """Run ``textdp train-detector``."""
-    for path in (args.train, args.dev):
+    from textdp.evaluate.corpora import DOMAINS
+
+    if (args.train is None) != (args.dev is None):
+        raise ValueError("--train and --dev go together (or use --data for every domain)")
+    if args.train is not None and args.kind == "transformer":
+        raise ValueError("--kind transformer trains on --data (every domain), not --train")
+    if args.train is None and args.data is None:
+        raise ValueError("give --data (../shared/data) or --train and --dev")
+    paths = [args.train, args.dev] if args.train is not None else \
+        [os.path.join(args.data, f) for d in DOMAINS.values() for f in (*d.train, d.dev)]
+    for path in paths:  # every input checked before any training starts
         if not os.path.isfile(path):
             raise FileNotFoundError(2, "No such file", path)
-    train(args.train, args.dev, args.output, init=args.init, width=args.width, depth=args.depth,
-          hidden=args.hidden, dropout=args.dropout, learn_rate=args.learn_rate,
-          max_epochs=args.max_epochs, patience=args.patience, max_minutes=args.max_minutes,
-          seed=args.seed)
+    if args.kind == "transformer":
+        from textdp.detect import train_transformer
+
+        return train_transformer.run(args)
+    train(args.train, args.dev, args.output, data_dir=args.data, init=args.init,
+          width=args.width, depth=args.depth, hidden=args.hidden, dropout=args.dropout,
+          learn_rate=args.learn_rate, max_epochs=args.max_epochs, patience=args.patience,
+          max_minutes=args.max_minutes, seed=args.seed,
+          augment_casing=not args.no_casing_augmentation)
     return 0

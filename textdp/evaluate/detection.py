@@ -214,6 +214,169 @@ def similarity_roc(detector: Any, docs: Sequence[Any], gold: Sequence[Sequence[S
             int((~positive).sum()))
 
 
+# ---------------------------------------------------------------------------- domains
+@dataclass(frozen=True)
+class SurvivalRun:
+    """One detector on one domain's dev split through the full :class:`Privatizer`: gold
+    person-name word tokens still standing in the output, and other words kept."""
+
+    detector: str
+    domain: str
+    scores: DetectionScores
+    names: int
+    surviving: int
+    surviving_anywhere: int
+    others: int
+    others_kept: int
+    tokens: int
+    seconds: float
+
+    @property
+    def surviving_share(self) -> float:
+        """Share of gold person word tokens unchanged at their place in the output (any
+        case): what a reader of the output still sees."""
+        return self.surviving / self.names if self.names else 0.0
+
+    @property
+    def anywhere_share(self) -> float:
+        """Share of gold person word tokens found anywhere in their text's output (any case):
+        also counts a name drawn back as another mention's substitute."""
+        return self.surviving_anywhere / self.names if self.names else 0.0
+
+    @property
+    def others_kept_share(self) -> float:
+        return self.others_kept / self.others if self.others else 0.0
+
+    @property
+    def tokens_per_s(self) -> float:
+        """Whitespace tokens of the input privatized per wall-clock second, end to end."""
+        return self.tokens / self.seconds if self.seconds > 0 else float("inf")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"detector": self.detector, "domain": self.domain, **self.scores.as_dict(),
+                "names": self.names, "surviving": self.surviving,
+                "surviving_share": self.surviving_share,
+                "surviving_anywhere": self.surviving_anywhere,
+                "anywhere_share": self.anywhere_share, "others": self.others,
+                "others_kept": self.others_kept, "others_kept_share": self.others_kept_share,
+                "tokens": self.tokens, "seconds": self.seconds,
+                "tokens_per_s": self.tokens_per_s}
+
+    def summary(self) -> str:
+        s = self.scores
+        return (f"{self.domain:8s} {self.detector:24s} PER P {s.precision:.3f} R {s.recall:.3f} "
+                f"F1 {s.f1:.3f} | token recall {s.token_recall:.3f} | surviving "
+                f"{100 * self.surviving_share:5.1f} % (anywhere {100 * self.anywhere_share:5.1f}"
+                f" %) of {self.names} | other words kept {100 * self.others_kept_share:5.1f} % | "
+                f"{self.tokens_per_s:,.0f} tokens/s")
+
+
+def survival(privatizer: Any, sentences: Sequence[Any], *, name: str = "detector",
+             domain: str = "", batch_size: int = 256) -> SurvivalRun:
+    """Privatize each sentence as a user would (its gold tokens joined by spaces, through
+    ``privatizer.privatize``) and count what survives.
+
+    The privatizer keeps the whitespace skeleton, so the output's i-th whitespace-separated
+    chunk is what became the i-th gold token. Person tokens without a letter (``@`` of a
+    tokenized handle) are not counted: no policy replaces punctuation. Detection is also
+    scored on the same text (the privatizer's own detector, on its own tokens, mapped to the
+    gold tokens by character offsets)."""
+    from textdp.privatizer import is_word
+
+    texts = [" ".join(s.tokens) for s in sentences]
+    privatizer(texts[0] if texts else "")  # load models outside the timed run
+    start = time.perf_counter()
+    outputs = []
+    for i in range(0, len(texts), batch_size):
+        outputs.extend(r.text for r in privatizer.privatize(texts[i:i + batch_size]))
+    seconds = time.perf_counter() - start
+    names = surviving = anywhere = others = kept = 0
+    for sent, out in zip(sentences, outputs):
+        chunks = out.split(" ")
+        if len(chunks) != len(sent.tokens):
+            raise ValueError("the privatizer changed the whitespace skeleton of a text")
+        person = np.zeros(len(sent.tokens), dtype=bool)
+        for a, b, lab in sent.spans:
+            if lab == TARGET:
+                person[a:b] = True
+        seen = {c.casefold() for c in chunks}
+        for tok, new, is_person in zip(sent.tokens, chunks, person.tolist()):
+            if not is_word(tok):
+                continue
+            same = tok.casefold() == new.casefold()
+            if is_person:
+                names += 1
+                surviving += same
+                anywhere += tok.casefold() in seen
+            else:
+                others += 1
+                kept += same
+    scores = _replaced_scores(sentences, outputs)
+    tokens = sum(len(s.tokens) for s in sentences)
+    return SurvivalRun(name, domain, scores, names, surviving, anywhere, others, kept,
+                       tokens, seconds)
+
+
+def _replaced_scores(sentences: Sequence[Any], outputs: Sequence[str]) -> DetectionScores:
+    """Entity and token scores of what was replaced, over word tokens (the only ones any
+    policy replaces): gold spans are the runs of word tokens in gold person spans (``@ kim``
+    is ``kim``); predicted spans are runs of changed word chunks."""
+    from textdp.privatizer import is_word
+
+    def word_runs(flags: Sequence[bool]) -> list[Span]:
+        spans, start = [], -1
+        for k, flag in enumerate([*flags, False]):
+            if flag and start < 0:
+                start = k
+            elif not flag and start >= 0:
+                spans.append((start, k, TARGET))
+                start = -1
+        return spans
+
+    gold, pred = [], []
+    for sent, out in zip(sentences, outputs):
+        words = [is_word(t) for t in sent.tokens]
+        changed = [w and t != c for w, t, c in zip(words, sent.tokens, out.split(" "))]
+        gold.append([g for a, b, lab in sent.spans if lab == TARGET
+                     for g in _shift(word_runs(words[a:b]), a)])
+        pred.append(word_runs(changed))
+    return score(gold, pred)
+
+
+def _shift(spans: list[Span], offset: int) -> list[Span]:
+    return [(s + offset, e + offset, lab) for s, e, lab in spans]
+
+
+def evaluate_domains(data_dir: str | os.PathLike[str] | None, detectors: Sequence[str | None],
+                     *, domains: str | Sequence[str] | None = None, epsilon: float | None = None,
+                     seed: int | None = 0, limit: int | None = None, log: Any = print
+                     ) -> list[SurvivalRun]:
+    """Every detector on every domain's dev split (:mod:`textdp.evaluate.corpora`), through
+    the full default privatizer (names only, default ε): one line each."""
+    from textdp.evaluate.corpora import load_split, resolve_domains, sentences
+    from textdp.privatizer import Privatizer
+
+    runs = []
+    chosen = resolve_domains(domains)
+    splits = {}
+    for d in chosen:
+        sents = sentences(load_split(d, "dev", data_dir))
+        splits[d.name] = sents[:limit] if limit else sents
+        n = sum(1 for s in splits[d.name] for sp in s.spans if sp[2] == TARGET)
+        log(f"{d.name}: {d.description}, dev {d.dev}: {len(splits[d.name])} texts, "
+            f"{sum(len(s.tokens) for s in splits[d.name]):,} tokens, {n} persons")
+    for spec in detectors:
+        kwargs: dict[str, Any] = {"detector": spec, "seed": seed}
+        if epsilon is not None:
+            kwargs["epsilon"] = epsilon
+        privatizer = Privatizer(**kwargs)
+        for d in chosen:
+            run = survival(privatizer, splits[d.name], name=spec or "default", domain=d.name)
+            log(run.summary())
+            runs.append(run)
+    return runs
+
+
 # ---------------------------------------------------------------------------- command
 def evaluate_file(data: str | os.PathLike[str], detectors: Sequence[str | None], *,
                   unit: str = "document", seeds: Sequence[str] | None = None,
@@ -270,10 +433,17 @@ def add_parser(sub: Any) -> None:
     """``textdp evaluate detection`` (``sub``: the ``evaluate`` command's subparsers)."""
     p = sub.add_parser(
         "detection", help="PER precision/recall/F1, token recall and speed of detectors on a "
-                          "CoNLL-2003 file")
+                          "CoNLL file, or per domain with names surviving the privatizer")
     p.add_argument("--data", required=True,
-                   help="CoNLL file (4 columns, IOB1/IOB2), e.g. "
-                        "../shared/data/conll2003/eng.testa (dev; never tune on a test set)")
+                   help="a CoNLL file (4 columns, IOB1/IOB2), e.g. "
+                        "../shared/data/conll2003/eng.testa, or the data folder "
+                        "../shared/data: then every domain's dev split (CoNLL-2003, WNUT-17, "
+                        "BTC section b) through the full privatizer, with the share of names "
+                        "surviving and of other words kept (never tune on a test set)")
+    p.add_argument("--domains", default=None,
+                   help="with a data folder: comma-separated domains (conll, wnut17, btc)")
+    p.add_argument("--epsilon", type=float, default=None,
+                   help="with a data folder: the privatizer's ε (default: its default)")
     p.add_argument("--detector", action="append", default=None,
                    help="detector name (spacy, trained, rules, similarity, ensemble, a+b, a "
                         "spaCy package, hf:<model>); repeat for several; default: the default")
@@ -293,12 +463,22 @@ def cmd_detection(args: Any) -> int:
     """Run ``textdp evaluate detection``."""
     import json
 
+    from textdp.io import atomic_output
+
+    if os.path.isdir(args.data):
+        domain_runs = evaluate_domains(args.data, args.detector or [None],
+                                       domains=args.domains, epsilon=args.epsilon,
+                                       limit=args.limit)
+        if args.json:
+            with atomic_output(args.json) as f:
+                json.dump([r.as_dict() for r in domain_runs], f, indent=2)
+        return 0
     if not os.path.isfile(args.data):
         raise FileNotFoundError(2, "No such file", args.data)
     runs = evaluate_file(args.data, args.detector or [None], unit=args.unit,
                          seeds=parse_seeds(args.seeds), threshold=args.threshold,
                          label=args.label, limit=args.limit)
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
+        with atomic_output(args.json) as f:
             json.dump([r.as_dict() for r in runs], f, indent=2)
     return 0

@@ -1,0 +1,24 @@
+"""Fixtures of the detection tests."""
+
+from __future__ import annotations
+
+import pytest
+
+TINY = {
+    "conll2003/eng.train": "John NNP I-NP I-PER\nSmith NNP I-NP I-PER\nsaid VBD I-VP O\n\n"
+                           "Paris NNP I-NP I-LOC\nis VBZ I-VP O\nbig JJ I-ADJP O\n\n",
+    "conll2003/eng.testa": "Anna NNP I-NP I-PER\nlaughed VBD I-VP O\n\n",
+    "wnut17/wnut17train.conll": "hey\tO\nmike\tB-person\n!\tO\n\n",
+    "wnut17/emerging.dev.conll": "lol\tO\njessica\tB-person\n\n",
+    **{f"btc/{s}.conll": "@\tB-PER\nkim\tI-PER\nrocks\tO\n\n" for s in "aefgb"},
+}
+
+
+@pytest.fixture
+def tiny_corpora(tmp_path):
+    """A data folder shaped like ../shared/data: every domain's files, a few lines each."""
+    root = tmp_path / "data"
+    for rel, text in TINY.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root

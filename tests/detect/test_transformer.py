@@ -1,0 +1,131 @@
+"""The MiniLM name tagger: windows, casing classes, spans, the packaged model and training."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import numpy as np
+import pytest
+
+from textdp.detect.transformer import (
+    DEFAULT_MODEL,
+    TransformerNameDetector,
+    load_config,
+    shape_class,
+    spans_of,
+    windows,
+)
+
+
+def test_shape_classes():
+    assert [shape_class(w) for w in ("...", "john", "John", "JOHN", "iPhone", "McDonald",
+                                     "J", "42")] == [0, 1, 2, 3, 4, 2, 2, 0]
+
+
+@pytest.mark.parametrize("n", [0, 1, 63, 64, 65, 200, 1000])
+def test_windows_cover_every_word_with_overlap(n):
+    spans = windows(n)
+    covered = np.zeros(n, dtype=int)
+    for s, e in spans:
+        assert e - s <= 64
+        covered[s:e] += 1
+    assert (covered >= 1).all()
+    if n > 64:  # consecutive windows overlap, so a name at a boundary is read whole once
+        assert all(b[0] < a[1] for a, b in zip(spans, spans[1:]))
+
+
+def test_spans_of_threshold_and_name_starts():
+    prob = np.array([0.9, 0.8, 0.1, 0.6, 0.7, 0.05, 0.3])
+    begins = np.array([True, False, False, True, True, False, True])
+    assert spans_of(prob, begins, 0.5) == [(0, 2), (3, 4), (4, 5)]
+    assert spans_of(prob, begins, 0.25) == [(0, 2), (3, 4), (4, 5), (6, 7)]
+    assert spans_of(prob, begins, 0.95) == []
+
+
+def test_packaged_config_is_complete():
+    config = load_config()
+    assert 0 < config["threshold"] < 1 and config["layers"] >= 1
+    assert set(config["dev_scores"]) == {"conll", "wnut17", "btc"}
+    assert "emerging.dev.conll" in config["dev"]["wnut17"]  # dev, never a test set
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return TransformerNameDetector()
+
+
+def test_finds_names_in_any_casing(detector, nlp):
+    texts = ["Angela Merkel met John Smith in Berlin.",
+             "hey mike did u see jessica at the mall",
+             "ANGELA MERKEL MET JOHN SMITH IN BERLIN."]
+    docs = [nlp.make_doc(t) for t in texts]
+    spans = detector(docs)
+    words = [{docs[i][k].text.lower() for s, e, _ in sp for k in range(s, e)}
+             for i, sp in enumerate(spans)]
+    assert {"angela", "merkel", "john", "smith"} <= words[0]
+    assert {"mike", "jessica"} <= words[1]
+    assert {"angela", "merkel", "john", "smith"} <= words[2]
+    assert all(lab == "PERSON" for sp in spans for *_, lab in sp)
+    assert "berlin" not in words[0] | words[2]
+
+
+def test_long_text_and_whitespace_tokens(detector, nlp):
+    filler = "the weather was fine and nothing happened . " * 20
+    doc = nlp.make_doc(filler + "Then\n\nBarack Obama spoke .\t" + filler)
+    spans = detector([doc])[0]
+    found = {doc[k].text for s, e, _ in spans for k in range(s, e)}
+    assert {"Barack", "Obama"} <= found
+    assert not any(doc[k].is_space for s, e, _ in spans for k in range(s, e))
+
+
+def test_threshold_trades_recall(nlp):
+    doc = nlp.make_doc("i talked to mark and rose about the bill from will")
+    low = TransformerNameDetector(threshold=0.01)([doc])[0]
+    high = TransformerNameDetector(threshold=0.99)([doc])[0]
+    assert sum(e - s for s, e, _ in low) >= sum(e - s for s, e, _ in high)
+
+
+def test_bad_arguments_fail_before_reading(tmp_path):
+    with pytest.raises(ValueError, match="threshold"):
+        TransformerNameDetector(threshold=1.5)
+    with pytest.raises(ValueError, match="batch_size"):
+        TransformerNameDetector(batch_size=0)
+    with pytest.raises(FileNotFoundError, match="no transformer name tagger"):
+        TransformerNameDetector(tmp_path)
+
+
+def test_pickles_without_weights_and_repr_has_no_text(detector):
+    clone = pickle.loads(pickle.dumps(detector))
+    assert clone.model == DEFAULT_MODEL and clone.threshold == detector.threshold
+    assert len(pickle.dumps(detector)) < 1000
+    assert "threshold" in repr(detector)
+
+
+@pytest.mark.slow
+def test_train_detector_transformer_command(tiny_corpora, tmp_path, nlp):
+    from textdp.cli import main
+
+    out = tmp_path / "model"
+    assert main(["train-detector", "--kind", "transformer", "--data", str(tiny_corpora), "-o",
+                 str(out), "--layers", "1", "--epochs", "2", "--batch-size", "4"]) == 0
+    config = json.loads((out / "config.json").read_text())
+    assert config["layers"] == 1 and len(config["history"]) == 2
+    assert set(config["dev_scores"]) == {"conll", "wnut17", "btc"}
+    # Only the fine-tuned layer and the head ship, in float16.
+    assert (out / "weights.safetensors").stat().st_size < 5e6
+    det = TransformerNameDetector(out, threshold=0.5)
+    assert len(det([nlp.make_doc("John Smith said hello")])) == 1
+
+
+def test_train_detector_refuses_missing_data_before_work(tmp_path, capsys):
+    from textdp.cli import main
+
+    assert main(["train-detector", "--kind", "transformer", "--data", str(tmp_path), "-o",
+                 str(tmp_path / "m")]) == 2
+    assert "eng.train: No such file" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
+    assert main(["train-detector", "--kind", "transformer", "--train", "x", "--dev", "y",
+                 "-o", str(tmp_path / "m")]) == 2
+    assert main(["train-detector", "-o", str(tmp_path / "m")]) == 2
+    assert "give --data" in capsys.readouterr().err

