@@ -512,3 +512,12 @@ def test_word2vec_table_file_is_used(tmp_path, monkeypatch):
     assert words[:3] == ["alpha", "bravo", "charlie"]  # large ε on a spread-out table
     assert words[3] in ("alpha", "bravo", "charlie")  # OOV: a public word, never "delta"
     assert out.report.tokens_replaced == 4
+
+
+@pytest.mark.parametrize("bare", ["Angela Merkel met John Smith.", b"Angela Merkel"])
+def test_a_bare_string_is_refused_not_iterated(all_privatizer, bare):
+    # Iterated, the string would come back as its own characters: the original text.
+    with pytest.raises(TypeError, match="one string") as info:
+        all_privatizer.privatize(bare)
+    assert "Merkel" not in str(info.value) and "Merkel" not in repr(info.value)
+    assert "Merkel" not in all_privatizer("Angela Merkel met John Smith.").text

@@ -216,9 +216,11 @@ class Privatizer:
             :class:`~textdp.contextual_index.ContextualIndex`; ``None`` (default) for the
             model's whole-word vocabulary encoded by the same layer (built once, cached on
             disk). Its model and layer must be the encoder's (checked here).
-        detector: ``None`` (the default ensemble: the packaged CoNLL-2003 tagger plus recall
-            rules), a name (``"spacy"``, ``"trained"``, ``"rules"``, ``"similarity"``,
-            ``"trained+spacy+rules"``, …), a spaCy package name, or a detector object.
+        detector: ``None`` (the default ensemble: the packaged CoNLL-2003 tagger, recall
+            rules and names in handles and e-mail addresses, on a normalised view of the
+            text), a name (``"spacy"``, ``"trained"``, ``"rules"``, ``"similarity"``,
+            ``"handles"``, ``"trained+spacy+rules"``, …), a spaCy package name, or a detector
+            object.
         seed: fixed seed for reproducible output. NOT private against anyone who knows it.
         secure: draw every random bit from ChaCha20 keyed from ``os.urandom`` and re-keyed per
             batch (:mod:`textdp.rng`); excludes ``seed``.
@@ -297,7 +299,8 @@ class Privatizer:
         self.secure = bool(secure)
         self.rng = RandomSource(seed, secure=self.secure)
         self.detector_spec = detector
-        self._detector = create_detector(detector) if self.targets != "all" else None
+        self._detector = create_detector(detector, device=self.device) \
+            if self.targets != "all" else None
         self._nlp = nlp
         self._table: EmbeddingTable | None = table if isinstance(table, EmbeddingTable) else None
         if isinstance(self.contextual_index, ContextualIndex):
@@ -425,8 +428,12 @@ class Privatizer:
         """Privatize texts in vectorised batches; one :class:`PrivatizedText` per input.
 
         Raises ``ValueError`` naming the row (0-based) of a ``None`` or non-string input
-        before any text is processed.
+        before any text is processed, and ``TypeError`` for a bare string (iterating it would
+        hand back its characters, i.e. the original text): call the privatizer on one text.
         """
+        if isinstance(texts, (str, bytes)):
+            raise TypeError("privatize() takes an iterable of texts, got one string; use "
+                            "privatizer(text) for a single text")
         texts = list(texts)
         for i, t in enumerate(texts):
             if not isinstance(t, str):

@@ -8,6 +8,8 @@ import pytest
 
 from textdp.detect import create_detector
 from textdp.detect.ensemble import DEFAULT_ENSEMBLE, EnsembleDetector, union_spans
+from textdp.detect.handles import HandleDetector
+from textdp.detect.normalise import NormalisedView
 from textdp.detect.rules import NameRules
 from textdp.detect.trained import TrainedNERDetector
 
@@ -50,22 +52,31 @@ def test_ensemble_unites_members_then_applies_rules(nlp):
 def test_names():
     assert isinstance(create_detector("rules"), NameRules)
     assert isinstance(create_detector("trained"), TrainedNERDetector)
-    ens = create_detector("trained+rules")
+    assert isinstance(create_detector("handles"), HandleDetector)
+    # A union runs on the normalised view; a single member stays as it is.
+    view = create_detector("trained+rules")
+    assert isinstance(view, NormalisedView)
+    ens = view.inner
     assert isinstance(ens, EnsembleDetector) and ens.rules is not None
     assert isinstance(ens.detectors[0], TrainedNERDetector)
-    both = create_detector("trained+similarity")
+    both = create_detector("trained+similarity").inner
     assert len(both.detectors) == 2 and both.rules is None
     with pytest.raises(ValueError, match="ensemble"):
         create_detector("ensemble+rules")
-    assert DEFAULT_ENSEMBLE == "trained+rules"
+    # The tagger members may change; the rules and the handles stay in the default.
+    assert DEFAULT_ENSEMBLE.split("+")[-2:] == ["rules", "handles"]
 
 
-def test_default_detector_is_the_ensemble():
+def test_default_detector_is_the_ensemble_on_the_normalised_view():
     for spec in (None, "ensemble"):
         det = create_detector(spec)
-        assert isinstance(det, EnsembleDetector)
-        assert [type(d) for d in det.detectors] == [TrainedNERDetector]
-        assert isinstance(det.rules, NameRules)
+        assert isinstance(det, NormalisedView)
+        ens = det.inner
+        assert isinstance(ens, EnsembleDetector)
+        assert isinstance(ens.detectors[0], TrainedNERDetector)
+        assert isinstance(ens.detectors[-1], HandleDetector)
+        assert isinstance(ens.rules, NameRules)
+        assert repr(det).startswith("NormalisedView(EnsembleDetector([")
 
 
 def test_invoice_names_found_through_the_privatizer_tokenization():
@@ -98,5 +109,29 @@ def test_later_mentions_and_titles(nlp):
 def test_ensemble_pickles():
     det = create_detector(None)
     again = pickle.loads(pickle.dumps(det))
-    assert isinstance(again, EnsembleDetector)
-    assert again.detectors[0].model == det.detectors[0].model
+    assert isinstance(again, NormalisedView) and isinstance(again.inner, EnsembleDetector)
+    assert again.inner.detectors[0].model == det.inner.detectors[0].model
+    assert repr(again) == repr(det)
+
+
+# Casing the taggers must not depend on: chat without capitals, shouted text, titles.
+CASED_FORMS = [
+    ("hey mike did u see jessica at the mall", ["mike", "jessica"]),
+    ("lol ok ill ask sarah and tom tomorrow", ["sarah", "tom"]),
+    ("ANGELA MERKEL MET JOHN SMITH IN BERLIN", ["ANGELA", "MERKEL", "JOHN", "SMITH"]),
+    ("Interview With Angela Merkel And John Smith", ["Angela", "Merkel", "John", "Smith"]),
+]
+
+
+@pytest.fixture(scope="module")
+def default_privatizer():
+    from textdp.privatizer import Privatizer
+
+    return Privatizer(seed=0)
+
+
+@pytest.mark.parametrize("text, names", CASED_FORMS)
+def test_names_in_any_casing_do_not_survive(default_privatizer, text, names):
+    out = default_privatizer(text).text.split()
+    for name in names:
+        assert name.casefold() not in {w.casefold() for w in out}

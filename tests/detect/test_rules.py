@@ -156,3 +156,6 @@ def test_extend_names():
     assert (11, 13, "ORG") in out  # another entity stops a name; upper case never extends
     # Without whitespace information a hyphen is not crossed.
     assert names(words, extend_names(words, spans))[0] == "Fatima Al"
+    # A hashtag is closed: the title-case word after "#JuliaTalks" does not join it.
+    tweet = toks("# JuliaTalks Tonight at 8")
+    assert extend_names(tweet, [(0, 2, "PERSON")]) == [(0, 2, "PERSON")]

@@ -31,8 +31,13 @@ def test_packaged_model_is_small_and_has_no_vectors():
     assert total <= MAX_PACKAGE_BYTES
     assert (folder / MODEL_FILE).stat().st_size < 20000 * 300 * 4  # smaller than the vectors
     meta = model_meta()
-    assert meta["train"] == "eng.train" and meta["dev"] == "eng.testa"
-    assert meta["dev_per_f1"] > 0.9
+    # Trained on every domain's training split; dev splits chose the epoch; no test set.
+    assert meta["train"]["conll"] == ["conll2003/eng.train"]
+    assert "btc/b.conll" not in meta["train"]["btc"] and meta["dev"]["btc"] == "btc/b.conll"
+    assert meta["dev"]["wnut17"] == "wnut17/emerging.dev.conll"
+    # dev_per_f1 is the mean over the domains; newswire alone stays above 0.9.
+    best = meta["history"][meta["best_epoch"] - 1]
+    assert best["dev"]["conll"]["f1"] > 0.9 and meta["dev_per_f1"] > 0.7
 
 
 def test_vectors_are_reattached_from_the_md_pipeline():

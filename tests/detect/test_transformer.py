@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import pickle
 
@@ -32,7 +33,7 @@ def test_windows_cover_every_word_with_overlap(n):
         covered[s:e] += 1
     assert (covered >= 1).all()
     if n > 64:  # consecutive windows overlap, so a name at a boundary is read whole once
-        assert all(b[0] < a[1] for a, b in zip(spans, spans[1:]))
+        assert all(b[0] < a[1] for a, b in itertools.pairwise(spans))
 
 
 def test_spans_of_threshold_and_name_starts():

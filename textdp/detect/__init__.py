@@ -9,23 +9,25 @@ from textdp.detect.named import DEFAULT_DETECTOR, is_named, named_detector
 from textdp.detect.spacy_ner import SpacyNERDetector
 
 
-def create_detector(spec: Any = None) -> Detector:
-    """A detector from ``None`` (the default: the packaged CoNLL-2003 tagger plus the recall
-    rules, ``"ensemble"``), a name (``"spacy"`` for the embedded spaCy NER, ``"trained"``,
-    ``"rules"``, ``"similarity"``, ``"ensemble"``, or a union such as ``"trained+spacy+rules"``;
-    see :mod:`textdp.detect.named`), a spaCy package name, ``"hf:<model>"`` (a
-    ``transformers`` token-classification folder or hub name), or an object that follows
-    the :class:`Detector` protocol."""
+def create_detector(spec: Any = None, *, device: Any = "cpu") -> Detector:
+    """A detector from ``None`` (the default, ``"ensemble"``: the packaged CoNLL-2003 tagger,
+    the recall rules and the names in handles and e-mail addresses, on a normalised view of
+    the text), a name (``"spacy"`` for the embedded spaCy NER, ``"trained"``, ``"rules"``,
+    ``"similarity"``, ``"handles"``, ``"ensemble"``, or a union such as
+    ``"trained+spacy+rules"``; see :mod:`textdp.detect.named`), a spaCy package name,
+    ``"hf:<model>"`` (a ``transformers`` token-classification folder or hub name), or an
+    object that follows the :class:`Detector` protocol. ``device`` (a torch device) is where
+    model-based members run (the MiniLM tagger)."""
     if spec is None:
-        return named_detector(DEFAULT_DETECTOR)
+        return named_detector(DEFAULT_DETECTOR, device=str(device))
     if spec == "spacy":
         return SpacyNERDetector()
     if isinstance(spec, str) and spec.startswith("hf:"):
         from textdp.detect.hf_ner import HFNERDetector  # transformers is imported lazily
 
         return HFNERDetector(spec[3:])
-    if is_named(spec):  # "trained", "rules", "similarity", "ensemble", "trained+rules", ...
-        return named_detector(spec)
+    if is_named(spec):  # "trained", "rules", "handles", "ensemble", "trained+rules", ...
+        return named_detector(spec, device=str(device))
     if isinstance(spec, str):
         return SpacyNERDetector(spec)
     if callable(spec):

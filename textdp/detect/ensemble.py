@@ -9,7 +9,8 @@ Non-person spans (ORG, LOC, …) are kept where no person token lies: they serve
 and the rules leave them alone (``Jordan`` the country next to ``Michael Jordan``).
 
 Build one from names with ``create_detector("trained+rules")``; ``create_detector(None)``
-returns :data:`DEFAULT_ENSEMBLE`.
+returns :data:`DEFAULT_ENSEMBLE` (each wrapped in a
+:class:`~textdp.detect.normalise.NormalisedView`).
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from textdp.detect.base import Span
 from textdp.detect.rules import PERSON, NameRules, runs
 
 # The default detector: the packaged CoNLL-2003 tagger plus the recall rules (see README:
-# CoNLL-2003 dev PER figures and speed of each choice).
-DEFAULT_ENSEMBLE = "trained+rules"
+# CoNLL-2003 dev PER figures and speed of each choice), plus the names in handles, hashtags
+# and e-mail addresses (:mod:`textdp.detect.handles`); ``create_detector`` runs it on the
+# normalised view (:mod:`textdp.detect.normalise`).
+DEFAULT_ENSEMBLE = "trained+rules+handles"
 
 
 def union_spans(span_lists: Sequence[Sequence[Span]]) -> list[Span]:

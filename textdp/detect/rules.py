@@ -298,7 +298,8 @@ def extend_names(words: Sequence[str], spans: Sequence[Span],
     n = len(words)
     out: list[Span] = []
     for s, e, lab in spans:
-        if lab == PERSON and _title_case(words[e - 1]):
+        # A hashtag ("#" + "JuliaTalks") is closed: the word after it starts the sentence.
+        if lab == PERSON and _title_case(words[e - 1]) and words[s] != "#":
             while e < n and e not in taken:
                 if _title_case(words[e]) and name_key(words[e]) not in NOT_NAMES:
                     step = 1

@@ -9,8 +9,10 @@ social-media corpora are small next to CoNLL, so each epoch reads WNUT-17 and BT
 ``--social-repeat`` times. Casing is randomised per sentence (lower, UPPER, Title; see
 :data:`CASINGS`) so the tagger cannot lean on capitals that chat and tweets do not have.
 
-Choice: after each epoch the tagger is scored on every domain's dev split; the epoch with the
-best mean person F1 over the domains is kept. The decision threshold is then chosen on the
+Choice: after each epoch the tagger is scored on every domain's dev split; the epoch that
+catches the most names at an acceptable cost is kept (:func:`recall_within`: per domain the
+best token recall among thresholds flagging at most ``--max-false-rate`` of the other words,
+averaged over the domains). The decision threshold is then chosen on the
 same dev splits: the lowest threshold (most recall) whose rate of non-name words flagged stays
 within ``--max-false-rate`` on every domain. Dev figures per domain and threshold go to
 ``config.json`` and the model card ``README.md``. Test sets are never read.
@@ -30,7 +32,7 @@ import numpy as np
 
 DEFAULT_LAYERS = 3
 DEFAULT_HIDDEN = 128
-DEFAULT_EPOCHS = 3
+DEFAULT_EPOCHS = 2
 DEFAULT_BATCH = 32
 DEFAULT_LR = 1e-4
 DEFAULT_HEAD_LR = 1e-3
@@ -39,7 +41,10 @@ DEFAULT_MAX_FALSE_RATE = 0.02
 DEFAULT_SEED = 0
 # Share of training sentences re-cased, and how.
 CASINGS = (("lower", 0.25), ("upper", 0.08), ("title", 0.05))
-THRESHOLDS = (0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
+THRESHOLDS = (0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
+# Loss weight of the person tags (O, B, I) against the rest: a missed name is published, a
+# word taken for a name is only replaced, so training leans to recall.
+DEFAULT_PERSON_WEIGHT = 2.0
 
 
 def recase(words: Sequence[str], how: str) -> list[str]:
@@ -104,6 +109,15 @@ def dev_scores(model: Any, tokenizer: Any, dev: dict[str, list[Any]],
     return out
 
 
+def recall_within(scores: dict[str, Any], max_false_rate: float) -> float:
+    """Mean over domains of the best token recall among the thresholds whose rate of other
+    words flagged is within ``max_false_rate`` in that domain: how many names an epoch can
+    catch at an acceptable cost, the figure epochs are chosen by."""
+    best = [max((s["token_recall"] for s in d.values() if s["false_rate"] <= max_false_rate),
+                default=0.0) for d in scores.values()]
+    return float(np.mean(best))
+
+
 def choose_threshold(scores: dict[str, Any], max_false_rate: float) -> float:
     """The lowest threshold whose false rate is within ``max_false_rate`` on every domain
     (0.5 when none is)."""
@@ -117,7 +131,8 @@ def train(data_dir: str | os.PathLike[str] | None, output: str | os.PathLike[str
           epochs: int = DEFAULT_EPOCHS, batch_size: int = DEFAULT_BATCH,
           learn_rate: float = DEFAULT_LR, head_learn_rate: float = DEFAULT_HEAD_LR,
           social_repeat: int = DEFAULT_SOCIAL_REPEAT,
-          max_false_rate: float = DEFAULT_MAX_FALSE_RATE, seed: int = DEFAULT_SEED,
+          max_false_rate: float = DEFAULT_MAX_FALSE_RATE,
+          person_weight: float = DEFAULT_PERSON_WEIGHT, seed: int = DEFAULT_SEED,
           limit: int | None = None, log: Callable[[str], None] | None = None
           ) -> dict[str, Any]:
     """Train, keep the best epoch, choose the threshold, write ``output``; return config."""
@@ -163,7 +178,8 @@ def train(data_dir: str | os.PathLike[str] | None, output: str | os.PathLike[str
     warmup = max(1, steps // 20)
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda s: min((s + 1) / warmup, max(0.0, (steps - s) / (steps - warmup))))
-    loss_fn = torch.nn.CrossEntropyLoss(ignore_index=-100)
+    loss_fn = torch.nn.CrossEntropyLoss(
+        weight=torch.tensor([1.0, person_weight, person_weight]), ignore_index=-100)
     output = Path(output)
     history: list[dict[str, Any]] = []
     best: tuple[float, int, dict[str, Any]] = (-1.0, 0, {})
@@ -213,19 +229,23 @@ def train(data_dir: str | os.PathLike[str] | None, output: str | os.PathLike[str
         model.eval()
         scores = dev_scores(model, tokenizer, dev)
         mean_f1 = float(np.mean([d["0.5"]["f1"] for d in scores.values()]))
+        recall = recall_within(scores, max_false_rate)
         seconds = time.perf_counter() - t0
         history.append({"epoch": epoch, "loss": round(total / max(len(batches), 1), 4),
-                        "mean_dev_f1": round(mean_f1, 4), "seconds": round(seconds, 1),
+                        "mean_dev_f1": round(mean_f1, 4),
+                        "recall_within_false_rate": round(recall, 4),
+                        "seconds": round(seconds, 1),
                         "dev": scores})
         line = "  ".join(f"{k} F1 {d['0.5']['f1']:.3f} R@0.1 {d['0.1']['token_recall']:.3f}"
                          for k, d in scores.items())
         mark = ""
-        if mean_f1 > best[0]:
-            best = (mean_f1, epoch, scores)
+        if recall > best[0]:
+            best = (recall, epoch, scores)
             best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
             mark = " *best"
         log(f"epoch {epoch}: loss {total / max(len(batches), 1):.4f} mean dev F1 "
-            f"{mean_f1:.4f} | {line} ({seconds:.0f} s){mark}")
+            f"{mean_f1:.4f}, recall within false rate {recall:.4f} | {line} ({seconds:.0f} s)"
+            f"{mark}")
     model.load_state_dict(best_state)
     threshold = choose_threshold(best[2], max_false_rate)
     config = {
@@ -237,6 +257,7 @@ def train(data_dir: str | os.PathLike[str] | None, output: str | os.PathLike[str
         "dev": {name: d.dev for name, d in DOMAINS.items()},
         "settings": {"epochs": epochs, "batch_size": batch_size, "learn_rate": learn_rate,
                      "head_learn_rate": head_learn_rate, "social_repeat": social_repeat,
+                     "person_weight": person_weight,
                      "casings": dict(CASINGS), "seed": seed, "limit": limit},
         "best_epoch": best[1], "dev_scores": best[2],
         "history": [{k: v for k, v in h.items() if k != "dev"} for h in history],
@@ -246,7 +267,8 @@ def train(data_dir: str | os.PathLike[str] | None, output: str | os.PathLike[str
     }
     save_model(model, config, output)
     card = write_transformer_card(output, data_dir)
-    log(f"best epoch {best[1]} (mean dev F1 {best[0]:.4f}); threshold {threshold}; "
+    log(f"best epoch {best[1]} (mean dev recall within the false rate {best[0]:.4f}); "
+        f"threshold {threshold}; "
         f"wrote {output} and its card {card.name}")
     return config
 
@@ -317,6 +339,8 @@ def add_arguments(p: Any) -> None:
     p.add_argument("--max-false-rate", type=float, default=DEFAULT_MAX_FALSE_RATE,
                    help="threshold choice: highest share of non-name words flagged allowed "
                         "on any dev domain")
+    p.add_argument("--person-weight", type=float, default=DEFAULT_PERSON_WEIGHT,
+                   help="loss weight of the person tags against O (recall first)")
     p.add_argument("--limit", type=int, default=None,
                    help="train on this many units only (a smoke run)")
 
@@ -329,7 +353,8 @@ def run(args: Any) -> int:
         torch.set_num_threads(args.threads)
     train(args.data, args.output, layers=args.layers, epochs=args.epochs,
           batch_size=args.batch_size, social_repeat=args.social_repeat,
-          max_false_rate=args.max_false_rate, seed=args.seed, limit=args.limit)
+          max_false_rate=args.max_false_rate, person_weight=args.person_weight,
+          seed=args.seed, limit=args.limit)
     return 0
 
 

@@ -1,4 +1,5 @@
-"""The packaged name tagger: a spaCy NER trained on CoNLL-2003 (see :mod:`textdp.detect.train`).
+"""The packaged spaCy name tagger: a spaCy NER trained on newswire, posts and tweets (CoNLL-2003,
+WNUT-17, BTC; see :mod:`textdp.detect.train`).
 
 The package holds only the component's weights (``models/<name>/ner.bin``), its config and the
 list of md keys it reads vectors for (``vector_keys.npz``); the static vectors it was trained
@@ -22,7 +23,7 @@ import numpy as np
 from textdp.detect.base import Span, normalise_label
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
-DEFAULT_MODEL = "conll_ner"
+DEFAULT_MODEL = "names_ner"
 CONFIG_FILE = "config.cfg"
 MODEL_FILE = "ner.bin"
 # Default recall bias of TrainedNERDetector (see there).
@@ -214,8 +215,8 @@ def conll_words(doc: Any) -> tuple[list[str], list[bool], list[int]]:
 
 
 class TrainedNERDetector:
-    """Marks entities with the packaged CoNLL-2003 tagger (persons as ``PERSON``; ``ORG``,
-    ``GPE`` for CoNLL's LOC, ``MISC``).
+    """Marks entities with the packaged spaCy tagger (persons as ``PERSON``; ``ORG``, ``GPE``
+    for CoNLL's LOC, ``MISC``).
 
     Args:
         model: a packaged model name or a folder written by ``textdp train-detector``.

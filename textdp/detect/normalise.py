@@ -1,0 +1,252 @@
+"""A normalised view for detectors: names hidden by Unicode tricks or odd whitespace are found.
+
+A tagger reads ``Mer\\u00adkel`` (soft hyphen), ``An\\u200bgela`` (zero-width space),
+``Ｊｏｈｎ`` (fullwidth), ``Jose\\u0301`` (decomposed accent) or ``Angela\\tMerkel`` as strange
+tokens and misses the name, which is then published unchanged. :class:`NormalisedView` wraps a
+detector: for each doc whose text is not already normal it builds a normalised text
+
+* NFKC per character (fullwidth and compatibility forms → their plain letters), with
+  combining marks composed onto their letter (NFC: ``Jose\\u0301`` → ``José``);
+* every invisible default-ignorable character removed: format characters (category ``Cf``:
+  soft hyphen, ZWSP, ZWJ/ZWNJ, bidi marks and embeddings, BOM, invisible operators, …), the
+  combining grapheme joiner U+034F, variation selectors and Hangul fillers;
+* every run of whitespace collapsed to one character: ``"\\n"`` when the run holds a line
+  break, ``" "`` otherwise (tabs, NBSP, U+2000–200A, U+3000, double spaces). Line breaks are
+  kept because they carry structure a tagger uses (a byline is not the dateline below it);
+
+tokenizes it with the tokenizer the docs came from, runs the wrapped detector on all docs in
+one batch, and maps every span back to the original tokens through a character map: an
+original token is in a span when its characters overlap the original characters behind the
+span's normalised ones. Docs whose text is already normal (the common case: plain ASCII with
+single spaces) are passed through untouched, and a batch of only such docs costs one regular
+expression scan per text.
+
+The original text is never logged, printed or put in an exception.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from textdp.detect.base import Span
+
+PERSON = "PERSON"
+
+# Default-ignorable characters that are not of category Cf (which is tested by category):
+# combining grapheme joiner, Hangul fillers, Khmer inherent vowels, Mongolian free variation
+# selectors, variation selectors (and their supplement).
+_IGNORABLE_EXTRA = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0"
+    + "".join(chr(c) for c in range(0xFE00, 0xFE10))
+    + "".join(chr(c) for c in range(0xE0100, 0xE01F0))
+)
+# Whitespace that breaks a line (str.splitlines' set); a run holding one becomes "\n".
+_LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+# Whitespace other than a single " " or "\n" (regex \s is str.isspace's set).
+_ODD_SPACE = re.compile(r"[^\S \n]|\s\s")
+
+
+def is_ignorable(char: str) -> bool:
+    """Whether ``char`` is invisible and removed from the normalised text (see module doc)."""
+    return char in _IGNORABLE_EXTRA or unicodedata.category(char) == "Cf"
+
+
+def is_normal(text: str) -> bool:
+    """Whether :func:`normalise_text` leaves ``text`` as it is. Plain ASCII costs one regex
+    scan; other text an NFKC check and a look at its distinct non-ASCII characters."""
+    if _ODD_SPACE.search(text):
+        return False
+    if text.isascii():
+        return True
+    if not unicodedata.is_normalized("NFKC", text):
+        return False
+    return not any(is_ignorable(c) for c in set(text) if c > "\x7f")
+
+
+@dataclass(frozen=True)
+class NormalisedText:
+    """A normalised text and, per normalised character, the original characters it comes from
+    (``starts[i]`` to ``ends[i]``, end exclusive; several normalised characters may share one
+    original range, as ``"ﬁ"`` → ``"fi"``, and one may cover several, as ``"e\\u0301"`` →
+    ``"é"``)."""
+
+    text: str
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+
+    def original_range(self, start: int, end: int) -> tuple[int, int]:
+        """The original character range behind the normalised range ``[start, end)``
+        (``start < end``)."""
+        if not 0 <= start < end <= len(self.text):
+            raise ValueError(f"range {start}:{end} outside the normalised text "
+                             f"of {len(self.text)} characters")
+        return self.starts[start], self.ends[end - 1]
+
+    def __repr__(self) -> str:  # never show text (privacy rule 7)
+        return f"NormalisedText(chars={len(self.text)})"
+
+
+def normalise_text(text: str) -> NormalisedText:
+    """``text`` normalised as the module doc says, with its character map."""
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+
+    def emit(piece: str, a: int, b: int) -> None:
+        out.append(piece)
+        starts.extend([a] * len(piece))
+        ends.extend([b] * len(piece))
+
+    def compose(chars: list[str]) -> str:
+        cluster = "".join(chars)
+        piece = unicodedata.normalize("NFKC", cluster)
+        # NFKC spells spacing accents as a space + combining mark ("´" → " ́"): that would
+        # split "O´Neil" in two, so such a cluster is only composed.
+        if piece != cluster and any(ch.isspace() for ch in piece):
+            piece = unicodedata.normalize("NFC", cluster)
+        return piece
+
+    # A cluster is a character with the combining marks after it (ignorables in between are
+    # dropped); it is normalised as a whole so that NFKC composes "e" + U+0301 into "é".
+    cluster: list[str] = []
+    cluster_start = cluster_end = 0
+    space_start = -1
+    space_end = 0
+    space_break = False
+    for i, c in enumerate(text):
+        if c.isspace():
+            if cluster:
+                emit(compose(cluster), cluster_start, cluster_end)
+                cluster = []
+            if space_start < 0:
+                space_start, space_break = i, False
+            space_end = i + 1
+            space_break = space_break or c in _LINE_BREAKS
+            continue
+        if c > "\x7f":
+            if is_ignorable(c):
+                continue  # dropped; the cluster or whitespace run around it stays open
+            if cluster and unicodedata.category(c)[0] == "M":
+                cluster.append(c)
+                cluster_end = i + 1
+                continue
+        if space_start >= 0:
+            emit("\n" if space_break else " ", space_start, space_end)
+            space_start = -1
+        if cluster:
+            emit(compose(cluster), cluster_start, cluster_end)
+        cluster = [c]
+        cluster_start, cluster_end = i, i + 1
+    if cluster:
+        emit(compose(cluster), cluster_start, cluster_end)
+    if space_start >= 0:
+        emit("\n" if space_break else " ", space_start, space_end)
+    return NormalisedText("".join(out), tuple(starts), tuple(ends))
+
+
+def map_spans(doc: Any, view: Any, norm: NormalisedText, spans: Sequence[Span]) -> list[Span]:
+    """Spans found on ``view`` (the tokenized ``norm.text``) in token indices of ``doc``: an
+    original token is in a span when its characters overlap the original range behind the
+    span. Spans of one label that come to overlap are merged (touching ones stay apart, so
+    two names side by side stay two); other labels are dropped where they overlap a person,
+    as the ensemble does."""
+    token_starts = [t.idx for t in doc]
+    token_ends = [t.idx + len(t.text) for t in doc]
+    by_label: dict[str, list[tuple[int, int]]] = {}
+    for s, e, label in spans:
+        if not 0 <= s < e <= len(view):
+            continue
+        last = view[e - 1]
+        a, b = norm.original_range(view[s].idx, last.idx + len(last.text))
+        first = bisect_right(token_ends, a)  # first token ending after a
+        stop = bisect_left(token_starts, b)  # tokens before it start before b
+        if first < stop:
+            by_label.setdefault(label, []).append((first, stop))
+    out: list[Span] = []
+    for label, ranges in by_label.items():
+        ranges.sort()
+        merged = [list(ranges[0])]
+        for s, e in ranges[1:]:
+            if s < merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], e)
+            else:
+                merged.append([s, e])
+        out.extend((s, e, label) for s, e in merged)
+    persons = {k for s, e, label in out if label == PERSON for k in range(s, e)}
+    return sorted(span for span in out if span[2] == PERSON or
+                  not any(k in persons for k in range(span[0], span[1])))
+
+
+class NormalisedView:
+    """A detector run on a normalised view of each doc, its spans mapped back.
+
+    Args:
+        inner: the detector that sees the normalised docs (any object following the
+            :class:`~textdp.detect.base.Detector` protocol); it gets all docs of a call in one
+            batch, normal docs as they are.
+    """
+
+    def __init__(self, inner: Any) -> None:
+        if not callable(inner):
+            raise ValueError(f"inner must be a detector, got {type(inner).__name__}")
+        self.inner = inner
+        # Tokenizers by vocab (Vocab takes no weak references): a few per process.
+        self._tokenizers: dict[int, tuple[Any, Any]] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"inner": self.inner}  # tokenizers are rebuilt in the receiving process
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.inner = state["inner"]
+        self._tokenizers = {}
+
+    def __call__(self, docs: Sequence[Any]) -> list[list[Span]]:
+        docs = list(docs)
+        views: list[tuple[Any, NormalisedText] | None] = []
+        for doc in docs:
+            text = doc.text
+            views.append(None if is_normal(text) else self._view(doc, text))
+        if all(v is None for v in views):
+            return self.inner(docs)
+        spans = self.inner([doc if v is None else v[0] for doc, v in zip(docs, views)])
+        return [list(found) if v is None else map_spans(doc, v[0], v[1], found)
+                for doc, v, found in zip(docs, views, spans)]
+
+    def _view(self, doc: Any, text: str) -> tuple[Any, NormalisedText] | None:
+        norm = normalise_text(text)
+        if norm.text == text:
+            return None
+        return self._tokenizer(doc.vocab)(norm.text), norm
+
+    def _tokenizer(self, vocab: Any) -> Any:
+        """The tokenizer for docs of ``vocab``: the embedded pipeline's when they come from
+        it (already loaded, nothing to build), else a blank pipeline's of the vocab's language
+        sharing that vocab (built once per vocab)."""
+        from textdp import defaults
+
+        cache_info = getattr(defaults.load_pipeline, "cache_info", None)
+        if cache_info is not None and cache_info().currsize:  # never load it to compare
+            nlp = defaults.load_pipeline()
+            if nlp.vocab is vocab:
+                return nlp.tokenizer
+        cached = self._tokenizers.get(id(vocab))
+        if cached is not None and cached[0] is vocab:
+            return cached[1]
+        import spacy
+
+        try:
+            tokenizer = spacy.blank(vocab.lang or "en", vocab=vocab).tokenizer
+        except (ImportError, KeyError, ValueError):  # a language spaCy has no class for
+            tokenizer = spacy.blank("en", vocab=vocab).tokenizer
+        if len(self._tokenizers) >= 4:
+            self._tokenizers.pop(next(iter(self._tokenizers)))
+        self._tokenizers[id(vocab)] = (vocab, tokenizer)
+        return tokenizer
+
+    def __repr__(self) -> str:
+        return f"NormalisedView({self.inner!r})"
