@@ -32,6 +32,7 @@ from spacy_textdp.vectors import pipeline_table
 from textdp.contextual import DEFAULT_LAYER
 from textdp.defaults import DEFAULT_EPSILON
 from textdp.detect import Detector, create_detector, normalise_label
+from textdp.index import resolve_device
 from textdp.mechanisms import Mechanism
 from textdp.mechanisms.base import ContextMechanism
 from textdp.privatizer import DEFAULT_TARGETS, Privatizer, is_word
@@ -211,7 +212,8 @@ class DPPrivatizer(Pipe):
         self.keep_original = bool(keep_original)
         self.batch_size = int(batch_size)
         self.table_spec = table
-        self.detector = create_detector(detector)
+        # Model-based detectors (the MiniLM tagger) run on the component's device.
+        self.detector = create_detector(detector, device=resolve_device(device))
         self.detector_spec = detector
         self.mechanism_spec = _check_mechanism_epsilon(mechanism, epsilon)
         # Everything is validated by building the Privatizer now (DESIGN.md rule 5); the table

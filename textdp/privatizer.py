@@ -216,7 +216,7 @@ class Privatizer:
             :class:`~textdp.contextual_index.ContextualIndex`; ``None`` (default) for the
             model's whole-word vocabulary encoded by the same layer (built once, cached on
             disk). Its model and layer must be the encoder's (checked here).
-        detector: ``None`` (the default ensemble: the packaged CoNLL-2003 tagger, recall
+        detector: ``None`` (the default ensemble: the packaged MiniLM name tagger, recall
             rules and names in handles and e-mail addresses, on a normalised view of the
             text), a name (``"spacy"``, ``"trained"``, ``"rules"``, ``"similarity"``,
             ``"handles"``, ``"trained+spacy+rules"``, …), a spaCy package name, or a detector

@@ -12,6 +12,7 @@ from textdp.detect.handles import HandleDetector
 from textdp.detect.normalise import NormalisedView
 from textdp.detect.rules import NameRules
 from textdp.detect.trained import TrainedNERDetector
+from textdp.detect.transformer import TransformerNameDetector
 
 INVOICE = "The invoice was signed by Oluwaseun Adeyemi and sent to Marta Kowalska."
 
@@ -73,7 +74,7 @@ def test_default_detector_is_the_ensemble_on_the_normalised_view():
         assert isinstance(det, NormalisedView)
         ens = det.inner
         assert isinstance(ens, EnsembleDetector)
-        assert isinstance(ens.detectors[0], TrainedNERDetector)
+        assert isinstance(ens.detectors[0], TransformerNameDetector)
         assert isinstance(ens.detectors[-1], HandleDetector)
         assert isinstance(ens.rules, NameRules)
         assert repr(det).startswith("NormalisedView(EnsembleDetector([")

@@ -1,4 +1,4 @@
-"""The packaged CoNLL-2003 tagger: loads from the package, tags names; training runs."""
+"""The packaged spaCy name tagger: loads from the package, tags names; training runs."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from textdp.detect.spacy_ner import SpacyNERDetector
 
 
 def create_detector(spec: Any = None, *, device: Any = "cpu") -> Detector:
-    """A detector from ``None`` (the default, ``"ensemble"``: the packaged CoNLL-2003 tagger,
+    """A detector from ``None`` (the default, ``"ensemble"``: the packaged MiniLM name tagger,
     the recall rules and the names in handles and e-mail addresses, on a normalised view of
     the text), a name (``"spacy"`` for the embedded spaCy NER, ``"trained"``, ``"rules"``,
     ``"similarity"``, ``"handles"``, ``"ensemble"``, or a union such as
