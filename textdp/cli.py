@@ -69,8 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--table", default=None, help="word2vec/GloVe/fastText file (default: "
                    "the embedded vectors)")
     p.add_argument("--detector", default=None,
-                   help="detector: ensemble (default), trained, spacy, rules, similarity, "
-                        "a+b unions, a spaCy package or hf:<model>")
+                   help="detector: ensemble (default: minilm+rules+handles on a normalised "
+                        "view), minilm, trained, spacy, rules, handles, similarity, a+b "
+                        "unions, a spaCy package or hf:<model>")
     p.add_argument("--seed", type=int, default=None,
                    help="fixed seed: reproducible, NOT private against anyone who knows it")
     p.add_argument("--representation", choices=("static", "contextual"), default="static",
