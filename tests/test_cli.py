@@ -98,6 +98,8 @@ def test_mechanisms_command(capsys):
 
 
 # ================================================================= in-process: round trips
+# A detector that replaces names and (nearly) nothing else, for byte-for-byte checks.
+PRECISE = "trained+rules+handles"
 
 
 def test_txt_round_trip(tmp_path, capsys):
@@ -106,7 +108,10 @@ def test_txt_round_trip(tmp_path, capsys):
     src = tmp_path / "notes.txt"
     src.write_text("\n".join(lines), encoding="utf-8")
     dst = tmp_path / "out" / "notes.private.txt"
-    assert main(["privatize", str(src), "-o", str(dst), "--seed", "1", "--no-progress"]) == 0
+    # The recall-first default replaces a few percent of other words too ("newline" reads as
+    # a name to it); this test is about the file round trip, so it uses the precise detector.
+    assert main(["privatize", str(src), "-o", str(dst), "--seed", "1", "--no-progress",
+                 "--detector", PRECISE]) == 0
     out = dst.read_text(encoding="utf-8").split("\n")
     assert out[-1] == "" and len(out) - 1 == len(lines)
     out = out[:-1]
@@ -151,7 +156,8 @@ def test_csv_round_trip_keeps_columns(tmp_path):
         writer = csv.DictWriter(f, fieldnames=["id", "text", "label"])
         writer.writeheader()
         writer.writerows(rows)
-    assert main(["privatize", str(src), "--seed", "1", "--no-progress"]) == 0
+    assert main(["privatize", str(src), "--seed", "1", "--no-progress",
+                 "--detector", PRECISE]) == 0  # see test_txt_round_trip
     dst = tmp_path / "table.private.csv"  # the default output name
     with open(dst, encoding="utf-8", newline="") as f:
         reader = csv.DictReader(f)

@@ -261,12 +261,14 @@ def person_probabilities(model: Any, tokenizer: Any, texts: Sequence[Sequence[st
     return list(zip(prob, begins))
 
 
-def spans_of(prob: np.ndarray, begins: np.ndarray, threshold: float) -> list[tuple[int, int]]:
-    """Word spans of consecutive person words; a word that starts a name opens a new span."""
+def spans_of(prob: np.ndarray, begins: np.ndarray, threshold: float | np.ndarray
+             ) -> list[tuple[int, int]]:
+    """Word spans of consecutive person words (``threshold``: one for all words, or one per
+    word); a word that starts a name opens a new span."""
     out: list[tuple[int, int]] = []
     start = -1
-    for i, (p, b) in enumerate(zip(prob.tolist(), begins.tolist())):
-        is_person = p >= threshold
+    flags = (prob >= threshold).tolist()
+    for i, (is_person, b) in enumerate(zip(flags, begins.tolist())):
         if start >= 0 and (not is_person or b):
             out.append((start, i))
             start = -1
@@ -289,17 +291,28 @@ class TransformerNameDetector:
         batch_size: windows per forward pass.
         quantize: run the linear layers in int8 (:func:`quantize_int8`); ``None`` (default)
             does so on CPU, where it is 2.3× faster, and not on a GPU.
+        common_word_threshold: the threshold for lower-case words of the pipeline's
+            vocabulary that no census name list holds (``newline``, ``latte``, ``gon``):
+            the low recall-first threshold would replace some of them for nothing, while
+            lower-case names (``mike``, ``trump``) and unknown words (``ishawna``) keep the
+            low one. ``None`` takes the packaged value; equal to ``threshold`` turns it off.
     """
 
     def __init__(self, model: str | os.PathLike[str] = DEFAULT_MODEL, *,
                  threshold: float | None = None, device: str = "cpu",
-                 batch_size: int = 32, quantize: bool | None = None) -> None:
+                 batch_size: int = 32, quantize: bool | None = None,
+                 common_word_threshold: float | None = None) -> None:
         self.model = os.fspath(model)
         config = load_config(self.model)  # fail at construction, before any text is read
         threshold = config["threshold"] if threshold is None else float(threshold)
         if not 0.0 < threshold < 1.0:
             raise ValueError(f"threshold must be in (0, 1), got {threshold!r}")
         self.threshold = threshold
+        common = config.get("common_word_threshold", threshold) if common_word_threshold is None \
+            else float(common_word_threshold)
+        if not 0.0 < common < 1.0:
+            raise ValueError(f"common_word_threshold must be in (0, 1), got {common!r}")
+        self.common_word_threshold = max(common, threshold)
         self.device = str(device)
         if int(batch_size) < 1:
             raise ValueError(f"batch_size must be ≥ 1, got {batch_size!r}")
@@ -317,9 +330,25 @@ class TransformerNameDetector:
         probs = person_probabilities(model, tokenizer, words, batch_size=self.batch_size,
                                      device=self.device)
         out = []
-        for idx, (p, b) in zip(index, probs):
+        for doc, ws, idx, (p, b) in zip(docs, words, index, probs):
             out.append([(idx[s], idx[e - 1] + 1, "PERSON")
-                        for s, e in spans_of(p, b, self.threshold)])
+                        for s, e in spans_of(p, b, self._thresholds(doc.vocab, ws))])
+        return out
+
+    def _thresholds(self, vocab: Any, words: Sequence[str]) -> float | np.ndarray:
+        """The threshold of each word (see ``common_word_threshold``)."""
+        if self.common_word_threshold <= self.threshold:
+            return self.threshold
+        from textdp.detect.lexicon import is_first_name, is_surname
+
+        key2row = getattr(getattr(vocab, "vectors", None), "key2row", None) or {}
+        strings = vocab.strings
+        out = np.full(len(words), self.threshold, dtype=np.float32)
+        for i, w in enumerate(words):
+            # Looking a string's hash up adds nothing to the vocab's string store.
+            if (w.isalpha() and w.islower() and strings[w] in key2row
+                    and not is_first_name(w) and not is_surname(w)):
+                out[i] = self.common_word_threshold
         return out
 
     def __repr__(self) -> str:
