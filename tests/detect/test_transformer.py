@@ -144,3 +144,16 @@ def test_common_words_need_the_stricter_threshold(nlp):
     with pytest.raises(ValueError, match="common_word_threshold"):
         TransformerNameDetector(common_word_threshold=0)
     assert load_config()["common_word_threshold"] > load_config()["threshold"]
+
+
+@pytest.mark.gpu
+def test_same_names_on_a_gpu(nlp):
+    import torch
+
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA device")
+    docs = [nlp.make_doc("hey mike did u see jessica"), nlp.make_doc("Angela Merkel spoke .")]
+    cpu = TransformerNameDetector(quantize=False)(docs)
+    gpu = TransformerNameDetector(device="cuda")(docs)
+    assert not TransformerNameDetector(device="cuda").quantize
+    assert gpu == cpu
