@@ -114,20 +114,13 @@ def examples_of(documents: Sequence[Any], vocab: Any, labels: Sequence[str],
     from spacy.training import Example
 
     from textdp.detect.base import normalise_label
-    from textdp.detect.train_transformer import CASINGS, recase
+    from textdp.detect.train_transformer import random_casing
 
     keep = {normalise_label(lab) for lab in labels}
     out = []
     for doc in documents:
         for sent in doc:
-            words = list(sent.tokens)
-            if rng is not None:
-                r = rng.random()
-                for how, share in CASINGS:
-                    if r < share:
-                        words = recase(words, how)
-                        break
-                    r -= share
+            words = list(sent.tokens) if rng is None else random_casing(sent.tokens, rng)
             ref = Doc(vocab, words=words, spaces=[True] * len(words))
             spans = [(s, e, CORPUS_LABELS.get(lab, lab)) for s, e, lab in sent.spans]
             ref.ents = [ref.char_span(ref[s].idx, ref[e - 1].idx + len(ref[e - 1]),

@@ -68,6 +68,16 @@ def recase(words: Sequence[str], how: str) -> list[str]:
     return list(words)
 
 
+def random_casing(words: Sequence[str], rng: random.Random) -> list[str]:
+    """``words`` re-cased as one draw of :data:`CASINGS` says (most draws keep them)."""
+    r = rng.random()
+    for how, share in CASINGS:
+        if r < share:
+            return recase(words, how)
+        r -= share
+    return list(words)
+
+
 def person_tags(n: int, spans: Sequence[tuple[int, int, str]]) -> np.ndarray:
     """0/1/2 (O, B, I) per word from gold spans; only persons count."""
     tags = np.zeros(n, dtype=np.int64)
@@ -204,13 +214,7 @@ def train(data_dir: str | os.PathLike[str] | None, output: str | os.PathLike[str
             words, tags = [], []
             for k in batch:
                 w, t = train_units[k]
-                r = rng.random()
-                for how, share in CASINGS:
-                    if r < share:
-                        w = recase(w, how)
-                        break
-                    r -= share
-                words.append(w)
+                words.append(random_casing(w, rng))
                 tags.append(t)
             enc = encode_batch(tokenizer, words)
             seen = enc.pop("seen")
