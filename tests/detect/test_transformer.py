@@ -92,6 +92,8 @@ def test_bad_arguments_fail_before_reading(tmp_path):
         TransformerNameDetector(threshold=1.5)
     with pytest.raises(ValueError, match="batch_size"):
         TransformerNameDetector(batch_size=0)
+    with pytest.raises(ValueError, match="CPU only"):
+        TransformerNameDetector(device="cuda", quantize=True)
     with pytest.raises(FileNotFoundError, match="no transformer name tagger"):
         TransformerNameDetector(tmp_path)
 

@@ -190,7 +190,7 @@ def train(data_dir: str | os.PathLike[str] | None, output: str | os.PathLike[str
     steps = epochs * ((len(train_units) + batch_size - 1) // batch_size)
     warmup = max(1, steps // 20)
     schedule = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min((s + 1) / warmup, max(0.0, (steps - s) / (steps - warmup))))
+        optimizer, lambda s: min((s + 1) / warmup, max(0.0, (steps - s) / max(1, steps - warmup))))
     loss_fn = torch.nn.CrossEntropyLoss(
         weight=torch.tensor([1.0, person_weight, person_weight]), ignore_index=-100)
     output = Path(output)

@@ -318,6 +318,9 @@ class TransformerNameDetector:
             raise ValueError(f"batch_size must be ≥ 1, got {batch_size!r}")
         self.batch_size = int(batch_size)
         self.quantize = self.device == "cpu" if quantize is None else bool(quantize)
+        if self.quantize and self.device != "cpu":
+            raise ValueError("quantize=True runs on CPU only (dynamic int8); use device='cpu' "
+                             "or quantize=None")
 
     def _parts(self) -> tuple[Any, Any]:
         return _load(str(model_path(self.model).resolve()), self.device, self.quantize)

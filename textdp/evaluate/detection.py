@@ -278,9 +278,9 @@ def survival(privatizer: Any, sentences: Sequence[Any], *, name: str = "detector
 
     The privatizer keeps the whitespace skeleton, so the output's i-th whitespace-separated
     chunk is what became the i-th gold token. Person tokens without a letter (``@`` of a
-    tokenized handle) are not counted: no policy replaces punctuation. Detection is also
-    scored on the same text (the privatizer's own detector, on its own tokens, mapped to the
-    gold tokens by character offsets)."""
+    tokenized handle) are not counted: no policy replaces punctuation. Detection is scored on
+    the same output, over word tokens: gold spans are the runs of word tokens inside gold
+    person spans (``@ kim`` is ``kim``), predicted spans the runs of changed word chunks."""
     from textdp.privatizer import is_word
 
     texts = [" ".join(s.tokens) for s in sentences]
@@ -291,17 +291,20 @@ def survival(privatizer: Any, sentences: Sequence[Any], *, name: str = "detector
         outputs.extend(r.text for r in privatizer.privatize(texts[i:i + batch_size]))
     seconds = time.perf_counter() - start
     names = surviving = anywhere = others = kept = 0
+    gold: list[list[Span]] = []
+    pred: list[list[Span]] = []
     for sent, out in zip(sentences, outputs):
         chunks = out.split(" ")
         if len(chunks) != len(sent.tokens):
             raise ValueError("the privatizer changed the whitespace skeleton of a text")
+        words = [is_word(t) for t in sent.tokens]
         person = np.zeros(len(sent.tokens), dtype=bool)
         for a, b, lab in sent.spans:
             if lab == TARGET:
                 person[a:b] = True
         seen = {c.casefold() for c in chunks}
-        for tok, new, is_person in zip(sent.tokens, chunks, person.tolist()):
-            if not is_word(tok):
+        for tok, new, word, is_person in zip(sent.tokens, chunks, words, person.tolist()):
+            if not word:
                 continue
             same = tok.casefold() == new.casefold()
             if is_person:
@@ -311,40 +314,24 @@ def survival(privatizer: Any, sentences: Sequence[Any], *, name: str = "detector
             else:
                 others += 1
                 kept += same
-    scores = _replaced_scores(sentences, outputs)
-    tokens = sum(len(s.tokens) for s in sentences)
-    return SurvivalRun(name, domain, scores, names, surviving, anywhere, others, kept,
-                       tokens, seconds)
-
-
-def _replaced_scores(sentences: Sequence[Any], outputs: Sequence[str]) -> DetectionScores:
-    """Entity and token scores of what was replaced, over word tokens (the only ones any
-    policy replaces): gold spans are the runs of word tokens in gold person spans (``@ kim``
-    is ``kim``); predicted spans are runs of changed word chunks."""
-    from textdp.privatizer import is_word
-
-    def word_runs(flags: Sequence[bool]) -> list[Span]:
-        spans, start = [], -1
-        for k, flag in enumerate([*flags, False]):
-            if flag and start < 0:
-                start = k
-            elif not flag and start >= 0:
-                spans.append((start, k, TARGET))
-                start = -1
-        return spans
-
-    gold, pred = [], []
-    for sent, out in zip(sentences, outputs):
-        words = [is_word(t) for t in sent.tokens]
-        changed = [w and t != c for w, t, c in zip(words, sent.tokens, out.split(" "))]
         gold.append([g for a, b, lab in sent.spans if lab == TARGET
-                     for g in _shift(word_runs(words[a:b]), a)])
-        pred.append(word_runs(changed))
-    return score(gold, pred)
+                     for g in _runs(words[a:b], a)])
+        pred.append(_runs([w and t != c for w, t, c in zip(words, sent.tokens, chunks)]))
+    tokens = sum(len(s.tokens) for s in sentences)
+    return SurvivalRun(name, domain, score(gold, pred), names, surviving, anywhere, others,
+                       kept, tokens, seconds)
 
 
-def _shift(spans: list[Span], offset: int) -> list[Span]:
-    return [(s + offset, e + offset, lab) for s, e, lab in spans]
+def _runs(flags: Sequence[bool], offset: int = 0) -> list[Span]:
+    """``PERSON`` spans of the runs of true flags, shifted by ``offset``."""
+    spans, start = [], -1
+    for k, flag in enumerate([*flags, False]):
+        if flag and start < 0:
+            start = k
+        elif not flag and start >= 0:
+            spans.append((start + offset, k + offset, TARGET))
+            start = -1
+    return spans
 
 
 def evaluate_domains(data_dir: str | os.PathLike[str] | None, detectors: Sequence[str | None],
