@@ -13,10 +13,14 @@ from textdp.mechanisms import available, create_mechanism, registry
 from textdp.mechanisms.gaussian import analytic_gaussian_sigma, gaussian_delta
 from textdp.mechanisms.nadp import (
     NADP,
+    Neighbourhoods,
+    NeighbourhoodShares,
     cached_neighbourhoods,
     compute_neighbourhoods,
     nearest_neighbour_lists,
     neighbour_graph,
+    neighbourhood_shares,
+    table_shares,
 )
 from textdp.rng import RandomSource
 
@@ -154,3 +158,111 @@ def test_privatizer_refuses_nadp_on_contextual_vectors():
     # σ is per neighbourhood of a table word; a contextual vector is no table word.
     with pytest.raises(ValueError, match="words of its table only"):
         Privatizer(representation="contextual", mechanism="nadp", epsilon=20.0)
+
+
+# ================================================================= neighbourhood shares
+def _clusters() -> tuple[np.ndarray, np.ndarray]:
+    """A 12-d table whose neighbourhoods under the default graph (τ = 0.2, 2 of 10 neighbours)
+    are known: four chains of 12 words, one of 5, one of 3, and two lone words. Returns the
+    vectors and the intended group of each row.
+
+    Chains are spaced 0.1 apart, their centres 10 apart, so every word's two nearest are its
+    chain neighbours and a chain's lists share ≥ 7 of 10 words (Jaccard ≥ 0.54). The first lone
+    word sits between the four long chains (its ten nearest: ≤ 4 words of any one chain, whose
+    own lists hold only their chain: ≤ 2 shared); the second lies 9 beyond it along the
+    chains' direction, so its nearest is the first, whose list it shares nothing with.
+    """
+    axes = np.eye(12)
+    rows, groups = [], []
+    for chain, (axis, size, along) in enumerate(
+            [(0, 12, 8), (1, 12, 8), (2, 12, 8), (3, 12, 8), (4, 5, 9), (5, 3, 9)]):
+        for k in range(size):
+            rows.append(10 * axes[axis] + 0.1 * (k - (size - 1) / 2) * axes[along])
+            groups.append(chain)
+    centre = 2.5 * axes[:4].sum(axis=0)
+    rows += [centre, centre + 9 * axes[8]]
+    groups += [6, 7]
+    return np.array(rows, dtype=np.float32), np.array(groups)
+
+
+def _same_partition(a: np.ndarray, b: np.ndarray) -> bool:
+    return {frozenset(np.nonzero(a == x)[0].tolist()) for x in set(a.tolist())} == \
+        {frozenset(np.nonzero(b == x)[0].tolist()) for x in set(b.tolist())}
+
+
+def test_shares_of_known_clusters_come_from_the_neighbourhoods_prepare_builds():
+    vectors, groups = _clusters()
+    mech = NADP(epsilon=3.0)  # default τ, graph_k, list_k: the structure users get
+    mech.prepare(vectors, NeighbourIndex(vectors, backend="exact"), RandomSource(0))
+    assert _same_partition(mech.neighbourhoods.labels, groups)
+    assert sorted(mech.neighbourhoods.sizes.tolist()) == [1, 1, 3, 5, 12, 12, 12, 12]
+    assert mech.shares() == NeighbourhoodShares(
+        words=58, neighbourhoods=8, singleton_share=2 / 58, small_share=5 / 58,
+        small_limit=3, median_size=8.5, median_word_size=12.0, largest=12)
+    assert mech.shares() == neighbourhood_shares(mech.neighbourhoods)
+
+    info = mech.describe()
+    assert info["neighbourhood_shares"] == mech.shares().as_dict()
+    assert info["neighbourhood_shares"]["singleton_share"] == 2 / 58
+    assert info["coverage"] == mech.shares_line() == (
+        "guarantee covers pairs within one neighbourhood only: 3.4 % of the 58 words are "
+        "alone in theirs (no guarantee), 8.6 % in neighbourhoods of ≤ 3 words "
+        "(8 neighbourhoods, median size 8.5, largest 12)")
+
+
+def test_shares_of_hand_built_neighbourhoods():
+    labels = np.array([0, 1, 2, 2, 2, 3, 3, 3, 3, 3])  # sizes 1, 1, 3, 5
+    sizes = np.bincount(labels)
+    nb = Neighbourhoods(labels, np.ones(4), sizes)
+    shares = neighbourhood_shares(nb)
+    assert shares == NeighbourhoodShares(
+        words=10, neighbourhoods=4, singleton_share=0.2, small_share=0.5, small_limit=3,
+        median_size=2.0, median_word_size=4.0, largest=5)
+    assert neighbourhood_shares(nb, small_limit=1).small_share == 0.2
+    assert neighbourhood_shares(nb, small_limit=5).small_share == 1.0
+    summary = nb.summary()
+    assert summary["singleton_share"] == 0.2 and summary["small_share"] == 0.5
+    with pytest.raises(ValueError, match="small_limit"):
+        neighbourhood_shares(nb, small_limit=0)
+
+
+def test_shares_exist_only_once_prepared():
+    mech = NADP(epsilon=1.0)
+    with pytest.raises(RuntimeError, match="prepare"):
+        mech.shares()
+    assert "coverage" not in mech.describe()
+    assert "neighbourhood_shares" not in mech.describe()
+
+
+def test_guarantee_states_its_scope():
+    text = NADP.guarantee
+    assert "only between two words of the same neighbourhood" in text
+    assert "no guarantee between words of different neighbourhoods" in text
+    assert "alone in its neighbourhood (singleton)" in text
+    assert "not multiplied by a distance" in text and "never compare" in text
+    assert "no guarantee" in NADP.__doc__ and "never be compared" in NADP.__doc__
+
+
+def test_default_table_shares_are_printed_beside_the_guarantee():
+    from textdp.calibration import resolve_table
+    from textdp.privatizer import shared_index
+
+    shares = table_shares()
+    # Measured: 15,248 words, 7,641 neighbourhoods, 37.4 % singletons, 56.3 % in ≤ 3, largest
+    # 512 (τ = 0.2, median-norm clipping). Bounds, not the figures, so a retuned default table
+    # still passes while a broken count does not.
+    assert shares.words > 10_000
+    assert 0.25 <= shares.singleton_share <= 0.5
+    assert 0.45 <= shares.small_share <= 0.7
+    assert shares.singleton_share < shares.small_share
+    assert shares.median_size == 1.0 and 100 <= shares.largest <= 2_000
+    assert table_shares("default") is shares  # cached for the CLI
+
+    space = resolve_table(None)
+    mech = create_mechanism("nadp", 20.0)
+    mech.prepare(space.vectors, shared_index(space, "auto", torch.device("cpu")),
+                 RandomSource(0))
+    assert mech.shares() == shares
+    coverage = mech.describe()["coverage"]
+    assert f"{100 * shares.singleton_share:.1f} % of the {shares.words:,} words" in coverage
+    assert f"{100 * shares.small_share:.1f} % in neighbourhoods of ≤ 3" in coverage
