@@ -67,6 +67,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "clip_norm": "median",
     "max_epsilon_per_text": None,
     "budget_policy": "truncate",
+    "surface": "input",
     "model": None,
     "layer": DEFAULT_LAYER,
     "contextual_index": None,
@@ -108,6 +109,7 @@ def make_dp_privatizer(
     clip_norm: float | str | None,
     max_epsilon_per_text: float | None,
     budget_policy: str,
+    surface: str,
     model: str | None,
     layer: int,
     contextual_index: str | None,
@@ -119,7 +121,7 @@ def make_dp_privatizer(
         representation=representation, table=table, detector=detector, seed=seed,
         secure=secure, device=device, index=index, keep_original=keep_original,
         batch_size=batch_size, clip_norm=clip_norm, max_epsilon_per_text=max_epsilon_per_text,
-        budget_policy=budget_policy, model=model, layer=layer,
+        budget_policy=budget_policy, surface=surface, model=model, layer=layer,
         contextual_index=contextual_index, target_unchanged=target_unchanged,
     )
 
@@ -152,6 +154,7 @@ class DPPrivatizer(Pipe):
         clip_norm: float | str | None = "median",
         max_epsilon_per_text: float | None = None,
         budget_policy: str = "truncate",
+        surface: str = "input",
         model: str | None = None,
         layer: int = DEFAULT_LAYER,
         contextual_index: str | None = None,
@@ -199,6 +202,10 @@ class DPPrivatizer(Pipe):
         budget_policy (str): over budget, ``"truncate"`` (the remaining targets get draws that
             do not depend on them, at no cost; ``doc._.dp["tokens_redacted"]`` counts them) or
             ``"refuse"`` (raise ``ValueError``).
+        surface (str): ``"input"`` gives substitutes the casing class of the token they
+            replace (released without noise: the guarantee holds between inputs of the same
+            casing class, ``doc._.dp["holds_between"]``); ``"table"`` writes them as the table
+            spells them.
         model (str | None): contextual representation: a ``transformers`` encoder folder or
             hub name; null for the embedded all-MiniLM-L6-v2.
         layer (int): contextual representation: the hidden state used (0 = input
@@ -224,7 +231,7 @@ class DPPrivatizer(Pipe):
             detector=self.detector, seed=seed, secure=secure, device=device,
             keep_original=keep_original, index=index, batch_size=batch_size, nlp=nlp,
             clip_norm=clip_norm, max_epsilon_per_text=max_epsilon_per_text,
-            budget_policy=budget_policy, model=model, layer=layer,
+            budget_policy=budget_policy, surface=surface, model=model, layer=layer,
             contextual_index=contextual_index, target_unchanged=target_unchanged,
         )
         self._settings = {
@@ -234,7 +241,8 @@ class DPPrivatizer(Pipe):
             "detector": detector, "seed": seed, "secure": bool(secure), "device": device,
             "index": index, "keep_original": self.keep_original, "batch_size": self.batch_size,
             "clip_norm": clip_norm, "max_epsilon_per_text": max_epsilon_per_text,
-            "budget_policy": budget_policy, "model": model, "layer": layer,
+            "budget_policy": budget_policy, "surface": surface, "model": model,
+            "layer": layer,
             "contextual_index": contextual_index,
         }
         # The pipeline's own static vectors stand in for a null table only where a static
@@ -283,6 +291,7 @@ class DPPrivatizer(Pipe):
             "clip_norm": self.privatizer.clip_norm,
             "max_epsilon_per_text": self.privatizer.max_epsilon_per_text,
             "budget_policy": self.privatizer.budget_policy,
+            "surface": self.privatizer.surface,
             "model": s["model"],
             "layer": s["layer"],
             "contextual_index": s["contextual_index"],
@@ -410,7 +419,8 @@ class DPPrivatizer(Pipe):
             keep_original=settings["keep_original"], index=settings["index"],
             batch_size=settings["batch_size"], nlp=self.nlp, clip_norm=settings["clip_norm"],
             max_epsilon_per_text=settings["max_epsilon_per_text"],
-            budget_policy=settings["budget_policy"], model=settings["model"],
+            budget_policy=settings["budget_policy"], surface=settings["surface"],
+            model=settings["model"],
             layer=settings["layer"], contextual_index=settings["contextual_index"],
             target_unchanged=settings["target_unchanged"],
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -42,8 +43,10 @@ def test_console_script_is_installed_and_lists_the_mechanisms():
     proc = subprocess.run([exe, "mechanisms"], capture_output=True, text=True, timeout=120,
                           check=False)
     assert proc.returncode == 0, proc.stderr
-    listed = [line.split()[0] for line in proc.stdout.splitlines()
+    listing, footer = proc.stdout.split("\n\n", 1)  # the mechanisms, then the conditions
+    listed = [line.split()[0] for line in listing.splitlines()
               if line and not line[0].isspace()]
+    assert footer.startswith("Every guarantee holds between")
     assert listed == BUILT_IN
     assert proc.stdout.count("guarantee:") == len(BUILT_IN)
 
@@ -95,6 +98,9 @@ def test_mechanisms_command(capsys):
     out = capsys.readouterr().out
     for name in BUILT_IN:
         assert f"\n{name} " in f"\n{out}"
+    # nadp's coverage on the default table and the conditions of every guarantee (issue 21)
+    assert re.search(r"on the default table: .*\d+\.\d % of the [\d,]+ words are alone", out)
+    assert "same detection outcome" in out and "per text" in out
 
 
 # ================================================================= in-process: round trips

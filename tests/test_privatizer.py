@@ -209,6 +209,26 @@ def test_surface_form():
     assert surface_form("McDonald", "mcdonald") == "McDonald"
 
 
+def test_casing_is_released_only_where_the_report_says_so():
+    """"births" and "BIRTHS" are one table row (distance 0), yet copying the casing told them
+    apart in every draw: the default states the casing-class condition, and
+    surface="table" releases the same output for both."""
+    def draws(word, **options):
+        p = Privatizer(seed=4, targets="all", epsilon=0.5, **options)
+        return [r.text for r in p.privatize([word] * 300)]
+
+    upper = draws("BIRTHS")
+    lower = draws("births")  # same seed, same row: the draws differ only by the casing
+    assert all(t.isupper() for t in upper) and sum(t.isupper() for t in lower) < 30
+    assert "casing class" in Privatizer(targets="all")("births").report.holds_between
+    public = Privatizer(targets="all", surface="table")
+    assert draws("births", surface="table") == draws("BIRTHS", surface="table")
+    assert "casing" not in public("BIRTHS").report.holds_between
+    assert public.describe()["surface"] == "table"
+    with pytest.raises(ValueError, match="surface"):
+        Privatizer(surface="lower")
+
+
 def test_is_word():
     for w in ["a", "John", "e-mail", "x2", "don't", "café"]:
         assert is_word(w)
@@ -263,6 +283,21 @@ def test_report_fields(all_privatizer, nlp):
     assert rep.representation == "static"
     d = rep.to_dict()
     assert d["tokens_replaced"] == 4 and d["mechanism"] == "mlaplace"
+
+
+def test_report_reads_epsilon_at_the_distances_of_the_space(names_privatizer):
+    """ε is a rate per unit of distance: the report puts the typical name distance and the
+    diameter of the clipped table beside it, and every guarantee names what it holds
+    between (detection is released without noise)."""
+    rep = names_privatizer("Angela Merkel met John Smith.").report
+    radius = names_privatizer._radius
+    assert rep.diameter == pytest.approx(2 * radius)
+    assert 0.3 * rep.diameter < rep.name_distance < rep.diameter
+    assert rep.epsilon_at_name_distance == pytest.approx(rep.epsilon * rep.name_distance)
+    assert rep.epsilon_at_diameter == pytest.approx(rep.epsilon * rep.diameter)
+    assert "detection outcome" in rep.holds_between and rep.scope == "token"
+    gauss = Privatizer(mechanism="gaussian", epsilon=1.0, targets="all")("word").report
+    assert gauss.name_distance is None and gauss.epsilon_at_diameter is None
 
 
 def test_report_of_an_approximate_mechanism_composes_delta(nlp):

@@ -45,9 +45,21 @@ def test_to_dict_is_json_and_complete():
     d = _report(2).to_dict()
     assert json.loads(json.dumps(d)) == d
     assert set(d) == {"mechanism", "epsilon", "delta", "tokens_replaced", "epsilon_total",
-                      "delta_total", "guarantee", "representation", "tokens_redacted"}
+                      "delta_total", "guarantee", "representation", "tokens_redacted",
+                      "scope", "holds_between", "name_distance", "diameter",
+                      "epsilon_at_name_distance", "epsilon_at_diameter"}
 
 
 def test_report_is_immutable():
     with pytest.raises(dataclasses.FrozenInstanceError):
         _report(1).tokens_replaced = 0  # type: ignore[misc]
+
+
+def test_distances_are_carried_through_merge():
+    rep = Report.for_tokens(2, mechanism="mlaplace", epsilon=0.5, delta=0.0, guarantee="g",
+                            scope="text", name_distance=40.0, diameter=80.0)
+    assert rep.epsilon_at_name_distance == 20.0 and rep.epsilon_at_diameter == 40.0
+    merged = rep.merge(rep)
+    assert merged.scope == "text" and merged.diameter == 80.0
+    assert merged.epsilon_total == 2.0 and merged.epsilon_at_diameter == 40.0
+    assert _report(1).name_distance is None and _report(1).epsilon_at_diameter is None

@@ -204,6 +204,7 @@ def _same_file(a: str, b: str) -> bool:
 
 def cmd_mechanisms(args: argparse.Namespace) -> int:
     from textdp.mechanisms import available, registry
+    from textdp.report import HOLDS_BETWEEN
 
     rows = []
     for name in available():
@@ -212,6 +213,17 @@ def cmd_mechanisms(args: argparse.Namespace) -> int:
     width = max(len(r[0]) for r in rows)
     for name, desc, guarantee in rows:
         print(f"{name:<{width}}  {desc}\n{'':<{width}}  guarantee: {guarantee}")
+        if name == "nadp":
+            from textdp.mechanisms.nadp import table_shares
+
+            print(f"{'':<{width}}  on the default table: {table_shares().line()}")
+    print(f"\nEvery guarantee holds between {HOLDS_BETWEEN}: those are released without "
+          "noise (surface='table' drops the casing condition). Metric-DP ε is a rate per "
+          "unit of distance: reports give ε × the median distance between two person names "
+          "and ε × the space's diameter beside it (README, \"Choosing ε\"). With "
+          "representation='contextual' (or dpmlm) and targets='all' every draw reads the "
+          "whole text, so the bound is per text, ε·Σ distances of all its tokens (report "
+          "scope 'text').")
     return 0
 
 

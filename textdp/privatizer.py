@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from textdp.contexts import target_contexts
 from textdp.contextual import DEFAULT_CONTEXTUAL_EPSILON, DEFAULT_LAYER, ContextualEncoder
 from textdp.contextual_index import ContextualIndex, check_meta, read_meta
 from textdp.defaults import DEFAULT_EPSILON
@@ -35,14 +36,16 @@ from textdp.detect import Span, create_detector
 from textdp.index import BACKENDS, NeighbourIndex, resolve_device
 from textdp.mechanisms import Mechanism, MechanismSpec, create_mechanism
 from textdp.mechanisms.base import ContextMechanism
-from textdp.report import Report
+from textdp.report import HOLDS_BETWEEN, HOLDS_BETWEEN_ANY_CASING, Report
 from textdp.rng import RandomSource
+from textdp.scale import Scale, space_scale
 from textdp.tables import EmbeddingTable
 from textdp.validation import check_choice, check_open_unit, check_positive, check_positive_int
 
 DEFAULT_TARGETS = ("PERSON",)
 BUDGET_POLICIES = ("truncate", "refuse")
 REPRESENTATIONS = ("static", "contextual")
+SURFACES = ("input", "table")
 # Texts longer than this are privatized in pieces split at whitespace (spaCy's max_length and
 # memory stay bounded for any input size).
 CHUNK_CHARS = 100_000
@@ -72,7 +75,10 @@ def is_word(token: str) -> bool:
 
 
 def surface_form(substitute: str, original: str) -> str:
-    """Give ``substitute`` the casing pattern of ``original`` (Title, UPPER, or as is)."""
+    """Give ``substitute`` the casing pattern of ``original`` (Title, UPPER, or as is).
+
+    This releases the original's casing class without noise: the guarantee then holds
+    between inputs of the same casing class only (``surface="table"`` avoids it)."""
     if len(original) > 1 and original.isupper():
         return substitute.upper()
     if original[:1].isupper():
@@ -234,6 +240,11 @@ class Privatizer:
             ``None``. Clipping is 1-Lipschitz, so the ε·d guarantee holds for the table's
             original distances; it stops very long vectors (e.g. "John") from surviving the
             noise far more often than others.
+        surface: ``"input"`` (default) gives each substitute the casing class of the token
+            it replaces (``MERKEL`` → ``JONES``), which is released without noise: the
+            guarantee holds between inputs of the same casing class (``report.holds_between``);
+            ``"table"`` writes substitutes as the public table spells them, so the output does
+            not depend on the input's casing.
         max_epsilon_per_text: a budget for the composed ε of one text. With
             ``budget_policy="truncate"`` the first ⌊budget/ε⌋ targets of a text go through the
             mechanism and the rest are replaced by draws around a public stand-in vector that
@@ -261,6 +272,7 @@ class Privatizer:
         clip_norm: float | str | None = "median",
         max_epsilon_per_text: float | None = None,
         budget_policy: str = "truncate",
+        surface: str = "input",
         model: str | os.PathLike[str] | None = None,
         layer: int = DEFAULT_LAYER,
         contextual_index: Any = None,
@@ -294,6 +306,7 @@ class Privatizer:
         self.max_epsilon_per_text = None if max_epsilon_per_text is None else \
             check_positive("max_epsilon_per_text", max_epsilon_per_text)
         self.budget_policy = check_choice("budget_policy", budget_policy, BUDGET_POLICIES)
+        self.surface = check_choice("surface", surface, SURFACES)
         self.keep_original = bool(keep_original)
         self.seed = seed
         self.secure = bool(secure)
@@ -355,6 +368,7 @@ class Privatizer:
         state.pop("_space", None)
         state.pop("_fallback", None)
         state.pop("_radius", None)
+        state.pop("_scale", None)
         if not isinstance(self.table_spec, EmbeddingTable) and \
                 not isinstance(self.contextual_index, ContextualIndex):
             state["_table"] = None
@@ -396,6 +410,7 @@ class Privatizer:
     def _setup(self) -> None:
         if self._ready:
             return
+        self._scale: Scale | None = None
         if isinstance(self.mechanism, ContextMechanism):
             self.mechanism.load(self.device)
             self._ready = True
@@ -405,6 +420,8 @@ class Privatizer:
         self._radius = radius
         self._space = table if radius is None else table.clipped(radius)
         table = self._space
+        if self.mechanism.metric == "euclidean":
+            self._scale = space_scale(table, radius)
         self._index = shared_index(table, self.index_backend, self.device)
         self.mechanism.prepare(table.vectors, self._index, self.rng)
         self._fallback = self._fallback_vectors(table)
@@ -491,6 +508,7 @@ class Privatizer:
             "representation": self.representation,
             "table": table or "default",
             "clip_norm": self.clip_norm,
+            "surface": self.surface,
             "seed": self.seed,
         }
         if self._encoder is not None:
@@ -506,13 +524,22 @@ class Privatizer:
 
     # ------------------------------------------------------------------ internals
     def _report(self, n: int, redacted: int = 0) -> Report:
+        self._setup()
         m = self.mechanism
         # A context mechanism reads each target's text: its representation is contextual.
         representation = "contextual" if isinstance(m, ContextMechanism) else \
             self.representation
-        return Report.for_tokens(n, mechanism=m.name, epsilon=m.epsilon, delta=m.delta,
-                                 guarantee=m.guarantee, representation=representation,
-                                 redacted=redacted)
+        # With targets="all" every draw reads the whole text (see textdp.contexts).
+        scope = "text" if representation == "contextual" and self.targets == "all" else \
+            "token"
+        scale = self._scale
+        return Report.for_tokens(
+            n, mechanism=m.name, epsilon=m.epsilon, delta=m.delta, guarantee=m.guarantee,
+            representation=representation, redacted=redacted, scope=scope,
+            holds_between=HOLDS_BETWEEN if self.surface == "input" else
+            HOLDS_BETWEEN_ANY_CASING,
+            name_distance=None if scale is None else scale.name_distance,
+            diameter=None if scale is None else scale.diameter)
 
     def _privatize_batch(self, texts: list[str], owners: list[int],
                          allowance: dict[int, int]) -> list[tuple[str, Report]]:
@@ -580,7 +607,7 @@ class Privatizer:
         # Over-budget targets are redacted: replaced by a draw that does not depend on them.
         over = self._over_budget(flat, owners, allowance)
         if isinstance(self.mechanism, ContextMechanism):
-            subs = self._draw_in_context(docs, flat, over)
+            subs = self._draw_in_context(docs, flat, labels, over)
         else:
             if self.representation == "contextual":
                 vecs, inverse = self._contextual_inputs(docs, flat, labels, over)
@@ -594,7 +621,7 @@ class Privatizer:
         counts = [0] * len(words)
         redacted = [0] * len(words)
         for (d, k), tok, sub, free in zip(flat, tokens, subs, over.tolist()):
-            out[d][k] = surface_form(sub, tok)
+            out[d][k] = surface_form(sub, tok) if self.surface == "input" else sub
             if free:
                 redacted[d] += 1
             else:
@@ -625,11 +652,13 @@ class Privatizer:
     def _contextual_inputs(self, docs: Sequence[Any], flat: list[tuple[int, int]],
                            labels: list[str | None], over: np.ndarray
                            ) -> tuple[torch.Tensor, torch.Tensor]:
-        """Each target's contextual vector (one forward pass per minibatch of texts), clipped
-        like the index; over-budget targets (and, should a tokenizer drop a word's characters,
-        words without a piece) get the public stand-in vector instead."""
+        """Each target's contextual vector, read in the context :mod:`textdp.contexts` builds
+        (other and over-budget targets masked by public words), clipped like the index;
+        over-budget targets (and, should a tokenizer drop a word's characters, words without
+        a piece) get the public stand-in vector instead."""
         assert self._encoder is not None
-        texts, spans, rows = self._target_spans(docs, flat, ~over)
+        texts, spans, rows = target_contexts(docs, flat, labels, ~over,
+                                             isolate=self.targets != "all")
         person = torch.from_numpy(np.fromiter((lab == "PERSON" for lab in labels), bool,
                                               count=len(labels))).to(self.device)
         vecs = torch.where(person[:, None],
@@ -646,32 +675,14 @@ class Privatizer:
                 vecs[where[found]] = found_vecs[found]
         return vecs, torch.arange(len(flat), device=self.device)
 
-    @staticmethod
-    def _target_spans(docs: Sequence[Any], flat: list[tuple[int, int]], wanted: np.ndarray
-                      ) -> tuple[list[str], list[np.ndarray], np.ndarray]:
-        """The texts that hold wanted targets, the character spans of those targets, and
-        each span's position in ``flat``."""
-        from spacy.attrs import IDX, LENGTH
-
-        pos = np.nonzero(wanted)[0]
-        doc_of = np.fromiter((flat[i][0] for i in pos), dtype=np.int64, count=len(pos))
-        tok_of = np.fromiter((flat[i][1] for i in pos), dtype=np.int64, count=len(pos))
-        texts: list[str] = []
-        spans: list[np.ndarray] = []
-        bounds = np.flatnonzero(np.r_[True, doc_of[1:] != doc_of[:-1]]) if len(pos) else []
-        for b, e in zip(bounds, [*list(bounds[1:]), len(pos)]):
-            doc = docs[int(doc_of[b])]
-            offsets = doc.to_array([IDX, LENGTH])[tok_of[b:e]]
-            texts.append(doc.text)
-            spans.append(np.stack([offsets[:, 0], offsets[:, 0] + offsets[:, 1]], axis=1))
-        return texts, spans, pos
-
     def _draw_in_context(self, docs: Sequence[Any], flat: list[tuple[int, int]],
-                         over: np.ndarray) -> list[str]:
-        """Substitutes from a context mechanism; over-budget targets get text-free draws."""
+                         labels: list[str | None], over: np.ndarray) -> list[str]:
+        """Substitutes from a context mechanism, each read in the context
+        :mod:`textdp.contexts` builds; over-budget targets get text-free draws."""
         mech = self.mechanism
         assert isinstance(mech, ContextMechanism)
-        texts, spans, rows = self._target_spans(docs, flat, ~over)
+        texts, spans, rows = target_contexts(docs, flat, labels, ~over,
+                                             isolate=self.targets != "all")
         subs = [""] * len(flat)
         if texts:
             for r, word in zip(rows.tolist(), mech.sample_in_context(texts, spans, self.rng)):

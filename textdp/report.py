@@ -2,7 +2,23 @@
 
 A report never claims more than basic sequential composition gives: ``epsilon_total`` is the
 sum of the per-token ε over the tokens that went through the mechanism (and likewise for δ).
-Under metric DP the per-token ε multiplies the distance between the two inputs compared.
+
+How to read it. Under metric DP (``mlaplace``, ``projection``, ``vickrey``, ``tem``,
+``santext``) ε is a rate per unit of distance: two values of one token at distance d are
+indistinguishable up to e^(ε·d), and for a whole text the loss is at most ε·Σⱼ dⱼ, the sum over
+its replaced tokens of the distance between their two vectors. ε alone is therefore not a
+privacy level; the report puts two distances of the space beside it: ``name_distance`` (the
+median distance between two common person names) and ``diameter`` (no two inputs are further
+apart), with ``epsilon_at_name_distance`` and ``epsilon_at_diameter`` (per token; the latter is
+the worst case, a pure ε-DP bound). Every guarantee holds only between texts that agree on
+``holds_between`` (detection, tokenisation and casing are released without noise).
+
+``scope`` says what one ε covers. ``"token"``: a token's draw depends on that token only (static
+vectors; contextual vectors read in a context where the other targets are masked), so a text
+that differs in one target costs ε·d for it. ``"text"``: every replaced token's draw reads the
+whole text (contextual or ``dpmlm`` with ``targets="all"``), so one changed word moves every
+term of ε·Σⱼ dⱼ; the worst case is ``epsilon_total × diameter`` (for ``dpmlm``, pure ε per draw:
+``epsilon_total``).
 """
 
 from __future__ import annotations
@@ -13,6 +29,13 @@ from typing import Any
 #: Per-row report columns the table front ends (Hugging Face, Spark) append, in this order:
 #: tokens that went through the mechanism, and the row's composed ε.
 REPORT_COLUMNS = ("dp_tokens_replaced", "dp_epsilon")
+#: Between which two texts every guarantee holds: what is released without noise.
+HOLDS_BETWEEN = ("texts with the same detection outcome (which tokens are targets), the same "
+                 "tokenisation and the same casing class (lower, Title, UPPER, other) of each "
+                 "target")
+#: The same with ``surface="table"``, whose substitutes do not copy the input's casing.
+HOLDS_BETWEEN_ANY_CASING = ("texts with the same detection outcome (which tokens are targets) "
+                            "and the same tokenisation")
 
 
 @dataclass(frozen=True)
@@ -31,6 +54,13 @@ class Report:
         representation: ``"static"`` or ``"contextual"``.
         tokens_redacted: targets over a ``max_epsilon_per_text`` budget, replaced by draws that
             do not depend on them (they cost no ε).
+        scope: ``"token"`` or ``"text"`` (see the module docstring).
+        holds_between: the texts between which the guarantee holds.
+        name_distance: median distance between two common person names in the space the
+            mechanism works in (``None`` where ε multiplies no distance).
+        diameter: no two inputs are further apart (``None`` likewise).
+        epsilon_at_name_distance: ε × name_distance: the per-token bound between two names.
+        epsilon_at_diameter: ε × diameter: the per-token worst case.
     """
 
     mechanism: str
@@ -42,16 +72,28 @@ class Report:
     guarantee: str
     representation: str = "static"
     tokens_redacted: int = 0
+    scope: str = "token"
+    holds_between: str = HOLDS_BETWEEN
+    name_distance: float | None = None
+    diameter: float | None = None
+    epsilon_at_name_distance: float | None = None
+    epsilon_at_diameter: float | None = None
 
     @classmethod
     def for_tokens(cls, n: int, *, mechanism: str, epsilon: float, delta: float,
                    guarantee: str, representation: str = "static",
-                   redacted: int = 0) -> Report:
+                   redacted: int = 0, scope: str = "token",
+                   holds_between: str = HOLDS_BETWEEN, name_distance: float | None = None,
+                   diameter: float | None = None) -> Report:
         """The report for ``n`` privatized tokens (and ``redacted`` cost-free draws)."""
         return cls(mechanism=mechanism, epsilon=epsilon, delta=delta, tokens_replaced=n,
                    epsilon_total=n * epsilon, delta_total=min(1.0, n * delta),
                    guarantee=guarantee, representation=representation,
-                   tokens_redacted=redacted)
+                   tokens_redacted=redacted, scope=scope, holds_between=holds_between,
+                   name_distance=name_distance, diameter=diameter,
+                   epsilon_at_name_distance=None if name_distance is None
+                   else epsilon * name_distance,
+                   epsilon_at_diameter=None if diameter is None else epsilon * diameter)
 
     def merge(self, other: Report) -> Report:
         """Report for the concatenation of two texts privatized with the same settings."""
@@ -59,7 +101,9 @@ class Report:
             self.tokens_replaced + other.tokens_replaced, mechanism=self.mechanism,
             epsilon=self.epsilon, delta=self.delta, guarantee=self.guarantee,
             representation=self.representation,
-            redacted=self.tokens_redacted + other.tokens_redacted,
+            redacted=self.tokens_redacted + other.tokens_redacted, scope=self.scope,
+            holds_between=self.holds_between, name_distance=self.name_distance,
+            diameter=self.diameter,
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -41,6 +41,10 @@ class Mechanism(ABC):
     #: True where the guarantee holds only for inputs that are words of the table (nadp's
     #: per-neighbourhood σ), so contextual vectors are refused.
     table_words_only: ClassVar[bool] = False
+    #: The distance ε multiplies: ``"euclidean"`` (metric DP in the table's L2 distance),
+    #: ``"mahalanobis"``, or ``None`` where ε is a plain (ε, δ) budget (gaussian, nadp, dpmlm).
+    #: Reports put ε × the space's distances beside ε only for ``"euclidean"``.
+    metric: ClassVar[str | None] = None
 
     def __init__(self, epsilon: float) -> None:
         self.epsilon = check_epsilon(epsilon)

@@ -36,6 +36,7 @@ class Mahalanobis(NoiseMechanism):
     name = "mahalanobis"
     description = "Mahalanobis mechanism: noise shaped by λ·Σ + (1-λ)·I, nearest word"
     guarantee = "ε·d_Σλ(x, x') metric DP per token (regularised Mahalanobis norm)"
+    metric = "mahalanobis"
 
     def __init__(self, epsilon: float, lam: float = DEFAULT_LAMBDA) -> None:
         super().__init__(epsilon)

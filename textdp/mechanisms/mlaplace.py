@@ -14,6 +14,7 @@ class MultivariateLaplace(NoiseMechanism):
     name = "mlaplace"
     description = "Calibrated multivariate perturbation: x + z, p(z) ∝ exp(-ε‖z‖), nearest word"
     guarantee = "ε·d(x, x') metric DP per token (Euclidean distance in the table)"
+    metric = "euclidean"
 
     def noise(self, n: int, dim: int, rng: RandomSource, device: torch.device) -> torch.Tensor:
         return multivariate_laplace(n, dim, self.epsilon, rng, device)

@@ -25,6 +25,7 @@ class Vickrey(NoiseMechanism):
     name = "vickrey"
     description = "Vickrey mechanism: noisy vector, pick 1st or 2nd nearest word by threshold t"
     guarantee = "ε·d(x, x') metric DP per token (post-processing of mlaplace)"
+    metric = "euclidean"
 
     def __init__(self, epsilon: float, t: float = DEFAULT_T) -> None:
         super().__init__(epsilon)
