@@ -8,7 +8,8 @@
 The map function wraps (does not copy) :class:`textdp.privatizer.Privatizer`. What it pickles
 is its configuration only, never a loaded model, a table index or a random generator: every
 worker process reloads the models on its first batch and, unless ``seed`` is set, draws its
-own generator from OS entropy.
+own generator from OS entropy (what a fixed seed keys, and when it is refused: the "Seeds"
+section of :class:`Privatizer`).
 
 Caching. ``datasets`` fingerprints a map function by hashing its pickle. The pickle of a
 :class:`Privatizer` is a deterministic function of the configuration (ε, mechanism and its
@@ -23,6 +24,7 @@ fresh draw of the same data would cost ε again; to force one, pass
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -71,10 +73,25 @@ class Privatizer:
             ``keep_original``, ``index``, ``batch_size``, ``nlp``, ``clip_norm``,
             ``max_epsilon_per_text``, ``budget_policy``, …
 
-            With a fixed ``seed`` and ``with_indices=True`` each batch draws from its own
-            stream keyed by the seed and its first row index (and with ``with_rank=True``
-            alone, by the rank), so the shards of ``num_proc > 1`` never repeat each other's
-            noise. The seed is NOT private against anyone who knows it.
+    Seeds. Without ``seed`` (the default, and the private choice) every process draws from
+    OS entropy. A fixed ``seed`` makes the release reproducible and is NOT private against
+    anyone who knows or guesses it: they can recompute the noise. What it keys:
+
+    * ``with_indices=True``: each batch draws from its own stream keyed by the seed and the
+      batch's first dataset index, so no two batches of a map share noise and the same data,
+      seed, ``batch_size`` and ``num_proc`` give the same release (any ``num_proc`` whose
+      shards split at batch boundaries gives the one-process release).
+    * ``with_rank=True`` without indices: one stream per rank (seed, rank), advanced batch
+      after batch; reproducible for the same ``num_proc`` and ``batch_size``.
+    * neither, in the calling process (``num_proc=None``): one stream from the seed, advanced
+      batch after batch.
+    * neither, in a worker process (any ``num_proc``; ``datasets`` runs even ``num_proc=1``
+      in a pool): refused with ``ValueError`` before any text is read. Every worker would
+      restart the same stream, so two shards holding the same texts would come back
+      identical and different rows would get the same noise.
+
+    The streams depend on the seed and the row positions only: the same seed on another
+    dataset reuses them row by row, correlating the two releases; use a new seed per release.
     """
 
     def __init__(
@@ -171,9 +188,12 @@ class Privatizer:
 
         Raises ``ValueError`` naming the row (the dataset index when ``with_indices`` is
         on, else the position in the batch) of a ``None`` or non-string text, before any
-        text of the batch is processed. Empty strings come back empty.
+        text of the batch is processed. Empty strings come back empty. Raises ``ValueError``
+        before reading the batch when a fixed ``seed`` runs in a worker process without
+        ``with_indices`` or ``with_rank`` (class docstring, "Seeds").
         """
         indices, rank = _split_extra(extra)
+        self._check_stream_key(indices, rank)
         if isinstance(batch, Mapping):
             if self.text_column not in batch:
                 raise ValueError(f"column {self.text_column!r} is not in the batch; columns: "
@@ -201,6 +221,24 @@ class Privatizer:
         if single:
             out = {k: v[0] for k, v in out.items()}
         return out
+
+    def _check_stream_key(self, indices: Sequence[int] | None, rank: int | None) -> None:
+        """Refuse a fixed seed in a worker process that has neither indices nor a rank.
+
+        Each ``datasets`` worker gets its own unpickled copy of this function, so without a
+        key that differs per shard every copy would start the same seeded stream: shards of
+        the same texts would be released identically and rows of different shards would
+        share noise. OS entropy instead would silently drop the seed's reproducibility.
+        """
+        if self._config["seed"] is None or indices is not None or rank is not None:
+            return
+        if _in_worker_process():
+            raise ValueError(
+                "a fixed seed in a worker process (datasets.map with num_proc) needs "
+                "with_indices=True (one stream per batch, keyed by its first index) or "
+                "with_rank=True (one stream per worker); without either every worker would "
+                "restart the same random stream and reuse the other shards' noise. Pass one "
+                "of them, or drop the seed (OS entropy per process)")
 
     def _select_stream(self, core: CorePrivatizer, indices: Sequence[int] | None,
                        rank: int | None) -> None:
@@ -265,6 +303,17 @@ def _restore(cls: type[Privatizer], options: dict[str, Any], stamp: tuple[Any, .
              ) -> Privatizer:
     del stamp  # only there for the fingerprint
     return cls(**options)
+
+
+def _in_worker_process() -> bool:
+    """Whether this process was started by ``multiprocessing`` or by ``multiprocess`` (the
+    pools of ``datasets.map(num_proc=...)``): a process that siblings may be running copies
+    of the same map function in. Each library only knows its own children."""
+    for name in ("multiprocessing", "multiprocess"):
+        parent_process = getattr(sys.modules.get(name), "parent_process", None)
+        if parent_process is not None and parent_process() is not None:
+            return True
+    return False
 
 
 def _is(value: Any, name: str) -> bool:

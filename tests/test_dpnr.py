@@ -18,13 +18,17 @@ from textdp.dpnr import (
     Normalize,
     RobustSchedule,
     dpnr_layer,
+    encode_with_word_dropout,
     train_on_dpnr,
+    word_id_tensor,
 )
 from textdp.mechanisms import available, create_mechanism
 from textdp.mechanisms.dpnr import (
     DPNRMechanism,
     amplified_epsilon,
     dpnr_noise,
+    encoder_word_dropout,
+    kept_position_ids,
     noise_scale,
     normalize,
     vector_epsilon,
@@ -174,6 +178,105 @@ def test_amplified_epsilon():
     assert amplified_epsilon(1.0, 0.5) == pytest.approx(math.log(0.5 * math.e + 0.5))
     assert amplified_epsilon(2.0, 0.3) < 2.0
     assert amplified_epsilon(5000.0, 0.1) == pytest.approx(5000.0 + math.log(0.9))  # no overflow
+
+
+# ================================================================= dropout at the encoder input
+# Two texts one word apart: "good" is one word piece, like "great"; "unbelievably" is five
+# (un ##bel ##ie ##va ##bly), which shifts the positions of every later piece.
+SENTENCE = "the film was {} and the actors were fine"
+DIFFERING_WORD = 3  # the tokenizer's word id of the slot
+
+
+class _ForcedDropout(RandomSource):
+    """A source whose uniform draws drop exactly one word id (or none): forces the mask."""
+
+    def __init__(self, word: int | None) -> None:
+        super().__init__(0)
+        self.word = word
+
+    def uniform(self, shape, device="cpu", dtype=torch.float32):
+        draws = torch.ones(shape, device=device, dtype=dtype)
+        if self.word is not None:
+            draws[:, self.word] = 0.0  # 0 < mu: dropped
+        return draws
+
+
+@pytest.fixture(scope="module")
+def encoder():
+    """The embedded all-MiniLM-L6-v2 (offline): tokenizer and frozen encoder."""
+    transformers = pytest.importorskip("transformers")
+    from textdp.defaults import transformer_path
+
+    path = transformer_path()
+    return (transformers.AutoTokenizer.from_pretrained(path),
+            transformers.AutoModel.from_pretrained(path).eval())
+
+
+def test_kept_position_ids_number_the_kept_tokens_consecutively():
+    mask = torch.tensor([[1, 1, 0, 0, 1, 1, 0], [0, 0, 1, 1, 1, 1, 1]])  # right / left padding
+    pos = kept_position_ids(mask)
+    assert pos[0, mask[0].bool()].tolist() == [0, 1, 2, 3]
+    assert pos[1, mask[1].bool()].tolist() == [0, 1, 2, 3, 4]
+    assert pos.dtype == torch.long and (pos >= 0).all()
+
+
+def test_encoder_word_dropout_masks_whole_words_and_renumbers_positions():
+    word_ids = torch.tensor([[-1, 0, 1, 1, 1, 2, -1]])
+    out = encoder_word_dropout(torch.ones_like(word_ids), word_ids, 0.5, _ForcedDropout(1))
+    assert out["attention_mask"].tolist() == [[1, 1, 0, 0, 0, 1, 1]]
+    assert out["position_ids"][0, [0, 1, 5, 6]].tolist() == [0, 1, 2, 3]
+    with pytest.raises(ValueError, match="word_ids"):
+        encoder_word_dropout(torch.ones(1, 3), None, 0.5, RandomSource(0))
+
+
+@pytest.mark.parametrize("other", ["great", "unbelievably"])
+def test_dropping_the_differing_word_makes_one_word_neighbours_equal(encoder, other):
+    """The premise of amplified_epsilon, for equal and for different word-piece counts: with
+    the differing word dropped, both texts give the same pre-noise pooled representation."""
+    tokenizer, model = encoder
+    enc = tokenizer([SENTENCE.format("good"), SENTENCE.format(other)], padding=True,
+                    return_tensors="pt")
+    with torch.inference_mode():
+        dropped = encode_with_word_dropout(model, enc, 0.5, _ForcedDropout(DIFFERING_WORD))
+        kept = encode_with_word_dropout(model, enc, 0.5, _ForcedDropout(None))
+        removed = encode_with_word_dropout(
+            model, tokenizer([SENTENCE.format("").replace("  ", " ")], return_tensors="pt"),
+            0.0, RandomSource(0))
+    assert float((kept[0] - kept[1]).norm()) > 0.1  # the word matters when it is kept
+    # Equal up to float rounding (≈ 1e-6 against a norm ≈ 5.6), and equal to the text with the
+    # word removed before tokenization: nothing of the dropped word is left.
+    torch.testing.assert_close(dropped[0], dropped[1], atol=1e-5, rtol=0)
+    torch.testing.assert_close(dropped[0], removed[0], atol=1e-5, rtol=0)
+
+
+def test_mask_dropout_alone_leaks_the_dropped_words_piece_count(encoder):
+    """Control (the audit finding): masking the word without renumbering the positions leaves
+    the later pieces at positions that depend on the dropped word's length."""
+    tokenizer, model = encoder
+    enc = tokenizer([SENTENCE.format("good"), SENTENCE.format("unbelievably")], padding=True,
+                    return_tensors="pt")
+    mask = word_dropout(enc["attention_mask"], 0.5, _ForcedDropout(DIFFERING_WORD),
+                        word_id_tensor(enc))
+    with torch.inference_mode():
+        hidden = model(input_ids=enc["input_ids"], attention_mask=mask).last_hidden_state
+    weights = mask.unsqueeze(-1).to(hidden.dtype)
+    pooled = (hidden * weights).sum(1) / weights.sum(1)
+    assert float((pooled[0] - pooled[1]).norm()) > 0.1
+
+
+def test_encode_with_word_dropout_refuses_truncated_texts(encoder):
+    tokenizer, model = encoder
+    enc = tokenizer([SENTENCE.format("good")], truncation=True, max_length=6,
+                    return_tensors="pt")
+    with pytest.raises(ValueError, match=r"row 0 .*truncated") as err:
+        encode_with_word_dropout(model, enc, 0.1, RandomSource(0))
+    assert "film" not in str(err.value)  # never the text
+
+
+def test_the_one_word_bound_states_its_conditions():
+    for text in (DPNRMechanism.guarantee, amplified_epsilon.__doc__):
+        assert "encoder_word_dropout" in text and "truncat" in text
+        assert "piece" in text  # the differing words' piece counts may differ
 
 
 # ================================================================= mechanism

@@ -10,6 +10,11 @@ consumes such representations is trained on noisy ones so it learns to tolerate 
 * **adaptive** training: the noise grows over the epochs, ε_t = ε₀ / t for epoch t = 1, 2, …
   (:class:`AdaptiveSchedule`).
 
+Word dropout with the one-word amplification bound happens at the encoder's input:
+:func:`encode_with_word_dropout` runs a ``transformers`` encoder on a tokenized batch with the
+dropped words masked out *and* the kept tokens' position ids renumbered, and mean-pools the
+kept tokens (see :mod:`textdp.mechanisms.dpnr` for why both are needed).
+
 Noise is drawn afresh in every forward pass, in training *and* in evaluation, because the
 released representation is always noisy (``when="always"``); ``"train"`` or ``"eval"`` restrict
 it. Every fresh draw on the same example is another release: when the noisy training vectors
@@ -20,7 +25,7 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +37,7 @@ from textdp.mechanisms.dpnr import (
     DEFAULT_MU,
     check_mu,
     dpnr_noise,
+    encoder_word_dropout,
     normalize,
     vector_epsilon,
     word_dropout,
@@ -54,8 +60,9 @@ class DPNR(nn.Module):
     Word dropout here acts on the tokens the module receives. Dropping *encoder outputs* does
     not remove a word's influence on the other tokens, so the dropout amplification bound of
     :func:`textdp.mechanisms.dpnr.amplified_epsilon` only applies when the dropout is on the
-    encoder's input: call :func:`textdp.mechanisms.dpnr.word_dropout` on its attention mask
-    (as ``examples/dpnr_sst2.py`` does) and give this module ``mu=0``.
+    encoder's input, with the kept tokens' positions renumbered: encode with
+    :func:`encode_with_word_dropout` (or feed the encoder
+    :func:`textdp.mechanisms.dpnr.encoder_word_dropout`) and give this module ``mu=0``.
 
     Args:
         epsilon: ε of the Laplace release (per coordinate with ``calibration="coordinate"``).
@@ -116,11 +123,9 @@ class DPNR(nn.Module):
                              f"{tuple(mask.shape)}")
         if self.active and self.mu > 0:
             mask = word_dropout(mask, self.mu, self.rng, word_ids)
-        weights = mask.to(h.dtype).unsqueeze(-1)
         if self.pooling == "none":
-            return h * weights
-        # A text whose tokens were all dropped pools to zeros (then normalises to zeros).
-        return (h * weights).sum(dim=1) / weights.sum(dim=1).clamp_min(1.0)
+            return h * mask.to(h.dtype).unsqueeze(-1)
+        return masked_mean(h, mask)
 
     def bound(self, dim: int) -> float:
         """ε of one released ``dim``-dimensional vector, for any two texts."""
@@ -129,6 +134,59 @@ class DPNR(nn.Module):
     def extra_repr(self) -> str:
         return (f"epsilon={self.epsilon}, mu={self.mu}, calibration={self.calibration!r}, "
                 f"pooling={self.pooling!r}, when={self.when!r}")
+
+
+def masked_mean(h: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Mean of ``(batch, tokens, dim)`` token vectors over the tokens where ``mask`` is non-zero.
+
+    Only kept tokens enter the mean, so a dropped token's vector (still computed by the
+    encoder) cannot reach the output. A text whose tokens were all dropped pools to zeros
+    (then normalises to zeros).
+    """
+    weights = (mask != 0).to(h.dtype).unsqueeze(-1)
+    return (h * weights).sum(dim=1) / weights.sum(dim=1).clamp_min(1.0)
+
+
+def word_id_tensor(encoding: Any) -> torch.Tensor:
+    """``(batch, tokens)`` word ids of a fast tokenizer's batch output, −1 for special tokens
+    and padding (the ``word_ids`` that :func:`~textdp.mechanisms.dpnr.word_dropout` takes)."""
+    rows = len(encoding["input_ids"])
+    return torch.tensor([[-1 if w is None else w for w in encoding.word_ids(i)]
+                         for i in range(rows)], dtype=torch.long)
+
+
+def encode_with_word_dropout(encoder: nn.Module, encoding: Mapping[str, Any], mu: float,
+                             rng: RandomSource,
+                             word_ids: torch.Tensor | None = None) -> torch.Tensor:
+    """The mean-pooled ``(batch, dim)`` output of ``encoder`` with input word dropout at rate
+    ``mu``: the pre-noise representation that DPNR normalises and releases.
+
+    ``encoding`` is a fast tokenizer's output for the batch (``return_tensors="pt"``);
+    ``word_ids`` defaults to its words (:func:`word_id_tensor`). The dropped words are masked
+    out of attention, the kept tokens' position ids are renumbered
+    (:func:`~textdp.mechanisms.dpnr.encoder_word_dropout`) and only kept tokens are pooled, so
+    when a word is dropped the output is that of the text without it, whatever its word-piece
+    count: what :func:`~textdp.mechanisms.dpnr.amplified_epsilon` needs. ``encoder`` is a
+    ``transformers`` model taking ``input_ids``, ``attention_mask``, ``position_ids`` (and
+    ``token_type_ids`` when the encoding has them) with absolute position embeddings.
+
+    Raises ``ValueError`` (naming the row, never its text) when ``mu`` > 0 and a text was
+    truncated: its lost tail breaks the one-word bound. Runs in the caller's grad mode.
+    """
+    mu = check_mu(mu)
+    if word_ids is None:
+        word_ids = word_id_tensor(encoding)
+    if mu > 0:
+        for row, enc in enumerate(getattr(encoding, "encodings", None) or ()):
+            if enc.overflowing:
+                raise ValueError(f"row {row} was truncated: the one-word dropout bound needs "
+                                 "whole texts (raise max_length or split the text)")
+    mask = encoding["attention_mask"]
+    inputs = encoder_word_dropout(mask, word_ids.to(mask.device), mu, rng)
+    if "token_type_ids" in encoding:
+        inputs["token_type_ids"] = encoding["token_type_ids"]
+    hidden = encoder(input_ids=encoding["input_ids"], **inputs)[0]
+    return masked_mean(hidden, inputs["attention_mask"])
 
 
 def dpnr_layer(epsilon: float, **kwargs: Any) -> Any:

@@ -78,6 +78,41 @@ def test_map_num_proc_2_seeded_with_indices_matches_one_process(warm):
     assert two["dp_epsilon"] == [2.0, 0.0, 0.0, 1.0, 2.0] * 4
 
 
+def _twin_shards():
+    """8 rows whose two contiguous shards (num_proc=2) hold the same 4 texts."""
+    return datasets.Dataset.from_dict({"text": TEXTS[:4] * 2})
+
+
+def test_map_num_proc_2_seeded_without_indices_or_rank_is_refused(warm):
+    """Audit finding: each worker restarted the same seeded stream, so the two shards of the
+    same texts came back identical (8/8 rows). A fixed seed in a worker process now needs a
+    key that differs per shard; without one the map fails before any text is privatized."""
+    with pytest.raises(ValueError, match=r"with_indices=True.*with_rank=True") as err:
+        _twin_shards().map(Privatizer(seed=0), batched=True, batch_size=4, num_proc=2)
+    assert "Merkel" not in str(err.value)  # never the text
+
+
+@pytest.mark.parametrize("keyed_by", ["with_indices", "with_rank"])
+def test_map_num_proc_2_seeded_shards_differ_and_reruns_agree(warm, keyed_by):
+    runs = [_twin_shards().map(Privatizer(seed=0), batched=True, batch_size=4, num_proc=2,
+                               **{keyed_by: True})["text"] for _ in range(2)]
+    assert runs[0] == runs[1]  # reproducible with the same seed
+    first, second = runs[0][:4], runs[0][4:]
+    assert first != second  # the shards no longer repeat each other's noise
+    assert first[0] != second[0] and first[3] != second[3]  # the rows holding names
+
+
+def test_seeded_batches_in_one_process_advance_the_stream(warm):
+    """Without indices or rank, one process draws one stream: consecutive batches holding
+    the same texts get fresh noise, and a fresh privatizer with the seed repeats the run."""
+    batch = {"text": [TEXTS[0], TEXTS[3]]}
+    p = Privatizer(seed=0)
+    a, b = p(batch), p(batch)
+    assert a != b
+    q = Privatizer(seed=0)
+    assert (q(batch), q(batch)) == (a, b)
+
+
 def test_map_not_batched_and_input_columns(warm):
     ds = _dataset().select(range(5))
     single = ds.map(Privatizer(seed=3), batched=False)

@@ -29,12 +29,32 @@ example to every coordinate, which leaves all differences between coordinates no
 not reproduced here: every coordinate gets its own draw.
 
 Word dropout (the paper's "nullification", rate μ) drops each input word with probability μ
-before the encoder sees it. For two texts that differ in one word, that word is absent with
-probability μ, and then both outputs have the same law; amplification by subsampling (Balle,
-Barthe & Gaboardi 2018) turns an ε_v-LDP release into ln(1 + (1 − μ)(e^{ε_v} − 1)) for such
-neighbours (:func:`amplified_epsilon`). The bound needs the dropout on the *input* words (all
-sub-word tokens of a word together), not on the encoder's outputs, and it says nothing about
-texts that differ in more than one word; for any two texts the guarantee stays ε_v.
+before the encoder sees it. Amplification by subsampling (Balle, Barthe & Gaboardi 2018) turns
+an ε_v-LDP release into ln(1 + (1 − μ)(e^{ε_v} − 1)) for two texts one word apart
+(:func:`amplified_epsilon`), *provided* that dropping the differing word leaves both texts with
+the same output. Masking the word's pieces out of the encoder's attention is not enough: the
+pieces after it keep position ids that count the dropped pieces, so two texts whose differing
+words have different word-piece counts ("good": 1 piece, "unbelievably": 5) still differ after
+the drop (measured with all-MiniLM-L6-v2: ‖Δ pooled‖ = 0.76 against ‖pooled‖ ≈ 5.8).
+:func:`encoder_word_dropout` therefore returns the position ids as well: the kept tokens are
+numbered 0, 1, 2, … as if the dropped words had been removed before tokenization, and the
+encoder's output for them (pooled over the kept tokens only) no longer depends on the dropped
+word at all, whatever its piece count. The one-word bound holds when all of these hold:
+
+* the two texts' tokenizer words (``word_ids``) are the same except for one substituted word,
+  whose word-piece count may differ, and every other word is tokenised the same in both (true
+  for tokenizers that pre-split words, like BERT's WordPiece);
+* neither text is truncated (truncation would cut the two texts at different words);
+* the dropout is :func:`encoder_word_dropout` on the encoder's input (its mask *and* its
+  position ids), the encoder depends on a token's place only through ``position_ids``
+  (absolute position embeddings, as BERT and MiniLM; not DeBERTa's relative positions), and the
+  pooling reads the kept tokens only (:func:`textdp.dpnr.encode_with_word_dropout` does all of
+  it).
+
+"The same output" is exact in real arithmetic; in floating point the two pooled vectors agree
+up to rounding (≈ 1e-6 against a norm ≈ 5.8 in the example above). Like the floating-point
+sampling of the noise (Mironov 2012), that is not hardened here. For texts that differ in more
+than one word, and whenever a condition fails, the guarantee stays ε_v.
 """
 
 from __future__ import annotations
@@ -112,9 +132,13 @@ def word_dropout(mask: torch.Tensor, mu: float, rng: RandomSource,
     """Drop each word of a ``(batch, tokens)`` attention mask with probability ``mu``.
 
     ``word_ids`` (same shape, integer) groups sub-word tokens into words so that all pieces
-    of a word are dropped together (what the amplification bound needs); tokens whose word id
-    is negative (special tokens such as [CLS]/[SEP], padding) are never dropped. Without
-    ``word_ids`` every token is its own word. Returns a new mask of the same dtype.
+    of a word are dropped together; tokens whose word id is negative (special tokens such as
+    [CLS]/[SEP], padding) are never dropped. Without ``word_ids`` every token is its own word.
+    Returns a new mask of the same dtype.
+
+    The mask alone does not give :func:`amplified_epsilon`: the kept pieces after a dropped
+    word keep positions that count its pieces. Feed an encoder :func:`encoder_word_dropout`
+    (mask and renumbered position ids) for that.
     """
     mu = check_mu(mu)
     if mask.ndim != 2:
@@ -135,9 +159,50 @@ def word_dropout(mask: torch.Tensor, mu: float, rng: RandomSource,
     return mask * keep.to(mask.dtype)
 
 
+def kept_position_ids(mask: torch.Tensor) -> torch.Tensor:
+    """Position ids that number the kept tokens of a ``(batch, tokens)`` mask 0, 1, 2, ….
+
+    A kept token's position is the number of kept tokens before it, the position it would have
+    if the dropped tokens had never been there: with these ids the kept tokens see the same
+    positions whatever the dropped words' piece counts. Dropped and padding tokens get the
+    position of the kept token before them (any valid id: they are masked out). Long dtype.
+    """
+    if mask.ndim != 2:
+        raise ValueError(f"mask must have shape (batch, tokens), got {tuple(mask.shape)}")
+    return ((mask != 0).long().cumsum(dim=1) - 1).clamp_min(0)
+
+
+def encoder_word_dropout(attention_mask: torch.Tensor, word_ids: torch.Tensor, mu: float,
+                         rng: RandomSource) -> dict[str, torch.Tensor]:
+    """Input word dropout for a transformer encoder: ``{"attention_mask", "position_ids"}``.
+
+    Drops each word (all its pieces, grouped by ``word_ids``; negative ids never dropped) with
+    probability ``mu`` (:func:`word_dropout`) and renumbers the kept tokens' positions
+    (:func:`kept_position_ids`). Pass both to the encoder with the tokenizer's ``input_ids``
+    and pool over the returned mask only: then the output is the one of the text with the
+    dropped words removed, so two texts one word apart give the same output whenever their
+    differing word is dropped, whatever its word-piece count (the premise of
+    :func:`amplified_epsilon`; the conditions are in the module docstring).
+    """
+    if word_ids is None:
+        raise ValueError("encoder_word_dropout needs word_ids: the bound is per word, and a "
+                         "word's pieces must be dropped together")
+    mask = word_dropout(attention_mask, mu, rng, word_ids)
+    return {"attention_mask": mask, "position_ids": kept_position_ids(mask)}
+
+
 def amplified_epsilon(epsilon: float, mu: float) -> float:
     """ln(1 + (1 − μ)(e^ε − 1)): the ε of an ε-LDP release after input word dropout at rate
-    μ, for two texts that differ in one word (amplification by subsampling)."""
+    μ, for two texts one word apart (amplification by subsampling).
+
+    It holds only where dropping the differing word makes both texts' outputs equal, i.e.
+    (module docstring) the texts' tokenizer words are the same except one substituted word
+    (its word-piece count may differ), neither text is truncated, and the dropout is
+    :func:`encoder_word_dropout` (mask and renumbered position ids) on an encoder with
+    absolute position ids, pooled over the kept tokens. For any other two texts, and for
+    dropout on the attention mask alone when the differing words' word-piece counts differ,
+    the un-amplified ε applies.
+    """
     epsilon = check_epsilon(epsilon)
     mu = check_mu(mu)
     # ln((1 − μ)e^ε + μ) = ε + ln(1 − μ(1 − e^{−ε})): no overflow for large ε.
@@ -158,7 +223,8 @@ class DPNRMechanism(Mechanism):
         epsilon: ε of the Laplace release: per coordinate (``calibration="coordinate"``, the
             paper's noise) or for the whole vector (``"vector"``).
         mu: word dropout rate μ in [0, 1) applied to the input words (0: none). Not part of the
-            base guarantee; it amplifies it for texts that differ in one word.
+            base guarantee; it amplifies it for texts one word apart when the dropout is
+            :func:`encoder_word_dropout` (conditions in the module docstring).
         calibration: ``"coordinate"`` or ``"vector"`` (module docstring).
     """
 
@@ -167,7 +233,11 @@ class DPNRMechanism(Mechanism):
                    "Laplace(0, 1/ε) per coordinate, word dropout μ (not a substitution)")
     guarantee = ("ε-LDP per coordinate of the released vector (sensitivity 1 in [0,1]); "
                  "d·ε-LDP for the d-dim vector, ε with calibration='vector'; "
-                 "input word dropout μ: ln(1+(1-μ)(e^ε-1)) for texts one word apart")
+                 "input word dropout μ: ln(1+(1-μ)(e^ε_v-1)), ε_v the vector's ε, only for "
+                 "texts one word apart (tokenizer words equal but one, tokenised alike "
+                 "otherwise, any word piece count for that word, neither truncated) with "
+                 "encoder_word_dropout (mask and renumbered position ids) on an "
+                 "absolute-position encoder pooled over kept tokens; otherwise ε_v")
     #: Not a token substitution: the Privatizer must refuse it at construction.
     substitutes: ClassVar[bool] = False
 
@@ -180,13 +250,19 @@ class DPNRMechanism(Mechanism):
     def release(self, h: torch.Tensor, rng: RandomSource) -> torch.Tensor:
         """The released representation: ``normalize(h)`` plus calibrated Laplace noise.
 
-        Word dropout belongs before the encoder (:func:`word_dropout` on its attention mask);
-        ``h`` here is the encoder's output for the (dropped-out) text.
+        Word dropout belongs before the encoder (:func:`encoder_word_dropout`: its attention
+        mask and position ids); ``h`` here is the encoder's output for the (dropped-out) text.
         """
         return dpnr_noise(normalize(h), self.epsilon, rng, calibration=self.calibration)
 
     def bound(self, dim: int) -> dict[str, float]:
-        """The guarantees of one released ``dim``-dimensional vector."""
+        """The guarantees of one released ``dim``-dimensional vector.
+
+        ``epsilon_vector`` holds for any two texts. ``epsilon_vector_one_word_apart`` holds
+        only for texts one word apart under the conditions of :func:`amplified_epsilon`
+        (dropout by :func:`encoder_word_dropout`, no truncation); otherwise ``epsilon_vector``
+        applies.
+        """
         vec = vector_epsilon(self.epsilon, dim, self.calibration)
         return {"epsilon_per_coordinate": self.epsilon if self.calibration == "coordinate"
                 else self.epsilon / dim,
