@@ -37,8 +37,15 @@ import torch
 from torch import nn
 
 from textdp.defaults import transformer_path
-from textdp.dpnr import DPNR, AdaptiveSchedule, Normalize, RobustSchedule, train_on_dpnr
-from textdp.mechanisms.dpnr import amplified_epsilon, vector_epsilon, word_dropout
+from textdp.dpnr import (
+    DPNR,
+    AdaptiveSchedule,
+    Normalize,
+    RobustSchedule,
+    encode_with_word_dropout,
+    train_on_dpnr,
+)
+from textdp.mechanisms.dpnr import amplified_epsilon, vector_epsilon
 from textdp.rng import RandomSource
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -73,17 +80,10 @@ class FrozenEncoder:
         for start in range(0, len(texts), self.batch_size):
             idx = order[start:start + self.batch_size]
             enc = self.tokenizer([texts[i] for i in idx], padding=True, truncation=True,
-                                 max_length=128, return_tensors="pt")
-            mask = enc["attention_mask"]
-            if mu > 0:
-                word_ids = torch.tensor([[-1 if w is None else w for w in enc.word_ids(j)]
-                                         for j in range(len(idx))])
-                mask = word_dropout(mask, mu, rng, word_ids)
-            hidden = self.model(input_ids=enc["input_ids"], attention_mask=mask,
-                                token_type_ids=enc.get("token_type_ids")).last_hidden_state
-            weights = mask.unsqueeze(-1).to(hidden.dtype)
-            out[torch.from_numpy(idx)] = ((hidden * weights).sum(1)
-                                          / weights.sum(1).clamp_min(1.0))
+                                 max_length=512, return_tensors="pt")
+            # Dropped words are masked and the kept tokens' positions renumbered, so a dropped
+            # word leaves no trace whatever its piece count (what the 1-word bound needs).
+            out[torch.from_numpy(idx)] = encode_with_word_dropout(self.model, enc, mu, rng)
         return out
 
 
