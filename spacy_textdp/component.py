@@ -8,13 +8,17 @@ the same whitespace, the entity spans with their labels, the sentence boundaries
 POS, morphology and lemmas of the tokens it left alone. The report is in ``doc._.dp``
 (JSON-serialisable, so ``DocBin`` and ``nlp.pipe(n_process=...)`` carry it). The original text is
 kept nowhere on the returned Doc (DESIGN.md rule 7) unless ``keep_original=true``, which puts it
-in ``doc._.dp_original``.
+in ``doc._.dp_original``. Extension values and ``doc.user_data`` set by earlier components are
+carried over, moved to the new tokens' offsets and screened for the original text (see
+:class:`DPPrivatizer`).
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import math
+import numbers
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -22,7 +26,20 @@ from typing import Any
 
 import numpy as np
 from spacy import util
-from spacy.attrs import ENT_IOB, ENT_TYPE, LEMMA, MORPH, NORM, ORTH, POS, SENT_START, SPACY, TAG
+from spacy.attrs import (
+    ENT_IOB,
+    ENT_TYPE,
+    IDX,
+    LEMMA,
+    LENGTH,
+    MORPH,
+    NORM,
+    ORTH,
+    POS,
+    SENT_START,
+    SPACY,
+    TAG,
+)
 from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span
@@ -32,6 +49,7 @@ from spacy_textdp.vectors import pipeline_table
 from textdp.contextual import DEFAULT_LAYER
 from textdp.defaults import DEFAULT_EPSILON
 from textdp.detect import Detector, create_detector, normalise_label
+from textdp.detect.normalise import is_normal, normalise_text
 from textdp.index import resolve_device
 from textdp.mechanisms import Mechanism
 from textdp.mechanisms.base import ContextMechanism
@@ -76,6 +94,15 @@ DEFAULT_CONFIG: dict[str, Any] = {
 
 # Settings with plain values, as serialized by ``to_bytes`` / ``to_disk``.
 SETTINGS = tuple(DEFAULT_CONFIG)
+
+# doc.user_data keys of extension values: ("._.", name, start_char, end_char); start and end are
+# None for a Doc value, end is None for a Token value (start = token.idx).
+_EXTENSION_KEY = "._."
+# Set by this component on every Doc it returns; an input's values (an earlier privatizer's) are
+# not carried: dp_original would bring back a text this component was told not to keep.
+_OWN_EXTENSIONS = frozenset({"dp", "dp_original"})
+# Nesting deeper than this is not screened: the value is dropped (also ends self-references).
+_MAX_SCREEN_DEPTH = 32
 
 if not Doc.has_extension("dp"):
     Doc.set_extension("dp", default=None)
@@ -132,6 +159,32 @@ class DPPrivatizer(Pipe):
     Each target token's vector gets calibrated noise (or an exponential-mechanism draw) and is
     replaced by a word of a public table; ``doc._.dp`` reports the tokens replaced, ε per token
     and the composed bound. Settings are checked here, before any text is read.
+
+    What earlier components stored in ``doc.user_data`` (extension values set with
+    ``doc._.x = ...``, ``token._.y = ...``, ``span._.z = ...``, and plain keys) is carried over
+    to the new Doc by this rule:
+
+    * Doc extension values and plain ``user_data`` entries keep their keys.
+    * Token extension values move to the same token in the new Doc (its new character offset).
+      Those of a *replaced* token are never carried, whatever their type: like its tag, POS,
+      morphology and lemma, they were computed from the original word.
+    * Span extension values move to the same tokens (the new character offsets of the span's
+      first and last token). A value whose offsets are not token boundaries of the input Doc
+      cannot be placed and is dropped.
+    * Screen, for every value above (and for plain keys): it is carried only if it is plain
+      data (None, bools, numbers, strings, bytes, numpy arrays, and lists, tuples, sets and
+      dicts of these, at most 32 levels deep) and no string in it (dict keys included; bytes
+      read as UTF-8) contains the text of a replaced token, compared case-insensitively on the
+      normalised text (NFKC, invisible characters removed). Other objects are dropped: their
+      content cannot be checked, and a ``Span``/``Token``/``Doc`` points at the input Doc.
+      The screen is conservative (a value holding a replaced word inside another word, as
+      "Li" in "Lisbon", is dropped too), and it catches text only: a value *derived* from a
+      name (a hash, a vector, a database id) stored outside the name's tokens is carried, so
+      such a component belongs after ``dp_privatizer``.
+    * ``doc._.dp`` and ``doc._.dp_original`` are this component's own: the input's values are
+      replaced (``dp_original`` is None unless ``keep_original=true``).
+
+    Extensions with a getter or a method store nothing; they compute on the new Doc.
     """
 
     def __init__(
@@ -384,6 +437,9 @@ class DPPrivatizer(Pipe):
             new.spans[key] = [Span(new, s.start, s.end, label=s.label) for s in group]
         new.cats = dict(doc.cats)
         new._context = doc._context  # nlp.pipe(as_tuples=True) and n_process carry it
+        if doc.user_data:
+            _carry_user_data(doc, new, replaced | (np.asarray(words, dtype=object) !=
+                                                   [t.text for t in doc]))
         new._.dp = self._report_dict(report)
         if self.keep_original:
             new._.dp_original = doc.text
@@ -528,6 +584,96 @@ def _check_mechanism_epsilon(mechanism: Any, epsilon: float) -> Any:
             "set epsilon once, on the component (leave it out of the mechanism, or write "
             "epsilon = ${components.<name>.epsilon})")
     return mechanism
+
+
+def _carry_user_data(doc: Doc, new: Doc, replaced: np.ndarray) -> None:
+    """Copy ``doc.user_data`` to ``new`` by the rule in :class:`DPPrivatizer`'s docstring:
+    extension values moved to the new tokens' offsets, replaced tokens' values dropped, every
+    value screened for the replaced tokens' text. ``replaced`` marks the tokens whose word was
+    (or may have been) replaced."""
+    needles = frozenset(_fold(doc[i].text) for i in np.flatnonzero(replaced).tolist())
+    needles = frozenset(n for n in needles if n)
+    old_start: dict[int, int] | None = None  # built on the first Token or Span key
+    for key, value in doc.user_data.items():
+        if isinstance(key, tuple) and len(key) == 4 and key[0] == _EXTENSION_KEY:
+            _, name, start, end = key
+            if start is None and end is None:  # a Doc value
+                if name in _OWN_EXTENSIONS:
+                    continue
+                new_key: tuple[Any, ...] | None = key
+            else:
+                if old_start is None:
+                    old_start, old_end, new_start, new_end = _token_boundaries(doc, new)
+                if end is None:  # a Token value, at its token's first character
+                    i = old_start.get(start)
+                    placed = i is not None and i < len(doc) and not replaced[i]
+                    new_key = (_EXTENSION_KEY, name, new_start[i], None) if placed else None
+                else:  # a Span value, from its first token's start to its last token's end
+                    i, k = old_start.get(start), old_end.get(end)
+                    placed = i is not None and k is not None
+                    new_key = (_EXTENSION_KEY, name, new_start[i], new_end[k]) if placed else None
+            if new_key is not None and not _may_hold(value, needles):
+                new.user_data[new_key] = _copy(value)
+        elif not _may_hold(key, needles) and not _may_hold(value, needles):
+            new.user_data[key] = _copy(value)
+
+
+def _copy(value: Any) -> Any:
+    # Containers are copied: the caller may still hold the input Doc (nlp(doc)).
+    return value if isinstance(value, (str, bytes, numbers.Number)) or value is None \
+        else copy.deepcopy(value)
+
+
+def _token_boundaries(doc: Doc, new: Doc) -> tuple[dict[int, int], dict[int, int],
+                                                    list[int], list[int]]:
+    """Character offsets at token boundaries: in ``doc``, token start → index and token end →
+    index + 1 (``len(doc)`` / 0 for the text's end / start, where empty spans sit); in ``new``,
+    the same indices → offsets."""
+    def bounds(d: Doc) -> tuple[list[int], list[int]]:
+        if not len(d):
+            return [0], [0]
+        a = d.to_array([IDX, LENGTH]).astype(np.int64)
+        return [*a[:, 0].tolist(), len(d.text)], [0, *(a[:, 0] + a[:, 1]).tolist()]
+
+    old_starts, old_ends = bounds(doc)
+    new_starts, new_ends = bounds(new)
+    # Tokens are never empty, so no two boundaries of one kind share an offset.
+    old_start = {c: i for i, c in enumerate(old_starts)}
+    old_end = {c: k for k, c in enumerate(old_ends)}
+    return old_start, old_end, new_starts, new_ends
+
+
+def _fold(text: str) -> str:
+    """``text`` as the screen compares it: normalised (NFKC, invisible characters removed,
+    whitespace runs collapsed) and case-folded."""
+    return (text if is_normal(text) else normalise_text(text).text).casefold()
+
+
+def _may_hold(value: Any, needles: frozenset[str], depth: int = 0) -> bool:
+    """Whether ``value`` may hold one of ``needles`` (folded texts of replaced tokens): it
+    does when a string in it contains one, and may when it is not plain data (its content
+    cannot be checked) or nests deeper than ``_MAX_SCREEN_DEPTH``."""
+    if value is None or isinstance(value, (bool, numbers.Number, np.bool_)):
+        return False
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        value = bytes(value).decode("utf-8", errors="replace")
+    if isinstance(value, str):
+        if not needles:
+            return False
+        folded = _fold(value)
+        return any(n in folded for n in needles)
+    if depth >= _MAX_SCREEN_DEPTH:
+        return True
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "biufcmM":
+            return False
+        value = value.ravel().tolist()
+    if isinstance(value, dict):
+        return any(_may_hold(k, needles, depth + 1) or _may_hold(v, needles, depth + 1)
+                   for k, v in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(_may_hold(v, needles, depth + 1) for v in value)
+    return True
 
 
 def _target_mask(doc: Doc, spans: Iterable[tuple[int, int, str]],
