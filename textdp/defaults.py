@@ -54,7 +54,14 @@ def load_pipeline() -> Any:
 
 def fresh_pipeline(**overrides: Any) -> Any:
     """A new, uncached copy of the default spaCy ``Language`` (``overrides`` go to
-    ``spacy.load``, e.g. ``exclude=[...]``)."""
+    ``spacy.load``, e.g. ``exclude=[...]``), its tokenizer splitting punctuation glued
+    between words (:mod:`textdp.tokenization`)."""
+    from textdp.tokenization import split_glued_punctuation
+
+    return split_glued_punctuation(_load_pipeline(**overrides))
+
+
+def _load_pipeline(**overrides: Any) -> Any:
     import spacy
 
     name = pipeline_name()
