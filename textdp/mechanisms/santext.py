@@ -19,6 +19,7 @@ class SanText(Mechanism):
     name = "santext"
     description = "SanText: sample y with P(y|x) ∝ exp(-ε·d(x,y)/2) over the public vocabulary"
     guarantee = "ε·d(x, x') metric DP per token"
+    metric = "euclidean"
 
     def sample(
         self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource

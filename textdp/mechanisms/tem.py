@@ -27,6 +27,7 @@ class TruncatedExponential(Mechanism):
     name = "tem"
     description = "Truncated exponential mechanism: P(y) ∝ exp(-ε·min(d(x,y), γ)/2)"
     guarantee = "ε·d(x, x') metric DP per token"
+    metric = "euclidean"
 
     def __init__(self, epsilon: float, beta: float = DEFAULT_BETA) -> None:
         super().__init__(epsilon)
