@@ -185,6 +185,10 @@ def test_pickles_and_repr_shows_no_text(nlp):
     ("Jose\u0301 Marti\u0301nez said hello.", ["José", "Jose", "Martínez", "Martinez"],
      " said hello."),
     ("Siobhán Murphy said hello", ["Siobhán", "Siobhan", "Murphy"], " said hello"),
+    # U+FFFD from --encoding-errors replace inside names
+    ("Jos\ufffd Mart\ufffdnez said hello.", ["Jos\ufffd", "Mart\ufffdnez", "nez"],
+     " said hello."),
+    ("Angela Merk\ufffdl met the press.", ["Angela", "Merk\ufffdl", "Merk"], " met the press."),
 ])
 def test_hidden_names_are_replaced(privatizer, text, names, rest):
     out = privatizer(text).text

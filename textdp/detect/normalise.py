@@ -10,6 +10,9 @@ detector: for each doc whose text is not already normal it builds a normalised t
 * every invisible default-ignorable character removed: format characters (category ``Cf``:
   soft hyphen, ZWSP, ZWJ/ZWNJ, bidi marks and embeddings, BOM, invisible operators, …), the
   combining grapheme joiner U+034F, variation selectors and Hangul fillers;
+* the replacement character U+FFFD removed too: a decoder leaves it for an invalid byte, often
+  inside a name (``Jos\ufffd Mart\ufffdnez`` from Latin-1 read as UTF-8 with
+  ``--encoding-errors replace``), where it would cut the name into fragments;
 * every run of whitespace collapsed to one character: ``"\\n"`` when the run holds a line
   break, ``" "`` otherwise (tabs, NBSP, U+2000–200A, U+3000, double spaces). Line breaks are
   kept because they carry structure a tagger uses (a byline is not the dateline below it);
@@ -39,9 +42,9 @@ PERSON = "PERSON"
 
 # Default-ignorable characters that are not of category Cf (which is tested by category):
 # combining grapheme joiner, Hangul fillers, Khmer inherent vowels, Mongolian free variation
-# selectors, variation selectors (and their supplement).
+# selectors, variation selectors (and their supplement); and U+FFFD (see the module doc).
 _IGNORABLE_EXTRA = frozenset(
-    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0"
+    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0\ufffd"
     + "".join(chr(c) for c in range(0xFE00, 0xFE10))
     + "".join(chr(c) for c in range(0xE0100, 0xE01F0))
 )
