@@ -8,22 +8,15 @@ from __future__ import annotations
 
 import logging
 import pickle
-import random
 import re
 
 import pytest
 from scipy import stats
 
 import textdp.defaults as defaults_module
+from textdp.chunking import CHUNK_CHARS, OVERLAP_CHARS
 from textdp.defaults import DEFAULT_EPSILON
-from textdp.privatizer import (
-    CHUNK_CHARS,
-    PrivatizedText,
-    Privatizer,
-    is_word,
-    split_long_text,
-    surface_form,
-)
+from textdp.privatizer import PrivatizedText, Privatizer, is_word, surface_form
 from textdp.report import Report
 
 MERKEL = "Angela Merkel met John Smith in Berlin on Tuesday."
@@ -346,36 +339,6 @@ def test_order_is_kept_across_batches():
 
 
 # ================================================================= long texts
-def test_split_long_text_unit():
-    assert split_long_text("", 10) == [""]
-    assert split_long_text("short", 10) == ["short"]
-    text = "aaaa bbbb\ncccc dddd eeee\nffff"
-    pieces = split_long_text(text, 12)
-    assert "".join(pieces) == text
-    assert all(len(p) <= 12 for p in pieces)
-    assert pieces[0] == "aaaa bbbb\n"  # prefers a newline when one is near
-    hard = split_long_text("x" * 25, 10)  # no whitespace at all: cut hard
-    assert hard == ["x" * 10, "x" * 10, "x" * 5]
-    # a newline early in the window (and no space) still beats cutting a token in two
-    assert split_long_text("ab\ncdefghijklmnop", 10) == ["ab\n", "cdefghijkl", "mnop"]
-
-
-def test_split_long_text_property():
-    rng = random.Random(0)
-    for _ in range(400):
-        alphabet = rng.choice(["abc de\nf\tgh  ijk", "abcdefghij\n", "abcdefghijklmn \t"])
-        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 400)))
-        limit = rng.randint(1, 60)
-        pieces = split_long_text(text, limit)
-        assert "".join(pieces) == text
-        assert all(len(p) <= limit for p in pieces)
-        assert all(pieces) or text == ""
-        # no token is cut where whitespace was available: a piece ends in whitespace unless
-        # it is the last one or its whole window had no whitespace after the first character
-        for p in pieces[:-1]:
-            assert p[-1].isspace() or not any(c.isspace() for c in p[1:])
-
-
 def test_two_megabyte_text():
     block = "0123456789 " * 900 + "Smith\n"
     n_blocks = 2_000_000 // len(block) + 1
@@ -392,7 +355,8 @@ def test_two_megabyte_text():
 
     p = Privatizer(seed=4, detector=smith_detector)
     out = p(text)
-    assert max(seen_lengths) <= CHUNK_CHARS and len(seen_lengths) >= len(text) // CHUNK_CHARS
+    assert max(seen_lengths) <= CHUNK_CHARS + 2 * OVERLAP_CHARS
+    assert len(seen_lengths) >= len(text) // CHUNK_CHARS
     assert out.report.tokens_replaced == n_blocks
     lines = out.text.split("\n")
     assert lines[-1] == "" and len(lines) == n_blocks + 1
@@ -556,3 +520,18 @@ def test_a_bare_string_is_refused_not_iterated(all_privatizer, bare):
         all_privatizer.privatize(bare)
     assert "Merkel" not in str(info.value) and "Merkel" not in repr(info.value)
     assert "Merkel" not in all_privatizer("Angela Merkel met John Smith.").text
+
+
+# ================================================================= spaCy's string store
+def test_names_do_not_stay_in_the_pipelines_string_store(nlp):
+    """The tokenizer and detectors add every token to the vocabulary's string store, which
+    nlp.to_disk()/to_bytes() write out; the privatizer's batches run in a memory zone."""
+    names = ["Quillonbrae", "Vexmorrowitz"]
+    p = Privatizer(seed=0, nlp=nlp, detector=lambda docs: [[(1, 3, "PERSON")] for _ in docs])
+    out = p.privatize([f"Yesterday {names[0]} {names[1]} met the press."] * 3)
+    assert all(n not in r.text for r in out for n in names)
+    for name in names:
+        assert name not in nlp.vocab.strings
+    assert not any(n in str(nlp.vocab.strings.to_bytes()) for n in names)
+    again = p("Yesterday Quillonbrae Vexmorrowitz waved.").text  # the pipeline still works
+    assert again.startswith("Yesterday ") and again.endswith(" waved.")

@@ -18,16 +18,19 @@ from an explicit generator (6); the original text is kept nowhere unless ``keep_
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import threading
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import torch
 
+from textdp.chunking import BATCH_CHARS, Chunk, chunk_text
 from textdp.contexts import target_contexts
 from textdp.contextual import DEFAULT_CONTEXTUAL_EPSILON, DEFAULT_LAYER, ContextualEncoder
 from textdp.contextual_index import ContextualIndex, check_meta, read_meta
@@ -46,9 +49,6 @@ DEFAULT_TARGETS = ("PERSON",)
 BUDGET_POLICIES = ("truncate", "refuse")
 REPRESENTATIONS = ("static", "contextual")
 SURFACES = ("input", "table")
-# Texts longer than this are privatized in pieces split at whitespace (spaCy's max_length and
-# memory stay bounded for any input size).
-CHUNK_CHARS = 100_000
 # Public words whose mean vector stands in for an out-of-vocabulary person name.
 _NAME_ANCHORS = ("John", "Mary", "James", "Maria", "David", "Anna", "Michael", "Sarah",
                  "Smith", "Johnson", "Miller", "Brown", "Peter", "Laura", "Thomas", "Elena")
@@ -235,6 +235,9 @@ class Privatizer:
         index: nearest-neighbour backend, one of ``auto, exact, int8, flat, hnsw, ivf``.
         batch_size: texts per vectorised batch.
         nlp: the spaCy pipeline whose tokenizer splits the text (default: the embedded one).
+            Each batch runs in a memory zone of it (:func:`transient_strings`), so the
+            strings of the texts are not kept in its string store; do not use it from another
+            thread while a privatizer runs.
         clip_norm: project every vector (inputs and candidates) onto the ball of this radius
             before the mechanism: ``"median"`` (default: the table's median norm), a number, or
             ``None``. Clipping is 1-Lipschitz, so the ε·d guarantee holds for the table's
@@ -448,52 +451,88 @@ class Privatizer:
         before any text is processed, and ``TypeError`` for a bare string (iterating it would
         hand back its characters, i.e. the original text): call the privatizer on one text.
         """
-        if isinstance(texts, (str, bytes)):
-            raise TypeError("privatize() takes an iterable of texts, got one string; use "
-                            "privatizer(text) for a single text")
-        texts = list(texts)
+        texts = list(_texts(texts))
         for i, t in enumerate(texts):
-            if not isinstance(t, str):
-                raise ValueError(f"row {i}: expected a string, got {type(t).__name__}")
-        # Split long texts into whitespace-bounded pieces; remember which text each came from.
-        pieces: list[str] = []
-        owner: list[int] = []
-        for i, t in enumerate(texts):
-            for piece in split_long_text(t, CHUNK_CHARS):
-                pieces.append(piece)
-                owner.append(i)
-        outputs: list[list[str]] = [[] for _ in texts]
-        reports: list[Report | None] = [None] * len(texts)
+            _check_row(i, t)
+        return list(self.privatize_iter(texts))
+
+    def privatize_iter(self, texts: Iterable[str]) -> Iterator[PrivatizedText]:
+        """Privatize lazily, in input order: each result is yielded once its text is done.
+
+        Texts are cut into chunks (:mod:`textdp.chunking`) and batched by count
+        (``batch_size``) and by characters (``BATCH_CHARS``), so memory is bounded by one
+        batch whatever the length of the input or of one text; a ``max_epsilon_per_text``
+        budget still spans all chunks of a text. A non-string row raises ``ValueError``
+        naming it when it is reached (results before it have been yielded);
+        :meth:`privatize` checks every row first.
+        """
+        rows: dict[int, tuple[list[str], list[Report], str | None]] = {}
+        batch: list[tuple[int, str, Chunk]] = []
+        chars = 0
         allowance: dict[int, int] = {}  # budgeted tokens left per text (max_epsilon_per_text)
-        for start in range(0, len(pieces), self.batch_size):
-            batch = pieces[start:start + self.batch_size]
-            owners = owner[start:start + self.batch_size]
-            for j, (out, report) in enumerate(self._privatize_batch(batch, owners, allowance)):
-                i = owner[start + j]
-                outputs[i].append(out)
-                reports[i] = report if reports[i] is None else reports[i].merge(report)
-        return [
-            PrivatizedText("".join(outputs[i]), reports[i] or self._report(0),
-                           texts[i] if self.keep_original else None)
-            for i in range(len(texts))
-        ]
+        done = n = 0  # rows before `done` have been yielded; `n` rows were read
+        for i, text in enumerate(_texts(texts)):
+            n = i + 1
+            _check_row(i, text)
+            rows[i] = ([], [], text if self.keep_original else None)
+            for chunk in chunk_text(text):
+                batch.append((i, text, chunk))
+                chars += chunk.end - chunk.start
+                if len(batch) >= self.batch_size or chars >= BATCH_CHARS:
+                    self._run_chunks(batch, rows, allowance)
+                    batch, chars = [], 0
+                    yield from self._finished(rows, done, i)  # every chunk of rows < i ran
+                    done = i
+        self._run_chunks(batch, rows, allowance)
+        yield from self._finished(rows, done, n)
+
+    def _run_chunks(self, batch: list[tuple[int, str, Chunk]],
+                    rows: dict[int, tuple[list[str], list[Report], str | None]],
+                    allowance: dict[int, int]) -> None:
+        """Privatize one batch of chunks; append each core's output and report to its row."""
+        if not batch:
+            return
+        outs = self._privatize_batch([t[c.start:c.end] for _, t, c in batch],
+                                     [(c.core_start - c.start, c.core_end - c.start)
+                                      for _, _, c in batch],
+                                     [i for i, _, _ in batch], allowance)
+        for (i, _, _), (out, report) in zip(batch, outs):
+            rows[i][0].append(out)
+            rows[i][1].append(report)
+
+    def _finished(self, rows: dict[int, tuple[list[str], list[Report], str | None]],
+                  start: int, stop: int) -> Iterator[PrivatizedText]:
+        for i in range(start, stop):
+            outs, reports, original = rows.pop(i)
+            report = reports[0] if reports else self._report(0)
+            for other in reports[1:]:
+                report = report.merge(other)
+            yield PrivatizedText("".join(outs), report, original)
 
     def privatize_docs(self, docs: Sequence[Any],
                        spans: Sequence[Sequence[Span]] | None = None, *,
                        owners: Sequence[int] | None = None,
                        allowance: dict[int, int] | None = None,
+                       cores: Sequence[tuple[int, int] | None] | None = None,
                        ) -> list[tuple[list[str], Report]]:
         """Privatize tokenized spaCy docs; returns the new words of each doc and its report.
 
         ``spans`` gives the entity spans per doc (e.g. from ``doc.ents``); when ``None`` the
         configured detector runs (unless ``targets="all"``). ``owners`` (the text each doc
         belongs to, default: each doc its own) and ``allowance`` (budgeted tokens left per
-        text) carry a ``max_epsilon_per_text`` budget across pieces of one long text.
+        text) carry a ``max_epsilon_per_text`` budget across pieces of one long text;
+        ``cores`` (per doc, a character range or ``None`` for all) limits the targets to the
+        tokens that start in it (the rest of a chunk is read as context only).
         """
         self._setup()
         self.rng.next_batch()
         words = [[t.text for t in doc] for doc in docs]
         masks = self._target_masks(docs, words, spans)
+        for doc, mask, core in zip(docs, masks, cores or ()):
+            if core is not None:
+                for t in doc:
+                    if not core[0] <= t.idx < core[1]:
+                        mask[t.i] = None
         return self._substitute(docs, words, masks, list(owners) if owners is not None
                                 else list(range(len(docs))),
                                 {} if allowance is None else allowance)
@@ -541,17 +580,24 @@ class Privatizer:
             name_distance=None if scale is None else scale.name_distance,
             diameter=None if scale is None else scale.diameter)
 
-    def _privatize_batch(self, texts: list[str], owners: list[int],
-                         allowance: dict[int, int]) -> list[tuple[str, Report]]:
-        live = [i for i, t in enumerate(texts) if t.strip()]
-        results: list[tuple[str, Report]] = [(t, self._report(0)) for t in texts]
+    def _privatize_batch(self, texts: list[str], cores: list[tuple[int, int]],
+                         owners: list[int], allowance: dict[int, int]
+                         ) -> list[tuple[str, Report]]:
+        """The output of each text's core (its characters ``cores[j]``) and its report."""
+        results = [(t[a:b], self._report(0)) for t, (a, b) in zip(texts, cores)]
+        live = [j for j, t in enumerate(texts) if t.strip()]
         if not live:
             return results  # empty or whitespace-only: returned as is, nothing spent
-        docs = list(self.nlp.tokenizer.pipe(texts[i] for i in live))
-        private = self.privatize_docs(docs, owners=[owners[i] for i in live],
-                                      allowance=allowance)
-        for i, doc, (new_words, report) in zip(live, docs, private):
-            results[i] = ("".join(w + t.whitespace_ for w, t in zip(new_words, doc)), report)
+        self._setup()  # models and tables load outside the zone: they must outlive it
+        with transient_strings(self.nlp):
+            docs = list(self.nlp.tokenizer.pipe(texts[j] for j in live))
+            private = self.privatize_docs(
+                docs, owners=[owners[j] for j in live], allowance=allowance,
+                cores=[None if cores[j] == (0, len(texts[j])) else cores[j] for j in live])
+            for j, doc, (new_words, report) in zip(live, docs, private):
+                a, b = cores[j]
+                results[j] = ("".join(w + t.whitespace_ for w, t in zip(new_words, doc)
+                                      if a <= t.idx < b), report)
         return results
 
     def _target_masks(self, docs: Sequence[Any], words: list[list[str]],
@@ -693,20 +739,33 @@ class Privatizer:
         return subs
 
 
-def split_long_text(text: str, limit: int) -> list[str]:
-    """Split ``text`` into pieces of at most ``limit`` characters, cutting after whitespace
-    (a newline if one is near) so no token is cut; a run with no whitespace is cut hard."""
-    if len(text) <= limit:
-        return [text]
-    pieces = []
-    start = 0
-    while len(text) - start > limit:
-        window = text[start:start + limit]
-        cut = window.rfind("\n")
-        if cut < limit // 2:  # a far newline still beats cutting a token
-            cut = max(cut, window.rfind(" "), window.rfind("\t"))
-        cut = limit if cut <= 0 else cut + 1
-        pieces.append(text[start:start + cut])
-        start += cut
-    pieces.append(text[start:])
-    return pieces
+def _texts(texts: Iterable[str]) -> Iterable[str]:
+    if isinstance(texts, (str, bytes)):
+        raise TypeError("privatize() takes an iterable of texts, got one string; use "
+                        "privatizer(text) for a single text")
+    return texts
+
+
+def _check_row(i: int, text: Any) -> None:
+    if not isinstance(text, str):
+        raise ValueError(f"row {i}: expected a string, got {type(text).__name__}")
+
+
+# spaCy memory zones are per vocabulary and neither nest nor mix with other threads' zones.
+_ZONE_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def transient_strings(nlp: Any) -> Iterator[None]:
+    """Run the block in a spaCy memory zone (spaCy ≥ 3.8): the strings the tokenizer and
+    detectors add to ``nlp``'s string store for the texts (names among them) are dropped at
+    the end, so they never reach ``nlp.to_disk()``/``to_bytes()`` nor grow the store. Docs
+    made inside must not be used after it. Zones of one process run one at a time (spaCy's
+    zones are not thread-safe); inside an open zone, or without zone support, the block just
+    runs."""
+    zone = getattr(nlp, "memory_zone", None)
+    if zone is None or getattr(nlp.vocab, "in_memory_zone", True):
+        yield
+        return
+    with _ZONE_LOCK, zone():
+        yield
