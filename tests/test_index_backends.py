@@ -160,6 +160,7 @@ def test_blocked_argmax_is_argmax():
 def test_auto_picks_int8_on_large_cpu_tables_only_when_available(monkeypatch, embedding_like):
     data = embedding_like[0]
     monkeypatch.setattr(index_module, "AUTO_EXACT_MAX_CELLS", 1000)
+    monkeypatch.setattr(index_module, "int8_matmul_fast", lambda: True)  # as with VNNI
     assert NeighbourIndex(data, backend="auto").backend == "int8"
     monkeypatch.setattr(index_module, "_INT_MM_OK", False)
     assert NeighbourIndex(data, backend="auto").backend == "exact"

@@ -18,7 +18,8 @@ guarantee, it only changes which public word is written. Backends:
 * ``"hnsw"``: faiss HNSW graph; ``recall`` sets ``efSearch``;
 * ``"ivf"``: faiss inverted lists; ``recall`` sets ``nprobe``;
 * ``"auto"``: exact on a GPU; on CPU exact up to :data:`AUTO_EXACT_MAX_CELLS` rows × dims,
-  int8 + re-rank above.
+  int8 + re-rank above where int8 matmul is measured faster than float32 on this CPU
+  (:func:`int8_matmul_fast`: it is with VNNI, and far slower without), exact otherwise.
 
 Measured with ``python bench/static.py [--table glove]`` on 2 cores of a Xeon @ 2.5 GHz
 (Cascade Lake, AVX-512 VNNI) shared with other jobs (load average 3–4), torch 2.13, 2 threads:
@@ -45,8 +46,10 @@ reason; faiss ``IndexFlatL2`` (exact, BLAS), which was no faster than the torch 
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -110,6 +113,32 @@ def int8_matmul_available() -> bool:
 
 
 _INT_MM_OK: bool | None = None
+
+
+@functools.lru_cache(maxsize=1)
+def int8_matmul_fast() -> bool:
+    """Whether CPU int8 matmul beats float32 here (measured once per process, in milliseconds).
+
+    ``torch._int_mm`` is fast only with int8 dot-product instructions (AVX-512 VNNI, AVX-VNNI,
+    AMX): on a Cascade Lake Xeon the int8 decode ran 2.5× faster than exact, on an AVX2-only
+    CPU 22× slower (240 vs 5,225 queries/s on the default table). "auto" therefore picks int8
+    only where a small matmul of the decode's shape is at least 1.5× faster in int8."""
+    if not int8_matmul_available():
+        return False
+    a8 = torch.ones((64, 320), dtype=torch.int8)
+    b8 = torch.ones((320, 1024), dtype=torch.int8)
+    a32, b32 = a8.float(), b8.float()
+
+    def best(fn: Callable[[], Any]) -> float:
+        fn()
+        times = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+        return min(times)
+
+    return best(lambda: torch._int_mm(a8, b8)) * 1.5 < best(lambda: a32 @ b32)
 
 
 # ---------------------------------------------------------------------------- chunk workers
@@ -196,7 +225,8 @@ class NeighbourIndex:
         rows, dim = self.vectors.shape
         cpu_int8 = self.device.type == "cpu" and int8_matmul_available()
         if backend == "auto":
-            backend = "int8" if cpu_int8 and rows * dim > AUTO_EXACT_MAX_CELLS else "exact"
+            backend = "int8" if cpu_int8 and rows * dim > AUTO_EXACT_MAX_CELLS and \
+                int8_matmul_fast() else "exact"
         elif backend == "int8" and not cpu_int8:
             backend = "exact"  # a GPU, or a torch without CPU int8 matmul: exact is the fallback
         self.backend = backend
