@@ -7,13 +7,21 @@ console script, stdin/stdout bytes, exit codes, stderr).
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import errno
 import io
 import json
+import os
 import re
 import shutil
+import signal
+import stat
 import subprocess
 import sys
+import tempfile
+import threading
+import time
 
 import pytest
 
@@ -343,3 +351,472 @@ def test_bench_forwards_its_arguments_to_the_suite(capfd):
     # An unknown benchmark name is the suite's own error (exit 2), so the options reached it.
     assert main(["bench", "--only", "no-such-benchmark"]) == 2
     assert "no-such-benchmark" in capfd.readouterr().err
+
+
+# ================================================================= issue 22 / 17: input and output
+# The I/O tests below go through main() in-process with the precise detector, or through a real
+# process whose Privatizer is a stand-in (FAKE_MAIN): they test the plumbing (signals, pipes,
+# /dev/stdin), not the mechanism, and a real model load would cost each one seconds.
+FAKE_MAIN = r"""
+import os, sys, time, types
+import textdp.privatizer
+
+class StandIn:
+    epsilon = 0.3
+
+    def __init__(self, **kwargs):
+        pass
+
+    def privatize(self, texts):
+        time.sleep(float(os.environ.get("TEXTDP_TEST_DELAY", "0")))
+        report = types.SimpleNamespace(to_dict=lambda: {"tokens_replaced": 0})
+        return [types.SimpleNamespace(text=t.upper(), report=report) for t in texts]
+
+textdp.privatizer.Privatizer = StandIn
+from textdp.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _default_sigint() -> None:
+    # A job started in the background by a non-interactive shell inherits SIGINT ignored, and
+    # Python keeps it ignored; the child must see Ctrl-C as a user would.
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def start_fake(*args: str, stdin: int | None = None, delay: float = 0.0) -> subprocess.Popen:
+
+    env = {**os.environ, "TEXTDP_TEST_DELAY": str(delay)}
+    return subprocess.Popen([sys.executable, "-c", FAKE_MAIN, *args], stdin=stdin,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            preexec_fn=_default_sigint)
+
+
+def _jsonl(path, texts):
+    path.write_text("".join(json.dumps({"text": t, "i": i}) + "\n" for i, t in enumerate(texts)),
+                    encoding="utf-8")
+    return path
+
+
+def _read_csv(path):
+    with open(path, encoding="utf-8", newline="") as f:
+        return list(csv.reader(f))
+
+
+def _strict_json(line):
+    def refuse(constant):
+        raise AssertionError(f"non-JSON number {constant}")
+
+    return json.loads(line, parse_constant=refuse)
+
+
+# ---------------------------------------------------------------- 1. CSV through a real reader
+def test_csv_quoted_line_breaks_stay_one_record(tmp_path, capsys):
+    # Read line by line, both physical lines have 3 fields: "John Smith" became an id.
+    src = tmp_path / "t.csv"
+    src.write_bytes(b'id,note,text\n1,hello,"Angela Merkel met\nJohn Smith, Jane, Doe"\n'
+                    b'2,bye,"plain"\n')
+    dst = tmp_path / "o.csv"
+    assert main(["privatize", str(src), "-o", str(dst), "--seed", "1", "--no-progress",
+                 "--detector", PRECISE]) == 0
+    rows = _read_csv(dst)
+    assert rows[0] == ["id", "note", "text"]
+    assert [r[:2] for r in rows[1:]] == [["1", "hello"], ["2", "bye"]]
+    assert "\n" in rows[1][2] and rows[1][2].count(",") == 2 and rows[2][2] == "plain"
+    assert "Merkel" not in rows[1][2]
+    assert "Merkel" not in capsys.readouterr().err
+
+
+def test_csv_errors_name_the_first_line_of_the_record(tmp_path, capsys):
+    src = tmp_path / "t.csv"
+    src.write_bytes(b'id,text\n1,"two\nlines"\n2,"three\nmore\nlines",extra\n')
+    assert main(["privatize", str(src), "-o", str(tmp_path / "o.csv"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "line 4: 3 fields, the header has 2" in err
+    assert "lines" not in err.split("error:")[1] and not (tmp_path / "o.csv").exists()
+    src.write_bytes(b'id,text\n1,"unclosed\n2,x\n')  # strict: no field swallowing the rest
+    assert main(["privatize", str(src), "-o", str(tmp_path / "o.csv"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "starting at line 2" in err and "unclosed" not in err
+
+
+# ---------------------------------------------------------------- 2. errors carry no data
+@pytest.mark.parametrize("name, content, fmt", [
+    ("headerless.csv", f"{MERKEL} {CANARY},1\n", None),
+    ("data.jsonl", json.dumps({"text": f"{MERKEL} {CANARY}", "id": 1}) + "\n", "csv"),
+])
+def test_missing_column_error_names_the_count_not_the_cells(tmp_path, capsys, name, content,
+                                                            fmt):
+    src = tmp_path / name
+    src.write_text(content, encoding="utf-8")
+    args = ["privatize", str(src), "-o", str(tmp_path / "o.csv"), "--no-progress"]
+    assert main([*args, *(["--format", fmt] if fmt else [])]) == 2
+    err = capsys.readouterr().err
+    assert "no column 'text'" in err and "2 columns" in err and "line 1" in err
+    for word in (CANARY, "Merkel", "Smith", "Angela"):
+        assert word not in err
+
+
+# ---------------------------------------------------------------- 3. lone surrogates
+@pytest.mark.parametrize("record, what", [
+    ('{"text": "' + CANARY + '\\ud800 Merkel"}', "field 'text'"),
+    ('{"text": "fine", "note": "' + CANARY + '\\udfff"}', "other than 'text'"),
+])
+def test_lone_surrogate_is_refused_naming_the_line(tmp_path, capsys, record, what):
+    src = _write_jsonl(tmp_path / "in.jsonl", [b'{"text": "ok"}', record.encode()])
+    dst = tmp_path / "o.jsonl"
+    assert main(["privatize", str(src), "-o", str(dst), "--no-progress",
+                 "--detector", PRECISE]) == 2
+    err = capsys.readouterr().err
+    assert "line 2" in err and what in err and "surrogate" in err
+    if what.startswith("field"):
+        assert "character 11" in err
+    assert CANARY not in err and "Merkel" not in err and "UnicodeEncodeError" not in err
+    assert not dst.exists() and leftovers(tmp_path) == []
+
+
+# ---------------------------------------------------------------- 4. input read once
+def test_fifo_input_is_read_once(tmp_path):
+
+    fifo = tmp_path / "in.fifo"
+    os.mkfifo(fifo)
+    data = "".join(json.dumps({"text": t}) + "\n" for t in ("the weather is nice", "no names"))
+
+    def writer():
+        with open(fifo, "w", encoding="utf-8") as f:
+            f.write(data)
+
+    def unblock():  # a second open() of the FIFO waits for a writer that never comes
+        with contextlib.suppress(OSError):
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+
+    threading.Thread(target=writer, daemon=True).start()
+    watchdog = threading.Timer(30, unblock)
+    watchdog.start()
+    dst = tmp_path / "o.jsonl"
+    try:
+        assert main(["privatize", str(fifo), "--format", "jsonl", "-o", str(dst),
+                     "--no-progress", "--detector", PRECISE]) == 0
+    finally:
+        watchdog.cancel()
+    assert [json.loads(x)["text"] for x in dst.read_text().splitlines()] == \
+        ["the weather is nice", "no names"]
+
+
+def test_dev_stdin_is_read_once(tmp_path):
+    # A pipe on /dev/stdin (like <(...)): read twice, the second pass saw nothing (empty output).
+    dst = tmp_path / "o.jsonl"
+    proc = start_fake("privatize", "/dev/stdin", "--format", "jsonl", "-o", str(dst),
+                      stdin=subprocess.PIPE)
+    _, err = proc.communicate(b'{"text": "abc"}\n{"text": "def"}\n', timeout=120)
+    assert proc.returncode == 0, err.decode()
+    assert [json.loads(x)["text"] for x in dst.read_text().splitlines()] == ["ABC", "DEF"]
+
+
+# ---------------------------------------------------------------- 5. check first, then write
+def test_stdin_malformed_line_writes_nothing_to_stdout(monkeypatch, capsys):
+    good = json.dumps({"text": "the weather is nice"}).encode()
+    data = b"\n".join([good, good, good, b"not json", b""])
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert main(["privatize", "-", "--batch-size", "2", "--detector", PRECISE]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "line 4" in err
+
+
+def _interrupt_second_batch(monkeypatch):
+    from textdp.privatizer import Privatizer
+
+    real = Privatizer.privatize
+    calls = []
+
+    def privatize(self, texts):
+        calls.append(len(texts))
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(self, texts)
+
+    monkeypatch.setattr(Privatizer, "privatize", privatize)
+
+
+def test_interrupt_message_says_what_was_written_to_a_stream(tmp_path, monkeypatch, capsys):
+    src = _jsonl(tmp_path / "in.jsonl", ["the weather is nice"] * 5)
+    _interrupt_second_batch(monkeypatch)
+    assert main(["privatize", str(src), "-o", "-", "--batch-size", "2", "--no-progress",
+                 "--detector", PRECISE]) == 130
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 2
+    assert "2 of 5 records had been written to standard output" in err
+    assert "no output was written" not in err
+
+
+def test_interrupt_message_for_a_file_output(tmp_path, monkeypatch, capsys):
+    src = _jsonl(tmp_path / "in.jsonl", ["the weather is nice"] * 5)
+    dst = tmp_path / "o.jsonl"
+    dst.write_text("PRECIOUS\n")
+    _interrupt_second_batch(monkeypatch)
+    assert main(["privatize", str(src), "-o", str(dst), "--batch-size", "2", "--no-progress",
+                 "--detector", PRECISE]) == 130
+    assert f"{dst} was left as it was" in capsys.readouterr().err
+    assert dst.read_text() == "PRECIOUS\n" and leftovers(tmp_path) == []
+
+
+# ---------------------------------------------------------------- 6. CSV details and BOMs
+@pytest.mark.parametrize("header, expected", [
+    (b"id,text,text", "column 'text' appears at positions 2 and 3"),
+    (b"text,a,b,a", "columns 2 and 4 of 4"),
+])
+def test_csv_duplicate_columns_are_refused(tmp_path, capsys, header, expected):
+    src = tmp_path / "t.csv"
+    src.write_bytes(header + b"\n" + b",".join([b"x"] * len(header.split(b","))) + b"\n")
+    assert main(["privatize", str(src), "-o", str(tmp_path / "o.csv"), "--no-progress"]) == 2
+    assert expected in capsys.readouterr().err
+    assert not (tmp_path / "o.csv").exists()
+
+
+def test_csv_header_only_keeps_the_header(tmp_path):
+    src = tmp_path / "t.csv"
+    src.write_bytes(b"id,text,label\n")
+    assert main(["privatize", str(src), "-o", str(tmp_path / "o.csv"), "--no-progress",
+                 "--detector", PRECISE]) == 0
+    assert _read_csv(tmp_path / "o.csv") == [["id", "text", "label"]]
+
+
+def test_csv_trailing_blank_lines_and_bom(tmp_path):
+    src = tmp_path / "t.csv"
+    src.write_bytes(b"\xef\xbb\xbfid,text\n1,the weather is nice\n\n\n")  # Excel "CSV UTF-8"
+    dst = tmp_path / "o.csv"
+    assert main(["privatize", str(src), "-o", str(dst), "--no-progress",
+                 "--detector", PRECISE]) == 0
+    assert not dst.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert _read_csv(dst) == [["id", "text"], ["1", "the weather is nice"]]
+
+
+@pytest.mark.parametrize("name, content", [
+    ("t.jsonl", b'\xef\xbb\xbf{"text": "the weather is nice"}\n'),
+    ("t.txt", b"\xef\xbb\xbfthe weather is nice\n"),
+])
+def test_bom_is_stripped_in_jsonl_and_txt(tmp_path, name, content):
+    src = tmp_path / name
+    src.write_bytes(content)
+    dst = tmp_path / f"o{src.suffix}"
+    assert main(["privatize", str(src), "-o", str(dst), "--no-progress",
+                 "--detector", PRECISE]) == 0
+    out = dst.read_bytes()
+    assert not out.startswith(b"\xef\xbb\xbf") and b"the weather is nice" in out
+
+
+# ---------------------------------------------------------------- 7. --report-field
+def test_report_refuses_to_overwrite_an_existing_field(tmp_path, capsys):
+    src = _write_jsonl(tmp_path / "in.jsonl", [b'{"text": "hello"}',
+                                               b'{"text": "hi", "dp": "theirs"}'])
+    dst = tmp_path / "o.jsonl"
+    assert main(["privatize", str(src), "-o", str(dst), "--report", "--no-progress",
+                 "--detector", PRECISE]) == 2
+    err = capsys.readouterr().err
+    assert "line 2" in err and "'dp'" in err and "--report-field" in err
+    assert not dst.exists()
+    assert main(["privatize", str(src), "-o", str(dst), "--report", "--report-field", "privacy",
+                 "--no-progress", "--detector", PRECISE]) == 0
+    out = [json.loads(x) for x in dst.read_text().splitlines()]
+    assert out[1]["dp"] == "theirs" and out[1]["privacy"]["tokens_replaced"] == 0
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["--report-field", "x"], "--report-field needs --report"),
+    (["--report", "--report-field", "text"], "must differ from --text-field"),
+])
+def test_report_field_usage_errors(tmp_path, capsys, args, expected):
+    src = _write_jsonl(tmp_path / "in.jsonl", [b'{"text": "hello"}'])
+    assert main(["privatize", str(src), "-o", str(tmp_path / "o.jsonl"), *args]) == 2
+    assert expected in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- 8. ε bounds, JSON numbers
+def test_huge_epsilon_is_refused_before_reading(tmp_path, capsys):
+    from textdp.cli import MAX_EPSILON
+
+    missing = tmp_path / "never-read.jsonl"
+    assert main(["privatize", str(missing), "--epsilon", "1e308", "--report"]) == 2
+    err = capsys.readouterr().err
+    assert "epsilon" in err and f"{MAX_EPSILON:g}" in err and "never-read" not in err
+    assert main(["privatize", str(missing), "--mechanism",
+                 '{"name": "mlaplace", "epsilon": 1e200}']) == 2
+    assert "epsilon" in capsys.readouterr().err
+
+
+def test_epsilon_above_the_ceiling_warns_and_report_is_json(tmp_path, capsys):
+    from textdp.cli import EPSILON_WARNING_CEILING
+
+    src = _jsonl(tmp_path / "in.jsonl", [MERKEL])
+    dst = tmp_path / "o.jsonl"
+    assert main(["privatize", str(src), "-o", str(dst), "--epsilon", "1e6", "--report",
+                 "--seed", "1", "--no-progress", "--detector", PRECISE]) == 0
+    err = capsys.readouterr().err
+    assert "warning" in err and f"{EPSILON_WARNING_CEILING:g}" in err
+    got = _strict_json(dst.read_text())
+    assert got["dp"]["epsilon_total"] == pytest.approx(got["dp"]["tokens_replaced"] * 1e6)
+
+
+def test_non_finite_numbers_in_records_are_refused(tmp_path, capsys):
+    src = _write_jsonl(tmp_path / "in.jsonl", [b'{"text": "hi", "n": 1}',
+                                               b'{"text": "hi", "n": 1e999}'])
+    dst = tmp_path / "o.jsonl"
+    assert main(["privatize", str(src), "-o", str(dst), "--no-progress"]) == 2
+    assert "line 2" in capsys.readouterr().err and not dst.exists()
+    _write_jsonl(src, [b'{"text": "hi", "n": NaN}'])
+    assert main(["privatize", str(src), "-o", str(dst), "--no-progress"]) == 2
+    assert "line 1" in capsys.readouterr().err and not dst.exists()
+
+
+# ---------------------------------------------------------------- 9. output targets
+def _privatize_to(tmp_path, dst, *extra):
+    src = _jsonl(tmp_path / "in.jsonl", ["the weather is nice", "no names"])
+    return main(["privatize", str(src), "-o", str(dst), "--no-progress", "--detector", PRECISE,
+                 *extra])
+
+
+def test_symlink_output_keeps_the_link_and_writes_its_target(tmp_path):
+    real = tmp_path / "data" / "real.jsonl"
+    real.parent.mkdir()
+    real.write_text("old\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(real)
+    assert _privatize_to(tmp_path, link) == 0
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert len(real.read_text().splitlines()) == 2
+    assert leftovers(tmp_path) == [] and leftovers(real.parent) == []
+
+
+def test_fifo_output_is_streamed_not_replaced(tmp_path):
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    got = []
+
+    def reader():
+        with open(fifo, "rb") as f:
+            got.append(f.read())
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    assert _privatize_to(tmp_path, fifo) == 0
+    thread.join(30)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # not replaced by a regular file
+    assert got and [json.loads(x)["text"] for x in got[0].splitlines()] == \
+        ["the weather is nice", "no names"]
+    assert leftovers(tmp_path) == []
+
+
+def test_dash_output_is_stdout(tmp_path, capsys):
+    assert _privatize_to(tmp_path, "-") == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
+    assert not (tmp_path / "-").exists()
+
+
+def test_disk_full_is_reported_and_the_old_file_kept(tmp_path, monkeypatch, capsys):
+
+    class Full(io.RawIOBase):
+        def __init__(self, fd):
+            self.fd = fd
+
+        def writable(self):
+            return True
+
+        def write(self, b):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        def fileno(self):
+            return self.fd
+
+        def close(self):
+            if not self.closed:
+                os.close(self.fd)
+            super().close()
+
+    def full_fdopen(fd, mode="r", **kwargs):
+        buffered = io.BufferedWriter(Full(fd))
+        return buffered if "b" in mode else io.TextIOWrapper(buffered, **kwargs)
+
+    monkeypatch.setattr("textdp.io._fdopen", full_fdopen, raising=False)
+    dst = tmp_path / "o.jsonl"
+    dst.write_text("PRECIOUS\n")
+    assert _privatize_to(tmp_path, dst) == 2
+    err = capsys.readouterr().err
+    assert "No space left on device" in err and str(dst) in err and "left as it was" in err
+    assert err.count("\n") == 1
+    assert dst.read_text() == "PRECIOUS\n" and leftovers(tmp_path) == []
+
+
+def test_permission_denied_is_reported(tmp_path, monkeypatch, capsys):
+
+    def denied(*args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied", kwargs.get("dir"))
+
+    monkeypatch.setattr(tempfile, "mkstemp", denied)
+    assert _privatize_to(tmp_path, tmp_path / "o.jsonl") == 2
+    err = capsys.readouterr().err
+    assert "Permission denied" in err and "o.jsonl" in err and err.count("\n") == 1
+
+
+def test_output_folder_that_cannot_be_made(tmp_path, capsys):
+    (tmp_path / "afile").write_text("")
+    assert _privatize_to(tmp_path, tmp_path / "afile" / "sub" / "o.jsonl") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("textdp: error:") and "o.jsonl" in err and err.count("\n") == 1
+
+
+def test_output_mode_follows_the_umask(tmp_path):
+
+    old = os.umask(0o027)
+    try:
+        assert _privatize_to(tmp_path, tmp_path / "new.jsonl") == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.jsonl").stat().st_mode) == 0o640
+    existing = tmp_path / "existing.jsonl"
+    existing.write_text("old\n")
+    existing.chmod(0o604)
+    assert _privatize_to(tmp_path, existing) == 0
+    assert stat.S_IMODE(existing.stat().st_mode) == 0o604  # a replaced file keeps its mode
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])
+def test_signal_mid_file_leaves_no_output_and_no_temporary(tmp_path, signame):
+
+    src = _jsonl(tmp_path / "in.jsonl", [f"text {i}" for i in range(200)])
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    dst = out_dir / "o.jsonl"
+    proc = start_fake("privatize", str(src), "-o", str(dst), "--batch-size", "1",
+                      "--no-progress", delay=0.05)
+    try:
+        deadline = time.monotonic() + 60
+        while not leftovers(out_dir) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if not leftovers(out_dir):
+            proc.kill()
+            pytest.fail(f"the run never started writing (exit {proc.wait()}): "
+                        f"{proc.stderr.read().decode()[-2000:]}")
+        proc.send_signal(getattr(signal, signame))
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert leftovers(out_dir) == [] and not dst.exists()
+    if signame == "SIGTERM":
+        assert proc.returncode == -signal.SIGTERM
+    else:
+        assert proc.returncode == 130
+        assert f"{dst} was not created" in err.decode()
+
+
+def test_budget_refusal_names_the_input_line(tmp_path, capsys):
+    # The privatizer names a row of its batch; the command line names the input's line.
+    src = _jsonl(tmp_path / "in.jsonl", ["the weather is nice", "still nothing", MERKEL])
+    dst = tmp_path / "o.jsonl"
+    assert main(["privatize", str(src), "-o", str(dst), "--max-epsilon-per-text", "0.3",
+                 "--budget-policy", "refuse", "--no-progress", "--detector", PRECISE]) == 2
+    err = capsys.readouterr().err
+    assert "in.jsonl, line 3: " in err and "row" not in err and "Merkel" not in err
+    assert not dst.exists() and leftovers(tmp_path) == []

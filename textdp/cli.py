@@ -12,13 +12,21 @@
     textdp release-table --mechanism nadp --epsilon 25 -o noisy.vec
 
 Errors are one line on stderr naming the parameter, file and line (exit status 2); the text
-being privatized is never printed.
+being privatized is never printed. ``privatize`` reads its input once and checks every record
+before it writes anything, whatever the input (a file, ``-``, ``/dev/stdin``, a FIFO): nothing
+is written when a record is malformed. A regular output file appears only complete (the
+previous one stays as it was on any failure, SIGINT or SIGTERM); ``-o -``, a FIFO or a device
+are written as the run goes (textdp.io). ε above ``EPSILON_WARNING_CEILING`` prints a warning;
+above ``MAX_EPSILON`` it is refused.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from itertools import islice
@@ -26,7 +34,28 @@ from typing import Any
 
 from textdp.contextual import DEFAULT_CONTEXTUAL_EPSILON
 from textdp.defaults import DEFAULT_EPSILON
-from textdp.io import FORMATS, InputError, RecordWriter, atomic_output, detect_format, read_records
+from textdp.io import (
+    FORMATS,
+    InputError,
+    OutputError,
+    RecordWriter,
+    atomic_output,
+    detect_format,
+    output_is_streamed,
+    read_once,
+)
+
+# Above this ε a warning is printed. On the default table the median word comes back unchanged
+# in 90 % of draws at ε ≈ 3 (mlaplace) or 3.7 (mahalanobis), in 90 % at 38 for nadp and in 50 %
+# at 118 for gaussian (README, "Choosing ε"; `textdp calibrate`): past 100 names come back
+# unchanged most of the time whatever the mechanism, and nothing is protected.
+EPSILON_WARNING_CEILING = 100.0
+# Above this ε it is refused before any text is read. Reports multiply ε by the number of draws
+# in a record and by distances of the space (epsilon_total, epsilon_at_diameter); JSON has no
+# Infinity, so those products must stay finite for any record: 1e100 × 1e12 draws × a distance of
+# 1e100 is still a float64. Any ε this large is meaningless (see the ceiling above).
+MAX_EPSILON = 1e100
+DEFAULT_REPORT_FIELD = "dp"
 
 
 def _mechanism_arg(value: str) -> Any:
@@ -51,15 +80,20 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("privatize", help="privatize a .txt, .jsonl or .csv file (or - for stdin)")
-    p.add_argument("input", help="input file, or - for JSONL on stdin")
+    p.add_argument("input", help="input file (FIFOs, /dev/stdin and <(...) work; give --format), "
+                                 "or - for JSONL on stdin; read once, checked before any output")
     p.add_argument("-o", "--output", default=None,
-                   help="output file (same format); default: stdout for -, else INPUT.private.EXT")
+                   help="output file (same format; - for stdout); default: stdout for -, else "
+                        "INPUT.private.EXT. A file appears only complete; a FIFO or device is "
+                        "written as the run goes; a symlink's target is replaced, the link kept")
     p.add_argument("--format", choices=FORMATS, default=None, help="override the file format")
     p.add_argument("--text-field", default="text", help="JSONL key / CSV column with the text")
     p.add_argument("--epsilon", type=_epsilon_arg, default=None,
                    help=f"ε per token (default {DEFAULT_EPSILON:g}; {DEFAULT_CONTEXTUAL_EPSILON:g} "
                         "with --representation contextual), or 'auto' to calibrate it to "
-                        "--target-unchanged on the table")
+                        "--target-unchanged on the table; warns above "
+                        f"{EPSILON_WARNING_CEILING:g} (names mostly come back unchanged), "
+                        f"refused above {MAX_EPSILON:g}")
     p.add_argument("--target-unchanged", type=float, default=None,
                    help="with --epsilon auto: target P(word unchanged) (default 0.01)")
     p.add_argument("--mechanism", type=_mechanism_arg, default="mlaplace",
@@ -93,7 +127,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget-policy", choices=("truncate", "refuse"), default="truncate",
                    help="over budget: redact the rest at no cost, or stop naming the record")
     p.add_argument("--report", action="store_true",
-                   help="add a dp report field to each JSONL record")
+                   help="add a report field (--report-field, default dp) to each JSONL record")
+    p.add_argument("--report-field", default=None, metavar="NAME",
+                   help=f"with --report: the report's key (default {DEFAULT_REPORT_FIELD}); a "
+                        "record that already has it is refused before any output")
     p.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
                    help="what to do with invalid UTF-8 (default: stop naming the line)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -130,16 +167,62 @@ def _batched(it: Iterator[Any], n: int) -> Iterator[list[Any]]:
         yield batch
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during ``privatize``: the message says what was and was not written."""
+
+
+def _check_epsilon(epsilon: Any) -> None:
+    """Refuse an ε whose reports could overflow (see MAX_EPSILON); NaN, ∞ and ε ≤ 0 are the
+    privatizer's to refuse."""
+    if isinstance(epsilon, (int, float)) and math.isfinite(epsilon) and epsilon > MAX_EPSILON:
+        raise ValueError(f"epsilon={epsilon:g} is too large: reports (ε × draws × distance) would "
+                         f"not be finite numbers; at most {MAX_EPSILON:g} is accepted, and above "
+                         f"{EPSILON_WARNING_CEILING:g} names come back unchanged most of the time")
+
+
+def _warn_epsilon(epsilon: float) -> None:
+    if epsilon > EPSILON_WARNING_CEILING:
+        print(f"textdp: warning: epsilon={epsilon:g} is above {EPSILON_WARNING_CEILING:g}: at "
+              "such ε names come back unchanged most of the time (mlaplace leaves 90 % of words "
+              "unchanged at ε ≈ 3 on the default table; see `textdp calibrate`)",
+              file=sys.stderr)
+
+
+def _privatize_batch(privatizer: Any, texts: list[str], lines: list[int], name: str) -> Any:
+    """``privatizer.privatize``, with a row named by the privatizer mapped to its input line."""
+    problem = None
+    try:
+        results = privatizer.privatize(texts)
+    except ValueError as err:
+        problem = str(err)
+    else:
+        if len(results) == len(texts):
+            return results
+        # zip() would drop the rest silently: never lose records.
+        problem = (f"{name}, lines {lines[0]}-{lines[-1]}: the privatizer returned "
+                   f"{len(results)} results for {len(texts)} records (a bug; please report it)")
+    m = re.match(r"row (\d+): (.*)", problem, re.S)
+    if m and int(m.group(1)) < len(lines):
+        problem = f"{name}, line {lines[int(m.group(1))]}: {m.group(2)}"
+    raise ValueError(problem)
+
+
 def cmd_privatize(args: argparse.Namespace) -> int:
     from textdp.privatizer import Privatizer
 
     fmt = args.format or detect_format(args.input)
     if args.report and fmt != "jsonl":
         raise InputError("--report needs JSONL input (other formats have no place for it)")
+    if args.report_field is not None and not args.report:
+        raise InputError("--report-field needs --report")
+    report_field = args.report_field or DEFAULT_REPORT_FIELD
+    if args.report and report_field == args.text_field:
+        raise InputError("--report-field must differ from --text-field")
     output = args.output or ("-" if args.input == "-" else _default_output(args.input))
     if output != "-" and args.input != "-" and _same_file(args.input, output):
         raise InputError("--output must differ from the input file")
     # Validate every parameter before reading any text.
+    _check_epsilon(args.epsilon)
     privatizer = Privatizer(
         epsilon=args.epsilon, mechanism=args.mechanism, targets=args.targets, table=args.table,
         detector=args.detector, seed=args.seed, device=args.device, index=args.index,
@@ -149,44 +232,78 @@ def cmd_privatize(args: argparse.Namespace) -> int:
         model=args.model, contextual_index=args.contextual_index,
         **({} if args.layer is None else {"layer": args.layer}),
     )
-    total = None
-    if args.input != "-":
-        # First pass: check every line (format, field, encoding) before any work is done;
-        # it also gives the progress bar its total.
-        with open(args.input, "rb") as f:
-            total = sum(1 for _ in read_records(f, fmt, args.text_field, args.input,
-                                                args.encoding_errors))
-    source = sys.stdin.buffer if args.input == "-" else open(args.input, "rb")  # noqa: SIM115
+    _check_epsilon(privatizer.epsilon)  # a mechanism given as JSON may carry its own ε
+    _warn_epsilon(privatizer.epsilon)
     try:
-        records = read_records(source, fmt, args.text_field, args.input, args.encoding_errors)
-        progress = None
-        if args.input != "-" and not args.no_progress:
-            from tqdm import tqdm
+        # Read once; every record (format, field, encoding, report field) is checked before
+        # anything is written, for every kind of input (textdp.io.read_once).
+        with read_once(args.input, fmt, args.text_field, errors=args.encoding_errors,
+                       report_field=report_field if args.report else None) as checked:
+            return _write_privatized(args, privatizer, checked, output, report_field)
+    except KeyboardInterrupt as err:
+        if isinstance(err, Interrupted):
+            raise
+        raise Interrupted("interrupted while reading the input; no output was written") from None
 
-            progress = tqdm(total=total, unit="rec", desc="privatize", file=sys.stderr)
+
+def _write_privatized(args: argparse.Namespace, privatizer: Any, checked: Any, output: str,
+                      report_field: str) -> int:
+    streamed = output_is_streamed(output)
+    where = "standard output" if output == "-" else output
+    existed = output != "-" and os.path.lexists(output)
+    progress = None
+    if args.input != "-" and not args.no_progress:
+        from tqdm import tqdm
+
+        progress = tqdm(total=checked.count, unit="rec", desc="privatize", file=sys.stderr)
+    written = 0
+    failure: BaseException | None = None
+    try:
         with atomic_output(output) as out:
-            writer = RecordWriter(out, fmt)
-            for batch in _batched(records, args.batch_size):
+            writer = RecordWriter(out, checked.fmt, columns=checked.columns)
+            for batch in _batched(checked.records(), args.batch_size):
                 texts = [rec if isinstance(rec, str) else rec[args.text_field]
                          for _, rec in batch]
-                results = privatizer.privatize(texts)
-                for (_, rec), res in zip(batch, results):
+                results = _privatize_batch(privatizer, texts, [n for n, _ in batch],
+                                           args.input)
+                for (lineno, rec), res in zip(batch, results):
                     if isinstance(rec, str):
-                        writer.write(res.text)
+                        writer.write(res.text, line=lineno)
                     else:
                         rec = dict(rec)
                         rec[args.text_field] = res.text
                         if args.report:
-                            rec["dp"] = res.report.to_dict()
-                        writer.write(rec)
+                            rec[report_field] = res.report.to_dict()
+                        writer.write(rec, line=lineno)
+                    written += 1
+                if streamed:
+                    out.flush()
                 if progress is not None:
                     progress.update(len(batch))
+    except (KeyboardInterrupt, OSError, ValueError) as err:
+        failure = err
+    finally:
         if progress is not None:
             progress.close()
-    finally:
-        if source is not sys.stdin.buffer:
-            source.close()
-    return 0
+    if failure is None:
+        return 0
+    # Say exactly what was written: a streamed output has what came before; a file has nothing.
+    if streamed:
+        state = (f"{written} of {checked.count} records had been written to {where}, which is "
+                 "incomplete") if written else f"nothing was written to {where}"
+    else:
+        state = f"{where} was {'left as it was' if existed else 'not created'}"
+    if isinstance(failure, KeyboardInterrupt):
+        raise Interrupted(f"interrupted; {state}")
+    if isinstance(failure, OutputError):
+        raise failure
+    if isinstance(failure, OSError):  # ENOSPC, EACCES, a folder that cannot be made, EPIPE, …
+        reason = failure.strerror or type(failure).__name__
+        raise OutputError(f"{where}: cannot write the output ({reason}); {state}")
+    message = str(failure)
+    if streamed and written:
+        message = f"{message}; {state}"
+    raise type(failure)(message) if isinstance(failure, InputError) else ValueError(message)
 
 
 def _default_output(path: str) -> str:
@@ -264,15 +381,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return COMMANDS.get(args.command, cmd_handler)(args)
-    except (InputError, ValueError, FileNotFoundError, IsADirectoryError) as err:
-        msg = str(err) if not isinstance(err, (FileNotFoundError, IsADirectoryError)) else \
-            f"{err.filename}: {err.strerror}"
-        print(f"textdp: error: {msg}", file=sys.stderr)
-        return 2
+    except (InputError, OutputError) as err:
+        if isinstance(err, OutputError) and "Broken pipe" in str(err):
+            _silence_stdout()  # the reader went away: nothing more can reach it
+        return _error(str(err))
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as err:
+        return _error(f"{err.filename}: {err.strerror}" if err.filename else
+                      (err.strerror or type(err).__name__))
+    except OSError as err:  # e.g. ENOSPC from another command's writer
+        where = f"{err.filename}: " if err.filename else ""
+        return _error(f"{where}{err.strerror or type(err).__name__}")
+    except ValueError as err:
+        return _error(str(err))
+    except Interrupted as err:
+        print(f"textdp: {err}", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
-        print("textdp: interrupted; no output was written", file=sys.stderr)
+        print("textdp: interrupted (a file being written was removed; finished files were kept)",
+              file=sys.stderr)
         return 130
 
+
+def _error(message: str) -> int:
+    print(f"textdp: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,28 +1,72 @@
-"""Record readers and an atomic writer for the command line (``.txt``, ``.jsonl``, ``.csv``, ``-``).
+"""Record readers and output writers for the command line (``.txt``, ``.jsonl``, ``.csv``, ``-``).
 
-Readers decode each line on its own so an error names the line; writers go to a temporary file
-beside the target and are renamed into place only when everything succeeded, so a failure never
-leaves a half-written output. Error messages name the file and line, never the text.
+Input is read once (:func:`read_once`): a regular file is checked record by record and then
+read again from the start; anything else (standard input, ``/dev/stdin``, a FIFO, a shell's
+``<(…)``) is copied into an anonymous spool while it is checked — in memory up to
+:data:`SPOOL_MEMORY_BYTES`, then in an unnamed temporary file (``O_TMPFILE``) that the operating
+system removes even when the process is killed — so every record is checked before anything is
+written, whatever the input is. CSV is parsed by a real CSV reader over the whole stream (a
+quoted field may hold line breaks); errors name the record's first line.
+
+Output (:func:`atomic_output`): a regular file (or a new one) is written to a temporary file
+beside it and renamed into place only when everything succeeded, so a failure never leaves a
+half-written output and the previous file stays as it was. A symlink is followed: its target is
+replaced and the link kept. A device, FIFO or socket, and ``-`` (standard output), are written
+directly and streamed (renaming over them would replace the node). New files get the mode a
+plain ``open()`` gives under the caller's umask (``0o666 & ~umask``); a replaced file keeps its
+mode (and, where permitted, its owner). While a temporary file exists, SIGTERM and SIGINT remove
+it and then take their usual course (the previous handlers are restored after the write).
+SIGKILL cannot be caught: a killed run may leave ``.NAME.textdp-XXXXXXXX.tmp`` beside the
+output (``.textdp-`` and ``.tmp`` mark it as this module's); such files hold privatized output,
+never input, and can be deleted.
+
+Error messages name the file, line, field or column position and character position, never the
+text: not even a CSV header cell or a first line. Exceptions raised here carry no context that
+holds the input either (they are raised outside the handler of the error that caused them).
 """
 
 from __future__ import annotations
 
 import csv
-import io
+import errno
 import json
+import math
 import os
+import re
+import signal
+import stat
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import IO, Any
 
 FORMATS = ("txt", "jsonl", "csv")
+# Standard input, FIFOs and other streams are spooled in memory up to this size, then in an
+# unnamed temporary file: they can be read once only, and every record is checked before output.
+SPOOL_MEMORY_BYTES = 8 * 2**20
+# Marks this module's temporary output files: ".NAME.textdp-XXXXXXXX.tmp" beside the target.
+TEMP_MARK = ".textdp-"
+# csv's default field limit (131,072 characters) would refuse one long text; texts of any length
+# are split by the privatizer, so the limit is raised while reading (never lowered).
+_CSV_FIELD_LIMIT = 2**31 - 1
+_BOM = "\ufeff"
+# In a Python str every UTF-16 surrogate is a lone one (JSON's "\ud83d\ude00" pairs decode to one
+# character); they cannot be written as UTF-8.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_fdopen = os.fdopen  # the file object behind atomic_output (tests swap in a failing one)
 
 
 class InputError(ValueError):
     """Bad input: the message names the source and line."""
+
+
+class OutputError(OSError):
+    """The output could not be written: the message names it and the reason."""
 
 
 def detect_format(path: str) -> str:
@@ -38,66 +82,176 @@ def detect_format(path: str) -> str:
     return suffix
 
 
-def _decoded_lines(stream: IO[bytes], name: str, errors: str) -> Iterator[tuple[int, str]]:
+# ---------------------------------------------------------------------------------- reading
+def _decoded_lines(stream: Iterable[bytes], name: str, errors: str) -> Iterator[str]:
+    """Each line decoded (line ending kept); a UTF-8 BOM at the start is dropped."""
     for lineno, raw in enumerate(stream, 1):
+        problem = None
         try:
-            yield lineno, raw.decode("utf-8", errors=errors)
+            line = raw.decode("utf-8", errors=errors)
         except UnicodeDecodeError as err:
-            raise InputError(f"{name}, line {lineno}: invalid UTF-8 at byte {err.start} "
-                             "(use --encoding-errors replace to substitute it)") from None
+            problem = f"invalid UTF-8 at byte {err.start}"
+        if problem is not None:  # raised here, so no context holding the bytes is attached
+            raise InputError(f"{name}, line {lineno}: {problem} "
+                             "(use --encoding-errors replace to substitute it)")
+        if lineno == 1 and line.startswith(_BOM):
+            line = line[1:]
+        yield line
 
 
-def read_records(stream: IO[bytes], fmt: str, field: str, name: str,
-                 errors: str = "strict") -> Iterator[tuple[int, dict[str, Any] | str]]:
-    """Yield ``(line, record)``: a dict for JSONL/CSV, the line's text for TXT.
+def _lone_surrogate(value: Any, field: str) -> str | None:
+    """Where ``value`` (a decoded JSON record) holds a lone surrogate, in words without text."""
+    if isinstance(value, dict):
+        text = value.get(field)
+        if isinstance(text, str) and (m := _SURROGATE.search(text)):
+            return f"field {field!r} has a lone surrogate (\\ud800-\\udfff) at character " \
+                   f"{m.start()}"
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return f"a key or value other than {field!r} has a lone surrogate " \
+                       "(\\ud800-\\udfff)"
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
 
-    Raises :class:`InputError` naming the line for malformed JSON, a missing or non-string
-    text field, or invalid UTF-8.
+
+class _NonFinite(ValueError):
+    pass
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise _NonFinite
+    return value
+
+
+def _no_constant(literal: str) -> Any:
+    raise _NonFinite
+
+
+class RecordReader:
+    """Yields ``(line, record)``: a dict for JSONL/CSV, the line's text for TXT.
+
+    Args:
+        stream: the input's lines as bytes (an open binary file, or any iterable of lines).
+        fmt: ``txt``, ``jsonl`` or ``csv``.
+        field: JSONL key / CSV column holding the text.
+        name: the source's name for error messages.
+        errors: ``strict`` or ``replace`` for invalid UTF-8.
+        report_field: a JSONL key that no record may already have (``--report`` adds it).
+
+    ``columns`` is the CSV header once it was read (``None`` for other formats). Raises
+    :class:`InputError` naming the (first) line of the record for malformed JSON or CSV, a
+    missing or non-string text field, a lone surrogate, a number JSON cannot hold, a CSV row
+    with the wrong number of fields, duplicate CSV column names, or invalid UTF-8.
     """
-    lines = _decoded_lines(stream, name, errors)
-    if fmt == "txt":
-        for lineno, line in lines:
-            yield lineno, line[:-1] if line.endswith("\n") else line
-        return
-    if fmt == "jsonl":
-        for lineno, line in lines:
+
+    def __init__(self, stream: Iterable[bytes], fmt: str, field: str, name: str,
+                 errors: str = "strict", *, report_field: str | None = None) -> None:
+        self.stream, self.fmt, self.field, self.name = stream, fmt, field, name
+        self.errors, self.report_field = errors, report_field
+        self.columns: list[str] | None = None
+
+    def __iter__(self) -> Iterator[tuple[int, dict[str, Any] | str]]:
+        lines = _decoded_lines(self.stream, self.name, self.errors)
+        if self.fmt == "txt":
+            return ((n, line[:-1] if line.endswith("\n") else line)
+                    for n, line in enumerate(lines, 1))
+        if self.fmt == "jsonl":
+            return self._jsonl(lines)
+        return self._csv(lines)
+
+    def _jsonl(self, lines: Iterator[str]) -> Iterator[tuple[int, dict[str, Any] | str]]:
+        for lineno, line in enumerate(lines, 1):
             if not line.strip():
                 continue
+            problem = None
             try:
-                record = json.loads(line)
+                record = json.loads(line, parse_float=_finite_float, parse_constant=_no_constant)
+            except _NonFinite:
+                problem = "a number JSON cannot hold (NaN, Infinity or out of double range)"
             except json.JSONDecodeError as err:
-                raise InputError(f"{name}, line {lineno}: malformed JSON ({err.msg} at column "
-                                 f"{err.colno})") from None
-            _check_record(record, field, name, lineno)
+                problem = f"malformed JSON ({err.msg} at column {err.colno})"
+            except RecursionError:
+                problem = "JSON nested too deeply"
+            if problem is not None:
+                raise InputError(f"{self.name}, line {lineno}: {problem}")
+            _check_record(record, self.field, self.name, lineno, self.report_field)
             yield lineno, record
-        return
-    header: list[str] | None = None
-    buffered = io.StringIO()
-    for lineno, line in lines:  # csv needs text; feed it line by line to keep numbering
-        buffered.seek(0)
-        buffered.truncate()
-        buffered.write(line)
-        buffered.seek(0)
-        try:
-            rows = list(csv.reader(buffered))
-        except csv.Error as err:
-            raise InputError(f"{name}, line {lineno}: malformed CSV ({err})") from None
-        if not rows:
-            continue
-        row = rows[0]
-        if header is None:
-            header = row
-            if field not in header:
-                raise InputError(f"{name}, line 1: no column {field!r} in the header "
-                                 f"(columns: {header}); set --text-field")
-            continue
-        if len(row) != len(header):
-            raise InputError(f"{name}, line {lineno}: {len(row)} fields, header has "
-                             f"{len(header)} (multi-line CSV fields are not supported)")
-        yield lineno, dict(zip(header, row))
+
+    def _csv(self, lines: Iterator[str]) -> Iterator[tuple[int, dict[str, Any] | str]]:
+        if csv.field_size_limit() < _CSV_FIELD_LIMIT:
+            csv.field_size_limit(_CSV_FIELD_LIMIT)
+        # One source item per physical line, so reader.line_num counts lines; strict: an
+        # unclosed quote is an error, not a field that swallows the rest of the file.
+        reader = csv.reader(lines, strict=True)
+        width = 0
+        while True:
+            start = reader.line_num + 1  # the record's first line
+            problem = None
+            try:
+                row = next(reader)
+            except StopIteration:
+                break
+            except csv.Error as err:
+                problem = f"malformed CSV ({err}) in the record starting at line {start}"
+            if problem is not None:
+                raise InputError(f"{self.name}, line {reader.line_num}: {problem}")
+            if not row:
+                continue  # a blank line (an empty field is written as "")
+            if self.columns is None:
+                self.columns, width = _check_header(row, self.field, self.name, start), len(row)
+                continue
+            if len(row) != width:
+                raise InputError(f"{self.name}, line {start}: {len(row)} fields, the header has "
+                                 f"{width}")
+            yield start, dict(zip(self.columns, row))
 
 
-def _check_record(record: Any, field: str, name: str, lineno: int) -> None:
+def _check_header(header: list[str], field: str, name: str, lineno: int) -> list[str]:
+    if field not in header:
+        # The header's cells are not printed: a file without a header has data there.
+        raise InputError(f"{name}, line {lineno}: no column {field!r} in the header (it has "
+                         f"{len(header)} column{'s' if len(header) != 1 else ''}); set "
+                         "--text-field, or give the file a header")
+    positions: dict[str, list[int]] = {}
+    for i, cell in enumerate(header, 1):
+        positions.setdefault(cell, []).append(i)
+    if len(positions[field]) > 1:
+        raise InputError(f"{name}, line {lineno}: column {field!r} appears at positions "
+                         f"{_positions(positions[field])}; rename all but one")
+    duplicated = [p for p in positions.values() if len(p) > 1]
+    if duplicated:
+        groups = "; ".join(_positions(p) for p in duplicated)
+        raise InputError(f"{name}, line {lineno}: the header repeats a column name (columns "
+                         f"{groups} of {len(header)}); one column's values would be lost, "
+                         "rename them")
+    return header
+
+
+def _positions(positions: list[int]) -> str:
+    return ", ".join(map(str, positions[:-1])) + f" and {positions[-1]}"
+
+
+def read_records(stream: Iterable[bytes], fmt: str, field: str, name: str,
+                 errors: str = "strict", *, report_field: str | None = None,
+                 ) -> Iterator[tuple[int, dict[str, Any] | str]]:
+    """Yield ``(line, record)``: a dict for JSONL/CSV, the line's text for TXT.
+
+    See :class:`RecordReader` (which also gives the CSV header) for the checks.
+    """
+    return iter(RecordReader(stream, fmt, field, name, errors, report_field=report_field))
+
+
+def _check_record(record: Any, field: str, name: str, lineno: int,
+                  report_field: str | None = None) -> None:
     if not isinstance(record, dict):
         raise InputError(f"{name}, line {lineno}: expected a JSON object")
     if field not in record:
@@ -105,49 +259,285 @@ def _check_record(record: Any, field: str, name: str, lineno: int) -> None:
     if not isinstance(record[field], str):
         raise InputError(f"{name}, line {lineno}: field {field!r} is "
                          f"{type(record[field]).__name__}, expected a string")
+    if report_field is not None and report_field in record:
+        raise InputError(f"{name}, line {lineno}: the record already has a field "
+                         f"{report_field!r}, where the report would go; choose another name "
+                         "with --report-field")
+    if where := _lone_surrogate(record, field):
+        raise InputError(f"{name}, line {lineno}: {where}; it is not Unicode text and cannot "
+                         "be written as UTF-8")
 
 
+@dataclass
+class CheckedInput:
+    """An input whose every record was checked; :meth:`records` reads it (again) once.
+
+    ``count`` is the number of records, ``columns`` the CSV header (``None`` otherwise),
+    ``spooled`` whether it was copied (not a regular file).
+    """
+
+    fmt: str
+    field: str
+    name: str
+    errors: str
+    report_field: str | None
+    count: int
+    columns: list[str] | None
+    spooled: bool
+    _stream: IO[bytes] = dataclass_field(repr=False)
+    _size: int | None = dataclass_field(repr=False, default=None)
+
+    def records(self) -> Iterator[tuple[int, dict[str, Any] | str]]:
+        self._stream.seek(0)
+        lines: Iterable[bytes] = self._stream if self._size is None else \
+            _first_bytes(self._stream, self._size)
+        return read_records(lines, self.fmt, self.field, self.name, self.errors,
+                            report_field=self.report_field)
+
+
+def _first_bytes(stream: IO[bytes], size: int) -> Iterator[bytes]:
+    """The lines of a regular file up to the size it had when it was checked."""
+    for line in stream:
+        if len(line) >= size:
+            yield line[:size]
+            return
+        size -= len(line)
+        yield line
+
+
+def _tee(source: Iterable[bytes], sink: IO[bytes]) -> Iterator[bytes]:
+    for line in source:
+        sink.write(line)
+        yield line
+
+
+@contextmanager
+def read_once(path: str, fmt: str, field: str, *, errors: str = "strict",
+              report_field: str | None = None) -> Iterator[CheckedInput]:
+    """Open ``path`` (``-``: standard input) once and check every record before returning.
+
+    A regular file is read again from the start by :meth:`CheckedInput.records` (up to the
+    size it was checked at); anything else is spooled while it is checked (module docstring).
+    The spool lives only inside the ``with`` block.
+    """
+    if path == "-":
+        source: IO[bytes] = sys.stdin.buffer
+    else:
+        source = open(path, "rb")  # noqa: SIM115 - closed below
+    spool: IO[bytes] | None = None
+    try:
+        regular = False
+        if path != "-":
+            regular = stat.S_ISREG(os.fstat(source.fileno()).st_mode)
+        if regular:
+            reader = RecordReader(source, fmt, field, path, errors, report_field=report_field)
+            count = sum(1 for _ in reader)
+            stream, size = source, source.tell()
+        else:
+            spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY_BYTES,  # noqa: SIM115
+                                                  prefix=".textdp-spool-")
+            reader = RecordReader(_tee(source, spool), fmt, field, path, errors,
+                                  report_field=report_field)
+            count = sum(1 for _ in reader)
+            stream, size = spool, None
+        yield CheckedInput(fmt, field, path, errors, report_field, count, reader.columns,
+                           not regular, stream, size)
+    finally:
+        if spool is not None:
+            spool.close()
+        if path != "-":
+            source.close()
+
+
+# ---------------------------------------------------------------------------------- writing
 class RecordWriter:
-    """Writes records in one format to an open text stream."""
+    """Writes records in one format to an open text stream.
 
-    def __init__(self, stream: IO[str], fmt: str) -> None:
+    ``columns`` (CSV) is the header, written at once, so a header-only input gives a header-only
+    output; without it the first record's keys are the header. :meth:`write` raises
+    :class:`InputError` naming ``line`` when a record cannot be written as UTF-8 JSON (a lone
+    surrogate, a non-finite number: JSON has no ``Infinity``).
+    """
+
+    def __init__(self, stream: IO[str], fmt: str, *, columns: list[str] | None = None) -> None:
         self.stream, self.fmt = stream, fmt
         self._csv: Any = None
+        self._columns = columns
+        if fmt == "csv" and columns is not None:
+            self._csv = csv.writer(stream)
+            self._csv.writerow(columns)
 
-    def write(self, record: dict[str, Any] | str) -> None:
+    def write(self, record: dict[str, Any] | str, *, line: int | None = None) -> None:
+        where = f"line {line}" if line is not None else "a record"
         if self.fmt == "txt":
+            assert isinstance(record, str)
+            self._check_text(record, where)
             self.stream.write(f"{record}\n")
         elif self.fmt == "jsonl":
-            self.stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+            problem = None
+            try:
+                text = json.dumps(record, ensure_ascii=False, allow_nan=False)
+            except ValueError:
+                problem = "a number JSON cannot hold (NaN or Infinity)"
+            if problem is not None:
+                raise InputError(f"{where}: {problem}; nothing non-JSON is written")
+            self._check_text(text, where)
+            self.stream.write(text + "\n")
         else:
             assert isinstance(record, dict)
             if self._csv is None:
-                self._csv = csv.DictWriter(self.stream, fieldnames=list(record))
-                self._csv.writeheader()
-            self._csv.writerow(record)
+                self._columns = list(record)
+                self._csv = csv.writer(self.stream)
+                self._csv.writerow(self._columns)
+            row = [record[c] for c in self._columns or ()]
+            for cell in row:
+                if isinstance(cell, str):
+                    self._check_text(cell, where)
+            self._csv.writerow(row)
+
+    @staticmethod
+    def _check_text(text: str, where: str) -> None:
+        if m := _SURROGATE.search(text):
+            raise InputError(f"{where}: a lone surrogate at character {m.start()} of the output "
+                             "record cannot be written as UTF-8")
+
+
+def output_is_streamed(path: str | os.PathLike[str]) -> bool:
+    """Whether :func:`atomic_output` writes ``path`` directly: ``-``, or an existing device,
+    FIFO or socket (after following symlinks). Regular and new files are written atomically."""
+    if os.fspath(path) == "-":
+        return True
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where the kernel shows it (Linux ≥ 4.7)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
+            for status_line in f:
+                if status_line.startswith("Umask:"):
+                    return int(status_line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
+class _Signalled(BaseException):
+    """Raised by the temporary handlers; turned back into the signal once the file is gone."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _removed_on_signals(tmp: str) -> Iterator[None]:
+    """While the block runs, SIGTERM/SIGINT remove ``tmp`` and then take their usual course.
+
+    Signals can only be handled in the main thread; elsewhere nothing is installed. A signal
+    the process ignores stays ignored.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise _Signalled(signum)
+
+    previous: dict[int, Any] = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        prev = signal.getsignal(sig)
+        if prev is signal.SIG_IGN or prev is None:  # ignored, or set outside Python
+            continue
+        previous[sig] = prev
+        signal.signal(sig, handler)
+    try:
+        yield
+    except _Signalled as caught:
+        Path(tmp).unlink(missing_ok=True)
+        for sig, prev in previous.items():
+            signal.signal(sig, prev)
+        prev = previous.pop(caught.signum)
+        previous.clear()
+        if callable(prev):  # e.g. Python's default SIGINT handler: raises KeyboardInterrupt
+            prev(caught.signum, None)
+        else:  # SIG_DFL: terminate as the signal would have
+            signal.raise_signal(caught.signum)
+        # The previous handler returned: the write is abandoned all the same.
+        if caught.signum == signal.SIGINT:
+            raise KeyboardInterrupt from None
+        raise SystemExit(128 + caught.signum) from None
+    finally:
+        for sig, prev in previous.items():
+            signal.signal(sig, prev)
+
+
+def _open_text(fd_or_path: Any, binary: bool) -> IO[Any]:
+    if binary:
+        return _fdopen(fd_or_path, "wb") if isinstance(fd_or_path, int) else \
+            open(fd_or_path, "wb")
+    if isinstance(fd_or_path, int):
+        return _fdopen(fd_or_path, "w", encoding="utf-8", newline="")
+    return open(fd_or_path, "w", encoding="utf-8", newline="")
 
 
 @contextmanager
 def atomic_output(path: str | os.PathLike[str], *, binary: bool = False) -> Iterator[IO[Any]]:
     """A stream for ``path`` whose file appears only on success (``-`` is stdout).
 
-    Written to a uniquely named temporary file in the same folder and renamed into place, so
-    an interrupted write never leaves a half-written file and concurrent writers (e.g. two
-    processes filling one cache) never share a temporary file. ``binary`` opens it in bytes
-    mode (``np.save``, ``savefig``); text mode is UTF-8 without newline translation.
+    A regular or new file is written to a uniquely named temporary file in the target's folder
+    (``.NAME.textdp-XXXXXXXX.tmp``) and renamed into place, so an interrupted or failed write
+    never leaves a half-written file, the previous file stays intact, and concurrent writers
+    (e.g. two processes filling one cache) never share a temporary file. Symlinks are followed
+    (the link is kept, its target replaced); devices, FIFOs and sockets are written directly.
+    New files get ``0o666 & ~umask``, replaced ones keep their mode. ``binary`` opens it in
+    bytes mode (``np.save``, ``savefig``); text mode is UTF-8 without newline translation.
+    Raises ``OSError`` (``ENOSPC``, ``EACCES``, …) when the file cannot be written.
     """
-    if path == "-":
-        yield sys.stdout
-        sys.stdout.flush()
+    if os.fspath(path) == "-":
+        out = sys.stdout.buffer if binary else sys.stdout
+        yield out
+        out.flush()
         return
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    target = Path(os.path.realpath(path))  # a symlink's target; the link itself stays
     try:
-        with (os.fdopen(fd, "wb") if binary else
-              os.fdopen(fd, "w", encoding="utf-8", newline="")) as f:
+        st: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        # A device, FIFO or socket: renaming over it would replace the node, so write into it.
+        with _open_text(target, binary) as f:
             yield f
-        os.replace(tmp, target)
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}{TEMP_MARK}", suffix=".tmp",
+                               dir=target.parent)
+    try:
+        with _removed_on_signals(tmp):
+            try:
+                # mkstemp creates 0600; give what open() would: the old file's mode, or umask's.
+                os.fchmod(fd, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_umask())
+                if st is not None and (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
+                    with suppress(OSError):  # not permitted: the new file is the caller's
+                        os.fchown(fd, st.st_uid, st.st_gid)
+                f = _open_text(fd, binary)
+            except BaseException:
+                os.close(fd)
+                raise
+            with f:
+                yield f
+                f.flush()
+                os.fsync(f.fileno())  # a full disk or quota shows here, not after the rename
+            os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
