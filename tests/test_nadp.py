@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -266,3 +267,12 @@ def test_default_table_shares_are_printed_beside_the_guarantee():
     coverage = mech.describe()["coverage"]
     assert f"{100 * shares.singleton_share:.1f} % of the {shares.words:,} words" in coverage
     assert f"{100 * shares.small_share:.1f} % in neighbourhoods of ≤ 3" in coverage
+
+
+def test_the_report_states_the_share_of_the_table_the_guarantee_covers():
+    from textdp.privatizer import Privatizer
+
+    report = Privatizer(mechanism="nadp", epsilon=20.0, targets="all", seed=0)("word").report
+    assert "only between two words of the same neighbourhood" in report.guarantee
+    assert re.search(r"\d+\.\d % of the [\d,]+ words are alone in theirs", report.guarantee)
+    assert report.epsilon_at_diameter is None  # its ε multiplies no distance

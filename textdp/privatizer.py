@@ -572,8 +572,12 @@ class Privatizer:
         scope = "text" if representation == "contextual" and self.targets == "all" else \
             "token"
         scale = self._scale
+        guarantee = m.guarantee
+        shares_line = getattr(m, "shares_line", None)  # nadp: how much of the table it covers
+        if callable(shares_line) and m.prepared:
+            guarantee = f"{guarantee}; {shares_line()}"
         return Report.for_tokens(
-            n, mechanism=m.name, epsilon=m.epsilon, delta=m.delta, guarantee=m.guarantee,
+            n, mechanism=m.name, epsilon=m.epsilon, delta=m.delta, guarantee=guarantee,
             representation=representation, redacted=redacted, scope=scope,
             holds_between=HOLDS_BETWEEN if self.surface == "input" else
             HOLDS_BETWEEN_ANY_CASING,
