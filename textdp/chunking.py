@@ -28,7 +28,9 @@ from dataclasses import dataclass
 #: Characters per chunk core.
 CHUNK_CHARS = 20_000
 #: Characters per batch of chunks (with the Privatizer's ``batch_size``, what bounds memory).
-BATCH_CHARS = 200_000
+#: `python bench/longtext.py`: one 0.5 MB text peaked 350 MB above the loaded models at
+#: 100,000 (as at 50,000, and 450 MB at 200,000), in about the time of 200,000.
+BATCH_CHARS = 100_000
 #: Characters read on each side of a core (≈ 60 words: a name and the words that reveal it).
 OVERLAP_CHARS = 400
 
