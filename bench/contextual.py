@@ -34,7 +34,7 @@ that exist only in the private input (word types of the input that are not publi
 Names (``--only names``): how often a PERSON token of CoNLL-2003 dev sentences comes back
 unchanged under contextual ``mlaplace`` at several ε (``--name-draws`` draws each), over all
 person tokens and over those that are index words (the others can never come back): the
-calibration of ``textdp.contextual.DEFAULT_CONTEXTUAL_EPSILON``.
+calibration of ``textdp.defaults.DEFAULT_CONTEXTUAL_EPSILON``.
 
 Templates (``--only templates``): the vocabulary index built with several neutral templates;
 per template, the share of in-vocabulary SST-2 word tokens decoded to themselves without noise,
@@ -158,7 +158,7 @@ def static_privatizer(epsilon: float, args: argparse.Namespace, nlp: Any, seed: 
 
 
 def run_speed(args: argparse.Namespace, nlp: Any, index: Any) -> dict[str, Any]:
-    from textdp.contextual import DEFAULT_CONTEXTUAL_EPSILON
+    from textdp.defaults import DEFAULT_CONTEXTUAL_EPSILON
     from textdp.privatizer import is_word
 
     epsilon = args.epsilon or DEFAULT_CONTEXTUAL_EPSILON
@@ -308,7 +308,7 @@ def run_utility(args: argparse.Namespace, nlp: Any, index: Any) -> dict[str, Any
 
 
 def run_check_conll(args: argparse.Namespace, nlp: Any, index: Any) -> dict[str, Any]:
-    from textdp.contextual import DEFAULT_CONTEXTUAL_EPSILON
+    from textdp.defaults import DEFAULT_CONTEXTUAL_EPSILON
     from textdp.privatizer import is_word
 
     sentences = [s.text for s in read_conll("dev")[:args.conll_sentences]]

@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from textdp.detect import create_detector
-    from textdp.evaluate.conll import read_conll, to_docs, token_count
+    from textdp.detect.conll import read_conll, to_docs, token_count
     from textdp.evaluate.detection import DetectionRun, run_detector
 
     data = args.data or os.fspath(shared_data_dir() / "conll2003" / "eng.testa")

@@ -47,7 +47,6 @@ from spacy.util import SimpleFrozenList, minibatch
 
 from spacy_textdp.vectors import pipeline_table
 from textdp.contextual import DEFAULT_LAYER
-from textdp.defaults import DEFAULT_EPSILON
 from textdp.detect import Detector, create_detector, normalise_label
 from textdp.detect.normalise import is_normal, normalise_text
 from textdp.index import resolve_device
@@ -70,7 +69,9 @@ _ANNOTATION_NAME = {TAG: "TAG", POS: "POS", MORPH: "MORPH", LEMMA: "LEMMA", NORM
                     SENT_START: "SENT_START", ENT_IOB: "ENT_IOB", ENT_TYPE: "ENT_IOB"}
 
 DEFAULT_CONFIG: dict[str, Any] = {
-    "epsilon": DEFAULT_EPSILON,
+    # null: the default for the representation (textdp.defaults.default_epsilon), chosen there
+    # for every front end alike.
+    "epsilon": None,
     "mechanism": DEFAULT_MECHANISM,
     "targets": list(DEFAULT_TARGETS),
     "representation": "static",
@@ -121,7 +122,7 @@ if not Doc.has_extension("dp_original"):
 def make_dp_privatizer(
     nlp: Language,
     name: str,
-    epsilon: float | str,
+    epsilon: float | str | None,
     mechanism: str | dict[str, Any] | Mechanism,
     targets: str | list[str],
     representation: str,
@@ -192,7 +193,7 @@ class DPPrivatizer(Pipe):
         nlp: Language,
         name: str = "dp_privatizer",
         *,
-        epsilon: float | str = DEFAULT_EPSILON,
+        epsilon: float | str | None = None,
         mechanism: str | Mapping[str, Any] | Mechanism = DEFAULT_MECHANISM,
         targets: str | Sequence[str] = DEFAULT_TARGETS,
         representation: str = "static",
@@ -218,11 +219,14 @@ class DPPrivatizer(Pipe):
         nlp (Language): the pipeline; its static vectors are the candidate table when it has
             any and ``table`` is null.
         name (str): the component name.
-        epsilon (float | str): ε per replaced token (metric DP: scaled by the distance of two
-            words in the table). The default suits names on the embedded table. ``"auto"``:
-            calibrated on the candidate table so that the median word comes back unchanged in
-            ``target_unchanged`` of the draws (``textdp calibrate``; cached on disk, and
-            deterministic, so a saved pipeline recalibrates to the same ε).
+        epsilon (float | str | None): ε per replaced token (metric DP: scaled by the distance
+            of two words in the table). null (default): the mechanism's own ε if it carries
+            one, else the default for the representation, the same for every front end
+            (:func:`textdp.defaults.default_epsilon`; it suits names on the embedded table or
+            transformer). ``"auto"``: calibrated on the candidate table so that the median
+            word comes back unchanged in ``target_unchanged`` of the draws (``textdp
+            calibrate``; cached on disk, and deterministic, so a saved pipeline recalibrates to
+            the same ε).
         target_unchanged (float | None): with ``epsilon = "auto"``, the target P(unchanged)
             in (0, 1) (null: 0.01).
         mechanism: a registered mechanism name (``textdp mechanisms``), a
@@ -572,12 +576,12 @@ def _dump_settings(cfg: Mapping[str, Any]) -> str:
     return json.dumps(cfg, indent=1, sort_keys=True, ensure_ascii=False)
 
 
-def _check_mechanism_epsilon(mechanism: Any, epsilon: float) -> Any:
+def _check_mechanism_epsilon(mechanism: Any, epsilon: float | str | None) -> Any:
     """Reject a mechanism that carries an ε other than the component's: the config would show
-    one value and the reports another."""
+    one value and the reports another. With ``epsilon`` null the mechanism's own ε applies."""
     own = mechanism.epsilon if isinstance(mechanism, Mechanism) else (
         mechanism.get("epsilon") if isinstance(mechanism, Mapping) else None)
-    if own is not None and not (isinstance(epsilon, (int, float)) and
+    if own is not None and epsilon is not None and not (isinstance(epsilon, (int, float)) and
                                 math.isclose(float(own), float(epsilon))):
         raise ValueError(
             f"the mechanism's epsilon ({own}) differs from the component's epsilon ({epsilon}): "

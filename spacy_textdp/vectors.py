@@ -3,7 +3,7 @@
 A table is keyed by a digest of the vectors it was built from, so a reloaded pipeline
 (``spacy.load`` after ``nlp.to_disk``), a second copy of a pipeline, or a config that names the
 same package gets the same :class:`EmbeddingTable` object, and so the same neighbour index
-(``textdp.privatizer.shared_index``): building HNSW over a 14k-word table takes seconds.
+(``textdp.index.shared_index``): building HNSW over a 14k-word table takes seconds.
 """
 
 from __future__ import annotations

@@ -246,7 +246,7 @@ def test_guarantee_states_its_scope():
 
 def test_default_table_shares_are_printed_beside_the_guarantee():
     from textdp.calibration import resolve_table
-    from textdp.privatizer import shared_index
+    from textdp.index import shared_index
 
     shares = table_shares()
     # Measured: 15,248 words, 7,641 neighbourhoods, 37.4 % singletons, 56.3 % in ≤ 3, largest

@@ -199,7 +199,9 @@ def test_surface_form():
     assert surface_form("iPhone", "Apple") == "IPhone"
     assert surface_form("paris", "I") == "Paris"  # one capital letter is Title, not UPPER
     assert surface_form("well-known", "NASA") == "WELL-KNOWN"
-    assert surface_form("McDonald", "mcdonald") == "McDonald"
+    assert surface_form("McDonald", "mcdonald") == "mcdonald"  # lower → lower
+    assert surface_form("NASA", "mike") == "nasa"
+    assert surface_form("Paris", "iPhone") == "Paris"  # another pattern: as the table has it
 
 
 def test_casing_is_released_only_where_the_report_says_so():
@@ -526,12 +528,12 @@ def test_a_bare_string_is_refused_not_iterated(all_privatizer, bare):
 def test_names_do_not_stay_in_the_pipelines_string_store(nlp):
     """The tokenizer and detectors add every token to the vocabulary's string store, which
     nlp.to_disk()/to_bytes() write out; the privatizer's batches run in a memory zone."""
-    names = ["Quillonbrae", "Vexmorrowitz"]
+    names = ["Zorbinthal", "Quexaprane"]  # used by no other test (tests share the pipeline)
     p = Privatizer(seed=0, nlp=nlp, detector=lambda docs: [[(1, 3, "PERSON")] for _ in docs])
     out = p.privatize([f"Yesterday {names[0]} {names[1]} met the press."] * 3)
     assert all(n not in r.text for r in out for n in names)
     for name in names:
         assert name not in nlp.vocab.strings
     assert not any(n in str(nlp.vocab.strings.to_bytes()) for n in names)
-    again = p("Yesterday Quillonbrae Vexmorrowitz waved.").text  # the pipeline still works
+    again = p("Yesterday Zorbinthal Quexaprane waved.").text  # the pipeline still works
     assert again.startswith("Yesterday ") and again.endswith(" waved.")

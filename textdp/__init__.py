@@ -4,14 +4,13 @@
 >>> Privatizer(epsilon=1.0)("Angela Merkel met John Smith in Berlin.").text  # doctest: +SKIP
 """
 
+from textdp._version import __version__
 from textdp.index import NeighbourIndex
 from textdp.mechanisms import Mechanism, available, create_mechanism
 from textdp.privatizer import PrivatizedText, Privatizer
 from textdp.report import Report
 from textdp.rng import RandomSource
 from textdp.tables import EmbeddingTable
-
-__version__ = "0.1.0"
 
 __all__ = [
     "EmbeddingTable", "Mechanism", "NeighbourIndex", "PrivatizedText", "Privatizer",

@@ -45,6 +45,8 @@ import numpy as np
 import torch
 from scipy.special import gammainc
 
+from textdp.defaults import resolve_table
+from textdp.index import shared_index
 from textdp.io import atomic_output
 from textdp.mechanisms import Mechanism, MechanismSpec, create_mechanism
 from textdp.mechanisms.gaussian import Gaussian, analytic_gaussian_sigma, diameter_bound
@@ -70,35 +72,6 @@ Statistic = str | float
 
 
 # ---------------------------------------------------------------------------- inputs
-def resolve_table(table: EmbeddingTable | str | os.PathLike[str] | None,
-                  clip_norm: float | str | None = "median") -> EmbeddingTable:
-    """The table a calibration or evaluation runs on, clipped as the Privatizer clips it.
-
-    ``table``: ``None``/``"default"`` (the embedded vectors), a word2vec/GloVe/fastText file or
-    an :class:`EmbeddingTable`. ``clip_norm``: ``"median"`` (the Privatizer's default), a
-    radius, or ``None`` for a table that is already clipped.
-    """
-    if table is None or (isinstance(table, str) and table == "default"):
-        from textdp.defaults import default_table
-
-        base = default_table()
-    elif isinstance(table, EmbeddingTable):
-        base = table
-    elif isinstance(table, (str, os.PathLike)):
-        if not os.path.isfile(table):
-            raise ValueError(f"table must be 'default', an EmbeddingTable or an existing "
-                             f"word2vec/GloVe/fastText file; {os.fspath(table)!r} does not exist")
-        base = EmbeddingTable.from_word2vec(table)
-    else:
-        raise ValueError(f"table must be 'default', a path or an EmbeddingTable, got "
-                         f"{type(table).__name__}")
-    if clip_norm is None:
-        return base
-    radius = base.median_norm() if clip_norm == "median" else check_positive("clip_norm",
-                                                                             clip_norm)
-    return base.clipped(radius)
-
-
 def mechanism_spec(mechanism: MechanismSpec) -> dict[str, Any]:
     """``{"name": ..., **params}`` without ε: what a calibration is keyed on."""
     if isinstance(mechanism, Mechanism):
@@ -257,7 +230,7 @@ class UnchangedEstimator:
     Args:
         mechanism: a registered name, a ``{"name": ..., **args}`` mapping or a
             :class:`Mechanism` (its own ε is ignored).
-        table: the (already clipped) table; see :func:`resolve_table`.
+        table: the (already clipped) table; see :func:`textdp.defaults.resolve_table`.
         rows: candidate indices of the words to measure.
         n_draws: directions (radial mechanisms) or draws (others) per word.
         seed: seed of the draws; the same draws serve every ε.
@@ -270,8 +243,6 @@ class UnchangedEstimator:
         self.rows = np.asarray(rows, dtype=np.int64)
         self.n_draws = check_positive_int("n_draws", n_draws)
         self.seed = seed
-        from textdp.privatizer import shared_index
-
         self.index = shared_index(table, "auto", torch.device("cpu"))
         reference = create_mechanism(self.spec, 1.0)
         reference.prepare(table.vectors, self.index, RandomSource(seed))

@@ -32,8 +32,7 @@ from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import Any
 
-from textdp.contextual import DEFAULT_CONTEXTUAL_EPSILON
-from textdp.defaults import DEFAULT_EPSILON
+from textdp.defaults import default_epsilon
 from textdp.io import (
     FORMATS,
     InputError,
@@ -89,7 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=FORMATS, default=None, help="override the file format")
     p.add_argument("--text-field", default="text", help="JSONL key / CSV column with the text")
     p.add_argument("--epsilon", type=_epsilon_arg, default=None,
-                   help=f"ε per token (default {DEFAULT_EPSILON:g}; {DEFAULT_CONTEXTUAL_EPSILON:g} "
+                   help=f"ε per token (default {default_epsilon('static'):g}; "
+                        f"{default_epsilon('contextual'):g} "
                         "with --representation contextual), or 'auto' to calibrate it to "
                         "--target-unchanged on the table; warns above "
                         f"{EPSILON_WARNING_CEILING:g} (names mostly come back unchanged), "
@@ -207,9 +207,26 @@ def _privatize_batch(privatizer: Any, texts: list[str], lines: list[int], name: 
     raise ValueError(problem)
 
 
-def cmd_privatize(args: argparse.Namespace) -> int:
+def privatizer_from_args(args: argparse.Namespace) -> Any:
+    """The :class:`~textdp.privatizer.Privatizer` of ``textdp privatize``'s parsed options,
+    every parameter validated (it loads no model and reads no text)."""
     from textdp.privatizer import Privatizer
 
+    _check_epsilon(args.epsilon)
+    privatizer = Privatizer(
+        epsilon=args.epsilon, mechanism=args.mechanism, targets=args.targets, table=args.table,
+        detector=args.detector, seed=args.seed, device=args.device, index=args.index,
+        batch_size=args.batch_size, max_epsilon_per_text=args.max_epsilon_per_text,
+        budget_policy=args.budget_policy, representation=args.representation,
+        target_unchanged=args.target_unchanged,
+        model=args.model, contextual_index=args.contextual_index,
+        **({} if args.layer is None else {"layer": args.layer}),
+    )
+    _check_epsilon(privatizer.epsilon)  # a mechanism given as JSON may carry its own ε
+    return privatizer
+
+
+def cmd_privatize(args: argparse.Namespace) -> int:
     fmt = args.format or detect_format(args.input)
     if args.report and fmt != "jsonl":
         raise InputError("--report needs JSONL input (other formats have no place for it)")
@@ -222,17 +239,7 @@ def cmd_privatize(args: argparse.Namespace) -> int:
     if output != "-" and args.input != "-" and _same_file(args.input, output):
         raise InputError("--output must differ from the input file")
     # Validate every parameter before reading any text.
-    _check_epsilon(args.epsilon)
-    privatizer = Privatizer(
-        epsilon=args.epsilon, mechanism=args.mechanism, targets=args.targets, table=args.table,
-        detector=args.detector, seed=args.seed, device=args.device, index=args.index,
-        batch_size=args.batch_size, max_epsilon_per_text=args.max_epsilon_per_text,
-        budget_policy=args.budget_policy, representation=args.representation,
-        target_unchanged=args.target_unchanged,
-        model=args.model, contextual_index=args.contextual_index,
-        **({} if args.layer is None else {"layer": args.layer}),
-    )
-    _check_epsilon(privatizer.epsilon)  # a mechanism given as JSON may carry its own ε
+    privatizer = privatizer_from_args(args)
     _warn_epsilon(privatizer.epsilon)
     try:
         # Read once; every record (format, field, encoding, report field) is checked before

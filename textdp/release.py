@@ -100,7 +100,7 @@ def release_table(
             draws from OS entropy.
     """
     from textdp.calibration import resolve_table
-    from textdp.privatizer import shared_index
+    from textdp.index import shared_index
 
     mech = check_releasable(create_mechanism(mechanism, epsilon))
     space = resolve_table(table, clip_norm)

@@ -146,13 +146,7 @@ def privatize_column(
                 f"the DataFrame already has {taken}: an earlier release's accounting would be "
                 f"overwritten; rename or drop them first")
 
-    # Validate every parameter now (DESIGN.md rule 5); this loads no model and reads no text.
-    # The original text stays in the DataFrame's own column, so the executors' privatizers
-    # never keep a copy (keep_original is a front-end decision here).
-    options = {"device": _DEFAULT_DEVICE, **config, "keep_original": False}
-    from textdp.privatizer import Privatizer
-
-    Privatizer(**_driver_options(options))
+    options, _ = _validated_options(config)
     payload = _dumps(options)
     key = hashlib.sha256(payload).hexdigest()
     source: Any = payload
@@ -326,6 +320,18 @@ def _limit_threads(ctx: Any) -> None:
 
 
 # ---------------------------------------------------------------------------- helpers
+def _validated_options(config: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
+    """The options every executor builds its privatizer from, and the privatizer the driver
+    built from them to validate every parameter (DESIGN.md rule 5; this loads no model and
+    reads no text)."""
+    # The original text stays in the DataFrame's own column, so the executors' privatizers
+    # never keep a copy (keep_original is a front-end decision here).
+    options = {"device": _DEFAULT_DEVICE, **config, "keep_original": False}
+    from textdp.privatizer import Privatizer
+
+    return options, Privatizer(**_driver_options(options))
+
+
 def _driver_options(options: dict[str, Any]) -> dict[str, Any]:
     """The options to validate on the driver: a CUDA device is checked for its form only,
     since executors may have GPUs the driver lacks."""

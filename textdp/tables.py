@@ -245,7 +245,7 @@ class EmbeddingTable:
         """
         from transformers import AutoModel, AutoTokenizer
 
-        from textdp.defaults import transformer_path
+        from textdp.embedded import transformer_path
 
         path = model if model is not None else transformer_path()
         if isinstance(path, (str, os.PathLike)):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from textdp.cli import main
-from textdp.evaluate.conll import iob_spans, read_conll, to_docs, token_count, units
+from textdp.detect.conll import iob_spans, read_conll, to_docs, token_count, units
 from textdp.evaluate.detection import auc, roc, run_detector, score
 
 CONLL = """\
@@ -159,7 +159,7 @@ def test_default_privatizer_meets_the_targets_on_every_dev_domain(shared_data):
 
 # ---------------------------------------------------------------------------- domains
 def test_corpora_splits_and_bad_names(tiny_corpora):
-    from textdp.evaluate.corpora import DOMAINS, load_split, resolve_domains, sentences
+    from textdp.detect.corpora import DOMAINS, load_split, resolve_domains, sentences
 
     assert [d.name for d in resolve_domains(None)] == ["conll", "wnut17", "btc"]
     assert [d.name for d in resolve_domains("btc,conll")] == ["btc", "conll"]
@@ -176,7 +176,7 @@ def test_corpora_splits_and_bad_names(tiny_corpora):
 
 
 def test_survival_counts_what_a_reader_sees():
-    from textdp.evaluate.conll import Sentence
+    from textdp.detect.conll import Sentence
     from textdp.evaluate.detection import survival
 
     class Replace:  # replaces the listed words, keeps everything else

@@ -313,7 +313,8 @@ def test_analyze_pipes_explains_the_component(md_nlp):
     ({"epsilon": float("inf")}, "epsilon"),
     ({"targets": []}, "targets"),
     ({"mechanism": "no_such_mechanism"}, "mechanism"),
-    ({"mechanism": {"@misc": "textdp.mechanism.v1", "name": "mlaplace", "epsilon": 3.0}},
+    ({"epsilon": 1.0,
+      "mechanism": {"@misc": "textdp.mechanism.v1", "name": "mlaplace", "epsilon": 3.0}},
      "epsilon"),
     ({"index": "nope"}, "index"),
     ({"seed": -2}, "seed"),
@@ -322,6 +323,15 @@ def test_bad_settings_are_rejected_at_add_pipe(config, message):
     nlp = spacy.blank("en")
     with pytest.raises(ValueError, match=message):
         nlp.add_pipe("dp_privatizer", config=config)
+
+
+def test_mechanism_epsilon_applies_when_the_component_gives_none():
+    # As for the core Privatizer and every other front end (tests/test_front_ends.py): null
+    # takes the mechanism's own ε; the config shows it once, and cfg (what is saved) too.
+    nlp = spacy.blank("en")
+    mech = {"@misc": "textdp.mechanism.v1", "name": "mlaplace", "epsilon": 3.0}
+    component = nlp.add_pipe("dp_privatizer", config={"mechanism": mech})
+    assert component.epsilon == 3.0 and component.cfg["epsilon"] == 3.0
 
 
 def test_mechanism_reference_with_its_own_arguments(blank_all):

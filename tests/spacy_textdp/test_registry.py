@@ -14,7 +14,6 @@ import spacy
 from spacy.util import registry
 
 from spacy_textdp import registry as textdp_registry
-from textdp.defaults import DEFAULT_EPSILON
 from textdp.detect import SpacyNERDetector
 from textdp.mechanisms import Mechanism
 from textdp.tables import EmbeddingTable
@@ -115,7 +114,7 @@ def test_init_fill_config_fills_the_defaults(fresh_process):
     config = spacy.util.load_config(cwd / "full.cfg")
     section = dict(config["components"]["dp_privatizer"])
     assert section == {
-        "factory": "dp_privatizer", "epsilon": DEFAULT_EPSILON, "mechanism": "mlaplace",
+        "factory": "dp_privatizer", "epsilon": None, "mechanism": "mlaplace",
         "targets": "all", "representation": "static", "table": None, "detector": None,
         "seed": None, "secure": False, "device": "cpu", "index": "auto",
         "keep_original": False, "batch_size": 256, "clip_norm": "median",

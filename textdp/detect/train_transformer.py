@@ -3,7 +3,7 @@
     textdp train-detector --kind transformer --data ../shared/data \\
         -o textdp/detect/models/minilm_names
 
-Data: the training splits of :data:`textdp.evaluate.corpora.DOMAINS` (CoNLL-2003 train,
+Data: the training splits of :data:`textdp.detect.corpora.DOMAINS` (CoNLL-2003 train,
 WNUT-17 train, BTC sections a/e/f/g), person spans only (every other label is ``O``). The
 social-media corpora are small next to CoNLL, so each epoch reads WNUT-17 and BTC
 ``--social-repeat`` times. Casing is randomised per sentence (lower, UPPER, Title; see
@@ -151,6 +151,7 @@ def train(data_dir: str | os.PathLike[str] | None, output: str | os.PathLike[str
     import torch
     from transformers import AutoTokenizer
 
+    from textdp.detect.corpora import DOMAINS, load_split, sentences
     from textdp.detect.transformer import (
         DEFAULT_MODEL,
         base_path,
@@ -158,7 +159,6 @@ def train(data_dir: str | os.PathLike[str] | None, output: str | os.PathLike[str
         encode_batch,
         save_model,
     )
-    from textdp.evaluate.corpora import DOMAINS, load_split, sentences
     from textdp.io import atomic_output
 
     if log is None:
@@ -294,11 +294,11 @@ def choose_threshold_end_to_end(folder: str | os.PathLike[str],
     :data:`SURVIVAL_TARGETS` with at least :data:`MIN_OTHERS_KEPT` of the other words kept in
     every domain; when none meets both, the lowest threshold that keeps enough other words.
     Returns ``threshold``, ``threshold_choice`` (the rule, in words) and the figures."""
+    from textdp.detect.corpora import DOMAINS, load_split, sentences
     from textdp.detect.ensemble import EnsembleDetector
     from textdp.detect.handles import HandleDetector
     from textdp.detect.normalise import NormalisedView
     from textdp.detect.transformer import TransformerNameDetector
-    from textdp.evaluate.corpora import DOMAINS, load_split, sentences
     from textdp.evaluate.detection import survival
     from textdp.privatizer import Privatizer
 
@@ -334,8 +334,8 @@ def measure_speed(folder: str | os.PathLike[str], data_dir: str | os.PathLike[st
     CPU, in float32 and in int8 (the default on CPU)."""
     import torch
 
+    from textdp.detect.corpora import DOMAINS, load_split, sentences
     from textdp.detect.transformer import _load, person_probabilities
-    from textdp.evaluate.corpora import DOMAINS, load_split, sentences
 
     words = [list(s.tokens) for s in sentences(load_split(DOMAINS["conll"], "dev",
                                                           data_dir))[:texts]]

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from textdp.detect.base import Span, normalise_label
-from textdp.evaluate.conll import token_count
+from textdp.detect.conll import token_count
 
 TARGET = "PERSON"
 # Thresholds printed for the similarity detector's ROC (cosine similarity to the seeds).
@@ -338,9 +338,9 @@ def evaluate_domains(data_dir: str | os.PathLike[str] | None, detectors: Sequenc
                      *, domains: str | Sequence[str] | None = None, epsilon: float | None = None,
                      seed: int | None = 0, limit: int | None = None, log: Any = print
                      ) -> list[SurvivalRun]:
-    """Every detector on every domain's dev split (:mod:`textdp.evaluate.corpora`), through
+    """Every detector on every domain's dev split (:mod:`textdp.detect.corpora`), through
     the full default privatizer (names only, default ε): one line each."""
-    from textdp.evaluate.corpora import load_split, resolve_domains, sentences
+    from textdp.detect.corpora import load_split, resolve_domains, sentences
     from textdp.privatizer import Privatizer
 
     runs = []
@@ -372,7 +372,7 @@ def evaluate_file(data: str | os.PathLike[str], detectors: Sequence[str | None],
     """Evaluate each named detector (``None``: the default) on a CoNLL file and print one
     line per detector (and the ROC for ``similarity``)."""
     from textdp.detect import create_detector
-    from textdp.evaluate.conll import read_conll, to_docs
+    from textdp.detect.conll import read_conll, to_docs
 
     documents = read_conll(data)
     if limit:

@@ -44,6 +44,7 @@ import numpy as np
 import torch
 
 from textdp.calibration import resolve_table, sample_rows
+from textdp.index import shared_index
 from textdp.mechanisms import (
     Mechanism,
     NoiseMechanism,
@@ -273,8 +274,6 @@ def evaluate_privacy(
     rows = sample_rows(space, n_words, seed)
     words = [space.words[r] for r in rows.tolist()]
     vectors = space.vectors[rows]
-    from textdp.privatizer import shared_index
-
     index = shared_index(space, "auto", torch.device("cpu"))
     out_rows: list[dict[str, Any]] = []
     per_word: dict[tuple[str, float], WordFigures] = {}
@@ -337,7 +336,7 @@ def evaluate_privacy(
 # ---------------------------------------------------------------------------- name leak
 def _load_sentences(path: str | os.PathLike[str], sentences: int | None) -> list[Any]:
     """Documents of a CoNLL file, cut after the first ``sentences`` sentences."""
-    from textdp.evaluate.conll import read_conll
+    from textdp.detect.conll import read_conll
 
     documents = read_conll(path)
     if sentences is None:
@@ -372,7 +371,7 @@ def name_leak(
     ``kept``: targeted gold tokens the mechanism drew unchanged.
     """
     from textdp.detect import create_detector, normalise_label
-    from textdp.evaluate.conll import to_docs
+    from textdp.detect.conll import to_docs
     from textdp.privatizer import DEFAULT_TARGETS, Privatizer, is_word
 
     names = list(mechanisms)

@@ -57,7 +57,8 @@ import torch
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from textdp.index import NeighbourIndex
+from textdp.defaults import resolve_table
+from textdp.index import NeighbourIndex, shared_index
 from textdp.io import atomic_output
 from textdp.mechanisms.base import NoiseMechanism
 from textdp.mechanisms.gaussian import DEFAULT_DELTA, analytic_gaussian_sigma
@@ -429,7 +430,7 @@ def table_shares(table: EmbeddingTable | str | os.PathLike[str] | None = None, *
 
     ``table``: ``None``/``"default"`` (the embedded vectors), a word2vec/GloVe/fastText file or
     an :class:`~textdp.tables.EmbeddingTable`; ``clip_norm`` as in
-    :func:`~textdp.calibration.resolve_table` (the Privatizer's default ``"median"``). ε and δ
+    :func:`~textdp.defaults.resolve_table` (the Privatizer's default ``"median"``). ε and δ
     do not change the neighbourhoods, only ``tau`` does. Results are cached per process (for
     the CLI, which may ask more than once; the last 8 tables, an ``EmbeddingTable`` by
     identity, which the cache keeps alive) and the components on disk as by
@@ -447,10 +448,6 @@ def table_shares(table: EmbeddingTable | str | os.PathLike[str] | None = None, *
 @functools.lru_cache(maxsize=8)
 def _table_shares(table: EmbeddingTable | str | None, tau: float,
                   clip_norm: float | str | None) -> NeighbourhoodShares:
-    # Imported here: calibration and privatizer import the mechanisms package.
-    from textdp.calibration import resolve_table
-    from textdp.privatizer import shared_index
-
     space = resolve_table(table, clip_norm)
     mech = NADP(epsilon=1.0, tau=tau)
     mech.prepare(space.vectors, shared_index(space, "auto", torch.device("cpu")),

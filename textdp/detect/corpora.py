@@ -11,7 +11,7 @@ Three public corpora in ``../shared/data`` (see its README) cover three kinds of
   sections ``a``, ``e``, ``f``, ``g`` are trained on. ``b`` is the section most like plain
   users' tweets, the text the detector does worst on, and it is never trained on.
 
-:func:`load_split` reads a split as :class:`~textdp.evaluate.conll.Document` lists with one
+:func:`load_split` reads a split as :class:`~textdp.detect.conll.Document` lists with one
 text per unit (a CoNLL sentence, a post, a tweet). Only the reading lives here, so training,
 evaluation and benchmarks share one definition of the splits; nothing reads a test set.
 """
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from textdp.evaluate.conll import Document, Sentence, read_conll
+from textdp.detect.conll import Document, Sentence, read_conll
 
 
 @dataclass(frozen=True)
