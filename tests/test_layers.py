@@ -27,7 +27,7 @@ PACKAGES = ("textdp", "hf_textdp", "spacy_textdp")
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Small utilities with no first-party dependency but each other.
     ("foundation", ("textdp._version", "textdp.validation", "textdp.rng", "textdp.io",
-                    "textdp.report", "textdp.tokenization", "textdp.chunking",
+                    "textdp.report", "textdp.tokenization", "textdp.chunking", "textdp.memory",
                     "textdp.contexts", "textdp.embedded")),
     # The public candidates and the nearest-neighbour decode over them.
     ("tables and index", ("textdp.tables", "textdp.index")),

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 #: Characters per chunk core.
 CHUNK_CHARS = 20_000
 #: Characters per batch of chunks (with the Privatizer's ``batch_size``, what bounds memory).
-#: `python bench/longtext.py`: one 0.5 MB text peaked 350 MB above the loaded models at
-#: 100,000 (as at 50,000, and 450 MB at 200,000), in about the time of 200,000.
-BATCH_CHARS = 100_000
+#: With the heap trimmed after each batch (textdp.memory), one text of 1 or 3 MB peaked
+#: 300 MB above the loaded models at 50,000 (330 MB and growing at 100,000), at the same speed.
+BATCH_CHARS = 50_000
 #: Characters read on each side of a core (≈ 60 words: a name and the words that reveal it).
 OVERLAP_CHARS = 400
 

@@ -38,6 +38,7 @@ from textdp.detect import Span, create_detector
 from textdp.index import BACKENDS, resolve_device, shared_index
 from textdp.mechanisms import Mechanism, MechanismSpec, create_mechanism
 from textdp.mechanisms.base import ContextMechanism
+from textdp.memory import release_free_memory
 from textdp.report import HOLDS_BETWEEN, HOLDS_BETWEEN_ANY_CASING, Report
 from textdp.rng import RandomSource
 from textdp.scale import Scale, space_scale
@@ -484,6 +485,7 @@ class Privatizer:
         for (i, _, _), (out, report) in zip(batch, outs):
             rows[i][0].append(out)
             rows[i][1].append(report)
+        release_free_memory()  # or the heap grows batch after batch (textdp.memory)
 
     def _finished(self, rows: dict[int, tuple[list[str], list[Report], str | None]],
                   start: int, stop: int) -> Iterator[PrivatizedText]:
