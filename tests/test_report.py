@@ -63,3 +63,10 @@ def test_distances_are_carried_through_merge():
     assert merged.scope == "text" and merged.diameter == 80.0
     assert merged.epsilon_total == 2.0 and merged.epsilon_at_diameter == 40.0
     assert _report(1).name_distance is None and _report(1).epsilon_at_diameter is None
+
+
+def test_composed_figures_print_as_the_decimal_product():
+    rep = _report(6, epsilon=0.3, delta=1e-7)
+    assert rep.epsilon_total == 1.8 and repr(rep.epsilon_total) == "1.8"
+    assert rep.delta_total == 6e-7
+    assert _report(3, epsilon=0.1).epsilon_total == 0.3

@@ -24,6 +24,7 @@ term of ε·Σⱼ dⱼ; the worst case is ``epsilon_total × diameter`` (for ``d
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from decimal import Decimal
 from typing import Any
 
 #: Per-row report columns the table front ends (Hugging Face, Spark) append, in this order:
@@ -87,7 +88,7 @@ class Report:
                    diameter: float | None = None) -> Report:
         """The report for ``n`` privatized tokens (and ``redacted`` cost-free draws)."""
         return cls(mechanism=mechanism, epsilon=epsilon, delta=delta, tokens_replaced=n,
-                   epsilon_total=n * epsilon, delta_total=min(1.0, n * delta),
+                   epsilon_total=_times(n, epsilon), delta_total=min(1.0, _times(n, delta)),
                    guarantee=guarantee, representation=representation,
                    tokens_redacted=redacted, scope=scope, holds_between=holds_between,
                    name_distance=name_distance, diameter=diameter,
@@ -109,3 +110,9 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-serialisable values (for ``doc._.dp``, JSONL and dataset columns)."""
         return asdict(self)
+
+
+def _times(n: int, value: float) -> float:
+    """``n × value`` computed on the decimal that ``value`` prints as, so 6 × 0.3 reports 1.8,
+    not 1.7999999999999998 (the float nearest the exact decimal product)."""
+    return float(Decimal(repr(float(value))) * n)
