@@ -467,10 +467,10 @@ class Privatizer:
                 if len(batch) >= self.batch_size or chars >= BATCH_CHARS:
                     self._run_chunks(batch, rows, allowance)
                     batch, chars = [], 0
-                    yield from self._finished(rows, done, i)  # every chunk of rows < i ran
+                    yield from self._finished(rows, allowance, done, i)  # rows < i ran
                     done = i
         self._run_chunks(batch, rows, allowance)
-        yield from self._finished(rows, done, n)
+        yield from self._finished(rows, allowance, done, n)
 
     def _run_chunks(self, batch: list[tuple[int, str, Chunk]],
                     rows: dict[int, tuple[list[str], list[Report], str | None]],
@@ -488,8 +488,11 @@ class Privatizer:
         release_free_memory()  # or the heap grows batch after batch (textdp.memory)
 
     def _finished(self, rows: dict[int, tuple[list[str], list[Report], str | None]],
-                  start: int, stop: int) -> Iterator[PrivatizedText]:
+                  allowance: dict[int, int], start: int, stop: int
+                  ) -> Iterator[PrivatizedText]:
+        """The results of rows ``start:stop`` (all their chunks ran); their state is dropped."""
         for i in range(start, stop):
+            allowance.pop(i, None)
             outs, reports, original = rows.pop(i)
             report = reports[0] if reports else self._report(0)
             for other in reports[1:]:
