@@ -62,8 +62,11 @@ def mldp_keyed_vectors(table: Any) -> Any:
     """The table as the gensim ``KeyedVectors`` MLDP's classes take (``embedding_matrix``)."""
     from gensim.models import KeyedVectors
 
-    kv = KeyedVectors(vector_size=table.dim, count=len(table))
+    # No count=: it would pre-allocate len(table) zero rows keyed None before the added ones
+    # (MLDP then looked up wrong rows: its TEM divided by zero, its indexes held the zeros).
+    kv = KeyedVectors(vector_size=table.dim)
     kv.add_vectors(list(table.words), np.asarray(table.vectors, dtype=np.float32))
+    assert kv.vectors.shape == (len(table), table.dim)
     return kv
 
 

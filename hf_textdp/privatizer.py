@@ -61,8 +61,11 @@ class Privatizer:
         output_column: where the privatized text goes; ``None`` overwrites ``text_column``.
             Another column needs ``keep_original=True``, since the original text then stays in
             the dataset (DESIGN.md rule 7: the original is kept only where the caller asks).
-        report_columns: also write ``dp_tokens_replaced`` (tokens that went through the
-            mechanism) and ``dp_epsilon`` (the row's composed bound: tokens × ε) per row.
+        report_columns: also write ``dp_tokens_replaced`` (target tokens replaced) and
+            ``dp_epsilon`` (the row's composed bound: draws × ε) per row.
+        scope_column: with ``consistency="dataset"``, a column (e.g. a patient or customer
+            id) whose rows with equal values share pseudonyms; rows of different values get
+            independent ones. Without it the scope is the whole dataset.
         device: ``"auto"`` (default: CUDA when available), ``"cpu"``, ``"cuda"`` or
             ``"cuda:N"``. With ``with_rank=True`` and ``"auto"``/``"cuda"``, worker ``rank``
             runs on ``cuda:{rank % device_count}`` when CUDA is available, else on the CPU.
@@ -100,6 +103,7 @@ class Privatizer:
         text_column: str = "text",
         output_column: str | None = None,
         report_columns: bool = False,
+        scope_column: str | None = None,
         device: str | None = "auto",
         **options: Any,
     ) -> None:
@@ -110,6 +114,11 @@ class Privatizer:
             text_column, output_column, keep_original, column_name="text_column")
         self.text_column = text_column
         self.report_columns = bool(report_columns)
+        if scope_column is not None and (not isinstance(scope_column, str) or
+                                         options.get("consistency") != "dataset"):
+            raise ValueError("scope_column names the column whose equal values share "
+                             "pseudonyms; it needs consistency='dataset' and a column name")
+        self.scope_column = scope_column
         self.device_spec = None if device is None else str(device)
         # The core validates every parameter now, before any text is read (DESIGN.md rule 5);
         # it loads nothing until its first batch.
@@ -117,6 +126,9 @@ class Privatizer:
         # Normalised values of the keys every front end shares, so equal configurations spelled
         # differently pickle (and fingerprint) alike; any other option as given, sorted.
         extra = {k: options[k] for k in sorted(options) if k not in _SHARED}
+        if core.key is not None:
+            # One key for every process and rank: keyed pseudonyms agree across num_proc.
+            extra["key"] = core.key
         auto = options.get("epsilon") == "auto"
         mechanism = _mechanism_spec(core.mechanism)
         if auto and isinstance(mechanism, dict):
@@ -157,7 +169,8 @@ class Privatizer:
     def options(self) -> dict[str, Any]:
         """The constructor arguments that rebuild this privatizer (plain values)."""
         return {**self._config, "text_column": self.text_column,
-                "output_column": self.output_column, "report_columns": self.report_columns}
+                "output_column": self.output_column, "report_columns": self.report_columns,
+                "scope_column": self.scope_column}
 
     # ------------------------------------------------------------------ the core per device
     @property
@@ -186,9 +199,10 @@ class Privatizer:
         ``with_indices=True`` pass ``with_rank=True`` too, or the index is taken as a rank.
         ``batch`` may also be the column itself (``input_columns=[text_column]``).
 
-        Raises ``ValueError`` naming the row (the dataset index when ``with_indices`` is
-        on, else the position in the batch) of a ``None`` or non-string text, before any
-        text of the batch is processed. Empty strings come back empty. Raises ``ValueError``
+        A ``None`` (missing) text comes back ``None``, costs nothing and reports 0 tokens and
+        ε 0. Raises ``ValueError`` naming the row (the dataset index when ``with_indices`` is
+        on, else the position in the batch) of a non-string text, before any text of the
+        batch is processed. Empty strings come back empty. Raises ``ValueError``
         before reading the batch when a fixed ``seed`` runs in a worker process without
         ``with_indices`` or ``with_rank`` (class docstring, "Seeds").
         """
@@ -199,25 +213,38 @@ class Privatizer:
                 raise ValueError(f"column {self.text_column!r} is not in the batch; columns: "
                                  f"{sorted(batch)}")
             value = batch[self.text_column]
+            scopes = batch.get(self.scope_column) if self.scope_column is not None else None
+            if self.scope_column is not None and self.scope_column not in batch:
+                raise ValueError(f"scope column {self.scope_column!r} is not in the batch; "
+                                 f"columns: {sorted(batch)}")
         else:
             value = batch
+            if self.scope_column is not None:
+                raise ValueError("scope_column needs the whole batch: do not restrict "
+                                 "input_columns to the text column")
+            scopes = None
         single = not _is_column(value)
         texts = [value] if single else list(value)
         if single and isinstance(indices, int):
             indices = [indices]
+        if scopes is not None and single:
+            scopes = [scopes]
         for i, text in enumerate(texts):
-            if not isinstance(text, str):
+            if text is not None and not isinstance(text, str):
                 where = f"row {indices[i]} (dataset index)" if _has(indices, i) else \
                     ("the example" if single else f"row {i} of the batch")
                 raise ValueError(f"{where} of column {self.text_column!r}: expected a string, "
                                  f"got {type(text).__name__}")
         core = self.core_for(rank)
         self._select_stream(core, indices, rank)
-        results = core.privatize(texts)
-        out: dict[str, Any] = {self.output_column or self.text_column: [r.text for r in results]}
+        results = core.privatize(texts, scopes=scopes)
+        out: dict[str, Any] = {self.output_column or self.text_column:
+                               [None if r is None else r.text for r in results]}
         if self.report_columns:
-            out[REPORT_COLUMNS[0]] = [r.report.tokens_replaced for r in results]
-            out[REPORT_COLUMNS[1]] = [float(r.report.epsilon_total) for r in results]
+            out[REPORT_COLUMNS[0]] = [0 if r is None else r.report.tokens_replaced
+                                      for r in results]
+            out[REPORT_COLUMNS[1]] = [0.0 if r is None else float(r.report.epsilon_total)
+                                      for r in results]
         if single:
             out = {k: v[0] for k, v in out.items()}
         return out

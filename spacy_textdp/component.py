@@ -47,12 +47,14 @@ from spacy.util import SimpleFrozenList, minibatch
 
 from spacy_textdp.vectors import pipeline_table
 from textdp.contextual import DEFAULT_LAYER
-from textdp.detect import Detector, create_detector, normalise_label
+from textdp.detect import Detector, build_detector, normalise_label
 from textdp.detect.normalise import is_normal, normalise_text
+from textdp.detect.pii import PII_LABELS
 from textdp.index import resolve_device
 from textdp.mechanisms import Mechanism
 from textdp.mechanisms.base import ContextMechanism
 from textdp.privatizer import DEFAULT_TARGETS, Privatizer, is_word
+from textdp.pseudonyms import merge_pii_tokens
 from textdp.report import Report
 from textdp.tables import EmbeddingTable
 
@@ -91,6 +93,13 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "layer": DEFAULT_LAYER,
     "contextual_index": None,
     "target_unchanged": None,
+    "replace": None,
+    "consistency": "document",
+    "key": None,
+    "allow": None,
+    "deny": None,
+    "threshold": None,
+    "exclude": "default",
 }
 
 # Settings with plain values, as serialized by ``to_bytes`` / ``to_disk``.
@@ -142,16 +151,18 @@ def make_dp_privatizer(
     layer: int,
     contextual_index: str | None,
     target_unchanged: float | None,
+    replace: str | None,
+    consistency: str,
+    key: str | None,
+    allow: list[str] | str | None,
+    deny: list[str] | str | None,
+    threshold: float | None,
+    exclude: list[str] | str | None,
 ) -> DPPrivatizer:
     """Build the component from its config (see :class:`DPPrivatizer` for the arguments)."""
-    return DPPrivatizer(
-        nlp, name, epsilon=epsilon, mechanism=mechanism, targets=targets,
-        representation=representation, table=table, detector=detector, seed=seed,
-        secure=secure, device=device, index=index, keep_original=keep_original,
-        batch_size=batch_size, clip_norm=clip_norm, max_epsilon_per_text=max_epsilon_per_text,
-        budget_policy=budget_policy, surface=surface, model=model, layer=layer,
-        contextual_index=contextual_index, target_unchanged=target_unchanged,
-    )
+    settings = dict(locals())
+    del settings["nlp"], settings["name"]
+    return DPPrivatizer(nlp, name, **settings)
 
 
 class DPPrivatizer(Pipe):
@@ -213,6 +224,13 @@ class DPPrivatizer(Pipe):
         layer: int = DEFAULT_LAYER,
         contextual_index: str | None = None,
         target_unchanged: float | None = None,
+        replace: str | None = None,
+        consistency: str = "document",
+        key: str | None = None,
+        allow: Sequence[str] | str | None = None,
+        deny: Sequence[str] | str | None = None,
+        threshold: float | None = None,
+        exclude: Sequence[str] | str | None = "default",
     ) -> None:
         """Initialize the component.
 
@@ -240,9 +258,11 @@ class DPPrivatizer(Pipe):
             embedded table), a word2vec/GloVe/fastText file, or a table from a registered
             function (``textdp.word2vec_table.v1``, ``textdp.spacy_vectors_table.v1``,
             ``textdp.transformer_table.v1``). It must be public: substitutes come from it.
-        detector: finds targets in docs no entity recognizer annotated (e.g. in
-            ``spacy.blank("en")``): null for the embedded NER, a spaCy package name, or a
-            ``textdp.spacy_ner_detector.v1`` reference.
+        detector: finds the targets: null for the default ensemble (the same as every other
+            front end: the packaged MiniLM name tagger, recall rules, names in handles and
+            e-mail addresses), a detector name, a spaCy package name, or a
+            ``textdp.spacy_ner_detector.v1`` reference. Entities an earlier component set
+            (``doc.ents``) are added to its spans (a union), never used instead of them.
         seed (int | None): fixed seed for reproducible output. NOT private against anyone who
             knows it; null draws from OS entropy.
         secure (bool): re-key the generators from OS entropy for every batch.
@@ -270,6 +290,22 @@ class DPPrivatizer(Pipe):
         contextual_index (str | None): contextual representation: a folder written by
             ``textdp build-index --contextual`` (built from PUBLIC words with the same model
             and layer, checked here); null for the model's vocabulary (cached on disk).
+        replace (str | None): what a target becomes: ``"name"`` (person names become public
+            names, first names and surnames apart), ``"word"`` (any public word of the
+            table), ``"tag"`` (``[PERSON]``, no ε spent); null: ``"name"`` where the mechanism
+            can (see ``textdp.Privatizer``).
+        consistency (str): ``"document"`` (one draw per distinct name per Doc, ε charged once
+            per name), ``"dataset"`` (one draw per name for every Doc, derived from ``key``)
+            or ``"mention"`` (every mention draws).
+        key (str | None): the secret of ``consistency = "dataset"`` (≥ 16 characters). It
+            fixes every pseudonym: keep it like a seed (it is saved with the pipeline's
+            config when given there). Null: derived from ``seed``, else drawn from the OS per
+            component (a reloaded pipeline then draws new pseudonyms).
+        allow (list | str | None): words or phrases never targeted (or ``"@file"``).
+        deny (list | str | None): words or phrases always targeted (as PERSON).
+        threshold (float | None): drop the detector's scored spans below this score.
+        exclude (list | str | None): words never written as substitutes: ``"default"`` (the
+            shipped list of slurs and loaded terms), your own list, or null.
         """
         self.nlp = nlp
         self.name = name
@@ -277,31 +313,28 @@ class DPPrivatizer(Pipe):
         self.batch_size = int(batch_size)
         self.table_spec = table
         # Model-based detectors (the MiniLM tagger) run on the component's device.
-        self.detector = create_detector(detector, device=resolve_device(device))
+        self.detector = build_detector(detector, device=resolve_device(device),
+                                       targets=targets, allow=allow, deny=deny,
+                                       threshold=threshold)
         self.detector_spec = detector
         self.mechanism_spec = _check_mechanism_epsilon(mechanism, epsilon)
-        # Everything is validated by building the Privatizer now (DESIGN.md rule 5); the table
-        # is resolved on first use, when the pipeline's vectors have been loaded.
-        self.privatizer = Privatizer(
-            epsilon=epsilon, mechanism=self.mechanism_spec, targets=targets,
-            representation=representation, table=table if table is not None else "default",
-            detector=self.detector, seed=seed, secure=secure, device=device,
-            keep_original=keep_original, index=index, batch_size=batch_size, nlp=nlp,
-            clip_norm=clip_norm, max_epsilon_per_text=max_epsilon_per_text,
-            budget_policy=budget_policy, surface=surface, model=model, layer=layer,
-            contextual_index=contextual_index, target_unchanged=target_unchanged,
-        )
         self._settings = {
-            "epsilon": "auto" if epsilon == "auto" else self.privatizer.epsilon,
-            "mechanism": mechanism, "target_unchanged": target_unchanged,
+            "epsilon": epsilon, "mechanism": mechanism, "target_unchanged": target_unchanged,
             "targets": targets, "representation": representation, "table": table,
             "detector": detector, "seed": seed, "secure": bool(secure), "device": device,
             "index": index, "keep_original": self.keep_original, "batch_size": self.batch_size,
             "clip_norm": clip_norm, "max_epsilon_per_text": max_epsilon_per_text,
             "budget_policy": budget_policy, "surface": surface, "model": model,
-            "layer": layer,
-            "contextual_index": contextual_index,
+            "layer": layer, "contextual_index": contextual_index, "replace": replace,
+            "consistency": consistency, "key": key, "allow": allow, "deny": deny,
+            "threshold": threshold, "exclude": exclude,
         }
+        # Everything is validated by building the Privatizer now (DESIGN.md rule 5); the table
+        # is resolved on first use, when the pipeline's vectors have been loaded.
+        self.privatizer = self._make_privatizer(
+            self._settings, table=table if table is not None else "default")
+        if epsilon != "auto":
+            self._settings["epsilon"] = self.privatizer.epsilon
         # The pipeline's own static vectors stand in for a null table only where a static
         # table is used at all.
         self._table_resolved = table is not None or representation != "static" or \
@@ -352,6 +385,14 @@ class DPPrivatizer(Pipe):
             "model": s["model"],
             "layer": s["layer"],
             "contextual_index": s["contextual_index"],
+            "replace": self.privatizer.replace,
+            "consistency": self.privatizer.consistency,
+            "key": s["key"],
+            "allow": s["allow"],
+            "deny": s["deny"],
+            "threshold": s["threshold"],
+            "exclude": s["exclude"] if isinstance(s["exclude"], (str, type(None)))
+            else sorted(s["exclude"]),
         }
 
     # ------------------------------------------------------------------ processing
@@ -396,30 +437,28 @@ class DPPrivatizer(Pipe):
                                   for o in doc.to_array(ORTH).tolist()), bool, count=len(doc))
                      for doc in docs]
         else:
+            # An address or number over several tokens becomes one token: one surrogate.
+            merge_pii_tokens(docs, [t for t in self.targets if t in PII_LABELS])
             spans = self.target_spans(docs)
-            masks = [_target_mask(doc, doc_spans, self.targets)
-                     for doc, doc_spans in zip(docs, spans)]
+            masks = [np.asarray([label is not None for label in mask], dtype=bool)
+                     for mask in privatizer.target_masks(docs, spans)]
         results = privatizer.privatize_docs(docs, spans)
         return [self._rebuild(doc, words, mask, report)
                 for doc, mask, (words, report) in zip(docs, masks, results)]
 
     def target_spans(self, docs: Sequence[Doc]) -> list[list[tuple[int, int, str]]]:
-        """Entity spans per Doc as ``(start, end, label)``: ``doc.ents`` where an entity
-        recognizer annotated the Doc, the configured detector's spans otherwise."""
-        spans: list[list[tuple[int, int, str]] | None] = []
-        pending: list[int] = []
-        for i, doc in enumerate(docs):
-            if len(doc) == 0:
-                spans.append([])
-            elif doc.has_annotation("ENT_IOB"):
-                spans.append([(e.start, e.end, normalise_label(e.label_)) for e in doc.ents])
-            else:
-                spans.append(None)
-                pending.append(i)
-        if pending:
-            for i, found in zip(pending, self.detector([docs[i] for i in pending])):
-                spans[i] = list(found)
-        return [s if s is not None else [] for s in spans]
+        """Entity spans per Doc as ``(start, end, label)``: the configured detector's (by
+        default the same ensemble as every other front end), and, where an entity recognizer
+        earlier in the pipeline annotated the Doc, ``doc.ents`` too: the pipeline's entities
+        are an extra signal (a union), never a replacement for the detector."""
+        live = [i for i, doc in enumerate(docs) if len(doc)]
+        spans: list[list[tuple[int, int, str]]] = [[] for _ in docs]
+        for i, found in zip(live, self.detector([docs[i] for i in live]) if live else []):
+            spans[i] = list(found)
+        for i in live:
+            if docs[i].has_annotation("ENT_IOB"):
+                spans[i] += [(e.start, e.end, normalise_label(e.label_)) for e in docs[i].ents]
+        return spans
 
     def _rebuild(self, doc: Doc, words: list[str], replaced: np.ndarray, report: Report) -> Doc:
         """A new Doc with the private words and what may be carried over from ``doc``."""
@@ -471,19 +510,13 @@ class DPPrivatizer(Pipe):
         return self.privatizer
 
     def _make_privatizer(self, settings: Mapping[str, Any], *, table: Any) -> Privatizer:
-        return Privatizer(
-            epsilon=settings["epsilon"], mechanism=self.mechanism_spec,
-            targets=settings["targets"], representation=settings["representation"],
-            table=table, detector=self.detector, seed=settings["seed"],
-            secure=settings["secure"], device=settings["device"],
-            keep_original=settings["keep_original"], index=settings["index"],
-            batch_size=settings["batch_size"], nlp=self.nlp, clip_norm=settings["clip_norm"],
-            max_epsilon_per_text=settings["max_epsilon_per_text"],
-            budget_policy=settings["budget_policy"], surface=settings["surface"],
-            model=settings["model"],
-            layer=settings["layer"], contextual_index=settings["contextual_index"],
-            target_unchanged=settings["target_unchanged"],
-        )
+        # The settings are the Privatizer's keywords (SETTINGS); the mechanism, detector and
+        # table as resolved here, and the pipeline whose tokenizer it uses.
+        # allow, deny and threshold are in the component's detector already.
+        core = {k: settings[k] for k in SETTINGS
+                if k not in ("mechanism", "detector", "table", "allow", "deny", "threshold")}
+        return Privatizer(**core, mechanism=self.mechanism_spec, detector=self.detector,
+                          table=table, nlp=self.nlp)
 
     def initialize(self, get_examples: Callable[[], Iterable[Any]] | None = None, *,
                    nlp: Language | None = None) -> None:
@@ -678,19 +711,6 @@ def _may_hold(value: Any, needles: frozenset[str], depth: int = 0) -> bool:
     if isinstance(value, (list, tuple, set, frozenset)):
         return any(_may_hold(v, needles, depth + 1) for v in value)
     return True
-
-
-def _target_mask(doc: Doc, spans: Iterable[tuple[int, int, str]],
-                 targets: tuple[str, ...] | str) -> np.ndarray:
-    """Tokens the privatizer replaces: word tokens inside spans with a target label (the same
-    rule as ``Privatizer``)."""
-    mask = np.zeros(len(doc), dtype=bool)
-    for start, end, label in spans:
-        if label in targets:
-            for k in range(start, min(end, len(doc))):
-                if is_word(doc[k].text):
-                    mask[k] = True
-    return mask
 
 
 def _plain(params: Mapping[str, Any]) -> dict[str, Any]:

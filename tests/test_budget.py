@@ -25,7 +25,8 @@ def test_composed_bound_is_the_sum_of_per_token_epsilons():
 def test_truncate_spends_at_most_the_budget_and_still_replaces_every_target(budgeted):
     outs = budgeted.privatize([SIX] * 200 + ["a b"])
     for out in outs[:-1]:
-        assert out.report.tokens_replaced == 3 and out.report.tokens_redacted == 3
+        assert out.report.tokens_replaced == 6  # every target is replaced ...
+        assert out.report.draws == 3 and out.report.tokens_redacted == 3  # ... 3 charged
         assert out.report.epsilon_total <= 3.0
         assert len(out.text.split()) == 6
     # The redacted tail never depends on the input: no original word survives there more often
@@ -40,7 +41,7 @@ def test_budget_is_per_text_across_pieces_of_a_long_text(budgeted, monkeypatch):
 
     monkeypatch.setattr(mod, "CHUNK_CHARS", 10)  # split SIX into several pieces
     out = budgeted(SIX)
-    assert out.report.tokens_replaced == 3 and out.report.tokens_redacted == 3
+    assert out.report.draws == 3 and out.report.tokens_redacted == 3
 
 
 def test_refuse_names_the_row_and_returns_nothing():

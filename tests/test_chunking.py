@@ -101,7 +101,7 @@ def test_privatize_iter_is_lazy_and_in_order():
 
     def texts():
         yield from (f"row {i} words" for i in range(3))
-        yield None  # reached only when asked for a later result
+        yield 3  # not a text: reached only when asked for a later result
 
     results = p.privatize_iter(texts())
     first = list(islice(results, 2))

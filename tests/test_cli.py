@@ -29,8 +29,9 @@ from textdp.cli import main
 
 MERKEL = "Angela Merkel met John Smith in Berlin on Tuesday."
 SEVEN = ["gaussian", "mahalanobis", "mlaplace", "projection", "santext", "tem", "vickrey"]
-# Every built-in mechanism: the foundation's seven, NADP, DP-MLM and DPNR.
-BUILT_IN = sorted([*SEVEN, "dpmlm", "dpnr", "nadp"])
+# Every built-in mechanism: the foundation's seven, NADP, DP-MLM, DPNR and the peers' four.
+PEER = ["custext", "diffractor", "truncated_gumbel", "vickrey_mahalanobis"]
+BUILT_IN = sorted([*SEVEN, "dpmlm", "dpnr", "nadp", *PEER])
 pytestmark = pytest.mark.usefixtures("private_cache")
 CANARY = "Quillonbrae"  # an invented word: in no table, so any echo of it is a leak
 
@@ -820,3 +821,98 @@ def test_budget_refusal_names_the_input_line(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "in.jsonl, line 3: " in err and "row" not in err and "Merkel" not in err
     assert not dst.exists() and leftovers(tmp_path) == []
+
+
+# ================================================================= issue 20: CLI details
+def test_version(capsys):
+    from textdp import __version__
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == f"textdp {__version__}"
+
+
+@pytest.mark.parametrize("data", [b"Anna Smith called\n", b"42\n"])
+def test_plain_text_on_stdin_says_how_to_pass_it(monkeypatch, capsys, data):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert main(["privatize", "-", "--detector", PRECISE]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "line 1" in err and "--format txt" in err and "Anna" not in err
+
+
+def test_plain_text_on_stdin_with_format_txt(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"the weather is nice\n")))
+    assert main(["privatize", "-", "--format", "txt", "--detector", PRECISE]) == 0
+    assert capsys.readouterr().out == "the weather is nice\n"
+
+
+def test_jsonl_file_errors_carry_no_stdin_hint(tmp_path, capsys):
+    src = _write_jsonl(tmp_path / "in.jsonl", [b"not json"])
+    assert main(["privatize", str(src), "--no-progress"]) == 2
+    assert "--format txt" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_csv_line_endings_are_kept(tmp_path, newline):
+    src = tmp_path / "t.csv"
+    rows = ["id,text", "1,the weather is nice", '2,"two\nlines"', "3,"]
+    src.write_bytes(newline.join(rows).encode() + newline.encode())
+    dst = tmp_path / "o.csv"
+    assert main(["privatize", str(src), "-o", str(dst), "--no-progress",
+                 "--detector", PRECISE]) == 0
+    assert dst.read_bytes() == src.read_bytes()  # nothing to replace: byte for byte
+
+
+def test_epsilon_auto_prints_the_chosen_epsilon(tmp_path, monkeypatch, capsys):
+    from types import SimpleNamespace
+
+    import textdp.calibration
+
+    calls = []
+
+    def fake_calibrate(mechanism, table, *, target_unchanged, clip_norm):
+        calls.append(target_unchanged)
+        return SimpleNamespace(epsilon=0.4321, target=target_unchanged, cached=False)
+
+    monkeypatch.setattr(textdp.calibration, "calibrate_epsilon", fake_calibrate)
+    src = tmp_path / "in.jsonl"
+    src.write_text(json.dumps({"text": "the weather is nice"}) + "\n", encoding="utf-8")
+    assert main(["privatize", str(src), "--epsilon", "auto", "--target-unchanged", "0.05",
+                 "--no-progress", "--detector", PRECISE]) == 0
+    err = capsys.readouterr().err
+    assert calls == [0.05]
+    assert re.search(r"--epsilon auto: epsilon = 0\.4321 for P\(unchanged\) = 0\.05 "
+                     r"\(calibrated on the table in \d+\.\d s\)", err), err
+
+
+def test_json_null_text_passes_through_as_null(tmp_path):
+    src = tmp_path / "data.jsonl"
+    src.write_text('{"id": 1, "text": null}\n{"id": 2, "text": "Angela Merkel spoke."}\n',
+                   encoding="utf-8")
+    dst = tmp_path / "out.jsonl"
+    assert main(["privatize", str(src), "-o", str(dst), "--report", "--no-progress"]) == 0
+    first, second = [json.loads(line) for line in dst.read_text().splitlines()]
+    assert first == {"id": 1, "text": None, "dp": None}
+    assert second["dp"]["tokens_replaced"] == 2 and "Merkel" not in second["text"]
+
+
+def test_replace_and_keyed_consistency_options(tmp_path):
+    src = tmp_path / "data.jsonl"
+    src.write_text("".join(json.dumps({"pid": p, "text": t}) + "\n" for p, t in
+                           [("a", "Angela Merkel spoke."), ("a", "Merkel left."),
+                            ("b", "Merkel left.")]), encoding="utf-8")
+    key = tmp_path / "key"
+    key.write_bytes(b"a secret key of more than sixteen bytes\n")
+    outs = []
+    for name in ("one.jsonl", "two.jsonl"):
+        dst = tmp_path / name
+        assert main(["privatize", str(src), "-o", str(dst), "--consistency", "dataset",
+                     "--key-file", str(key), "--scope-field", "pid", "--no-progress"]) == 0
+        outs.append([json.loads(line)["text"] for line in dst.read_text().splitlines()])
+    assert outs[0] == outs[1]  # the same key: the same pseudonyms, run after run
+    assert outs[0][0].split(" ")[1] == outs[0][1].split(" ")[0]  # scope a
+    dst = tmp_path / "tag.jsonl"
+    assert main(["privatize", str(src), "-o", str(dst), "--replace", "tag",
+                 "--no-progress"]) == 0
+    assert json.loads(dst.read_text().splitlines()[0])["text"] == "[PERSON] spoke."

@@ -91,3 +91,39 @@ def test_spacy_config_default_is_null():
     from spacy_textdp.component import DEFAULT_CONFIG
 
     assert DEFAULT_CONFIG["epsilon"] is None
+
+
+# ---------------------------------------------------------------------- the same detection
+# Rows of the kinds users bring (chat, e-mail, notes, ALL CAPS), names in varied casing.
+SAMPLE = [
+    "hey mike, did sarah send the file?",
+    "Dear Dr. Patel, my daughter Emily has a fever.",
+    "MEETING WITH JOHN SMITH MOVED TO FRIDAY",
+    "Angela Merkel met John Smith in Berlin on Tuesday.",
+    "ping @maria_lopez or write to maria.lopez@example.com",
+    "Patient: Robert Brown, 54, seen by Nurse Kelly.",
+    "thx anna!! see u at 5",
+    "The committee under Carlos Ruiz approved the budget.",
+]
+
+
+def test_spacy_component_targets_at_least_what_every_other_front_end_targets():
+    """One default detector everywhere: the spaCy component in the embedded pipeline (which
+    has its own NER) replaces every token the core Privatizer (so the CLI, hf_textdp and
+    Spark, which run it) targets, plus what the pipeline's own entities add (a union, never a
+    replacement). Seeded: the draws are fixed."""
+    from textdp.defaults import fresh_pipeline
+
+    core = Privatizer(seed=0)
+    nlp = fresh_pipeline()
+    nlp.add_pipe("dp_privatizer", config={"seed": 0})
+    docs = [core.nlp.make_doc(t) for t in SAMPLE]
+    masks = core.target_masks(docs)
+    assert sum(label is not None for m in masks for label in m) >= 15
+    for text, doc, mask in zip(SAMPLE, docs, masks):
+        out = nlp(text)
+        assert [t.text for t in out] != [t.text for t in doc]
+        assert len(out) == len(doc)  # one token per token
+        for original, new, label in zip(doc, out, mask):
+            if label is not None:
+                assert new.text != original.text

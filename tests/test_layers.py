@@ -28,25 +28,32 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Small utilities with no first-party dependency but each other.
     ("foundation", ("textdp._version", "textdp.validation", "textdp.rng", "textdp.io",
                     "textdp.report", "textdp.tokenization", "textdp.chunking", "textdp.memory",
-                    "textdp.contexts", "textdp.embedded")),
+                    "textdp.contexts", "textdp.embedded", "textdp.budget")),
     # The public candidates and the nearest-neighbour decode over them.
     ("tables and index", ("textdp.tables", "textdp.index")),
     # The embedded defaults (pipeline, table, default ε): built from tables, used by stages.
     ("defaults", ("textdp.defaults",)),
+    # Private subword embeddings trained on the user's documents (and their training): the
+    # similarity detector scores with them; they never reach the candidates.
+    ("private embeddings", ("textdp.embeddings", "textdp.embeddings.*")),
     # Stage: which tokens are targets, and the person-annotated corpora they are trained on.
-    ("detect", ("textdp.detect", "textdp.detect.*")),
+    ("detect", ("textdp.detect", "textdp.detect.*", "textdp.targets")),
     # Stage: contextual vectors (transformer hidden states pooled to words) and their index.
     ("representation", ("textdp.contextual", "textdp.contextual_index")),
     # Stage: the mechanisms (a context mechanism such as dpmlm encodes with the contextual
     # helpers), and DPNR's torch module over the DPNR mechanism.
     ("mechanisms", ("textdp.mechanisms", "textdp.mechanisms.*", "textdp.dpnr")),
+    # Stage: what replaces a target (the public name vocabulary, tags) and which mentions
+    # share a draw; it decodes through the mechanisms and reads detect's name lexicon.
+    ("substitution", ("textdp.pseudonyms",)),
     # What ε means on a space: automatic ε (the Privatizer's epsilon="auto") and the scale
     # figures of a report (common census names from detect's lexicon).
     ("calibration", ("textdp.calibration", "textdp.scale")),
     # The wiring of the stages, and the package root that re-exports it.
     ("privatizer", ("textdp.privatizer", "textdp")),
     # Measurements and table releases built on the Privatizer.
-    ("evaluation and release", ("textdp.evaluate", "textdp.evaluate.*", "textdp.release")),
+    ("evaluation and release", ("textdp.evaluate", "textdp.evaluate.*", "textdp.release",
+                                "textdp.audit")),
     # Commands that train a detector: they score it on the dev splits with evaluate's scorer
     # and measure names surviving the whole Privatizer, so they sit above both. No detector
     # imports them.

@@ -319,7 +319,15 @@ def test_empty_input_list(all_privatizer):
     assert all_privatizer.privatize([]) == []
 
 
-@pytest.mark.parametrize("bad, row", [([None], 0), (["fine", 3], 1), (["a", "b", b"c"], 2),
+def test_missing_texts_pass_through_as_none_and_cost_nothing(all_privatizer):
+    """DESIGN's missing-value rule: ``None`` stays ``None`` in its place, drawing nothing."""
+    outs = all_privatizer.privatize([None, "Some words here.", None])
+    assert outs[0] is None and outs[2] is None
+    assert outs[1].report.tokens_replaced == 3
+    assert list(all_privatizer.privatize_iter(iter([None]))) == [None]
+
+
+@pytest.mark.parametrize("bad, row", [([3], 0), (["fine", 3], 1), (["a", "b", b"c"], 2),
                                       (["a", ["b"]], 1)])
 def test_non_string_rows_raise_naming_the_row(all_privatizer, bad, row):
     texts = [CANARY if isinstance(t, str) else t for t in bad]

@@ -51,6 +51,8 @@ CLI_INPUTS = {
     "table.csv": "id,review\n" + "".join(f"{i},{t}\n" for i, t in enumerate(PEOPLE)),
     "public.txt": "The minister spoke to the press in Berlin on Tuesday.\n"
                   "A storm closed the airport for a day.\n",
+    "my_sample.jsonl": '{"text": "Angela Merkel met John Smith.", "spans": '
+                       '[[0, 13, "PERSON"], [18, 28, "PERSON"]]}\n',
 }
 
 

@@ -47,7 +47,8 @@ def test_to_dict_is_json_and_complete():
     assert set(d) == {"mechanism", "epsilon", "delta", "tokens_replaced", "epsilon_total",
                       "delta_total", "guarantee", "representation", "tokens_redacted",
                       "scope", "holds_between", "name_distance", "diameter",
-                      "epsilon_at_name_distance", "epsilon_at_diameter"}
+                      "epsilon_at_name_distance", "epsilon_at_diameter", "draws", "replace",
+                      "consistency"}
 
 
 def test_report_is_immutable():

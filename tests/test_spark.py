@@ -243,3 +243,25 @@ def test_null_texts_error_names_the_row_not_the_text(spark):
     assert "null text" in message and "'text'" in message and "partition" in message
     assert not any(r[1] and r[1] in message for r in rows)
     assert not any(name in message for pair in NAMES for name in pair)  # not even a name
+
+
+def test_keyed_pseudonyms_agree_across_partitions_and_workers(spark):
+    """consistency='dataset': one key (drawn on the driver when not given) serves every
+    executor, so a name gets one pseudonym in all partitions and per scope value."""
+    rows = [(i, t, p) for i, (t, p) in enumerate(
+        [("Angela Merkel met David Brown.", "a"), ("Merkel left early.", "a"),
+         ("Merkel left early.", "b"), ("Brown stayed.", "a")] * 3)]
+    df = spark.createDataFrame(rows, "id long, text string, pid string").repartition(4, "id")
+    assert df.rdd.getNumPartitions() == 4
+    out = {r.id: r.text for r in privatize_column(
+        df, "text", consistency="dataset", scope_column="pid").collect()}
+    merkel_a = {out[i].split(" ")[1] for i in (0, 4, 8)} | \
+        {out[i].split(" ")[0] for i in (1, 5, 9)}
+    assert len(merkel_a) == 1  # every partition, scope "a"
+    assert {out[i].split(" ")[0] for i in (2, 6, 10)} != merkel_a  # scope "b"
+    assert len({out[i].split(" ")[0] for i in (2, 6, 10)}) == 1
+    brown = {out[i].split(" ")[4].rstrip(".") for i in (0, 4, 8)} | \
+        {out[i].split(" ")[0] for i in (3, 7, 11)}
+    assert len(brown) == 1
+    with pytest.raises(ValueError, match="scope_column"):
+        privatize_column(df, "text", scope_column="pid")  # without consistency='dataset'

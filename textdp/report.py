@@ -1,7 +1,11 @@
 """What a call released and what it cost in ε (DESIGN.md rule 3).
 
 A report never claims more than basic sequential composition gives: ``epsilon_total`` is the
-sum of the per-token ε over the tokens that went through the mechanism (and likewise for δ).
+sum of the per-draw ε over the draws the mechanism made (and likewise for δ). With consistent
+pseudonyms (``consistency="document"``, the default) every mention of one name re-uses one
+draw, which is post-processing: ``draws`` counts distinct names, ``tokens_replaced`` every
+mention, and the guarantee covers each name's identity (all its mentions together), not the
+pattern of which mentions repeat a name. A placeholder tag (``replace="tag"``) draws nothing.
 
 How to read it. Under metric DP (``mlaplace``, ``projection``, ``vickrey``, ``tem``,
 ``santext``) ε is a rate per unit of distance: two values of one token at distance d are
@@ -37,6 +41,11 @@ HOLDS_BETWEEN = ("texts with the same detection outcome (which tokens are target
 #: The same with ``surface="table"``, whose substitutes do not copy the input's casing.
 HOLDS_BETWEEN_ANY_CASING = ("texts with the same detection outcome (which tokens are targets) "
                             "and the same tokenisation")
+#: Added with ``replace="name"``: the kind of each person name chooses its candidates.
+HOLDS_BETWEEN_NAME_KINDS = ("; for person names, the same kind (first name, surname or either: "
+                            "by the census lists, else by position in the name)")
+#: Added with consistent pseudonyms: which mentions share a draw is released.
+HOLDS_BETWEEN_REPEATS = "; the same pattern of repeated names (which mentions share a name)"
 
 
 @dataclass(frozen=True)
@@ -45,12 +54,11 @@ class Report:
 
     Attributes:
         mechanism: registered mechanism name.
-        epsilon: ε per privatized token.
-        delta: δ per privatized token (0 for pure metric DP).
-        tokens_replaced: tokens that went through the mechanism (each costs ε, even when the
-            draw happened to return the same word).
-        epsilon_total: composed bound for the text: tokens_replaced × ε.
-        delta_total: tokens_replaced × δ.
+        epsilon: ε per draw.
+        delta: δ per draw (0 for pure metric DP).
+        tokens_replaced: target tokens written with a substitute or a tag.
+        epsilon_total: composed bound for the text: draws × ε.
+        delta_total: draws × δ.
         guarantee: the mechanism's per-token guarantee in words.
         representation: ``"static"`` or ``"contextual"``.
         tokens_redacted: targets over a ``max_epsilon_per_text`` budget, replaced by draws that
@@ -62,6 +70,12 @@ class Report:
         diameter: no two inputs are further apart (``None`` likewise).
         epsilon_at_name_distance: ε × name_distance: the per-token bound between two names.
         epsilon_at_diameter: ε × diameter: the per-token worst case.
+        draws: draws that went through the mechanism, each costing ε (even when it happened
+            to return the same word): one per distinct name per scope with consistent
+            pseudonyms, one per target token with ``consistency="mention"``, none for tags.
+        replace: what replaced the targets: ``"name"``, ``"word"`` or ``"tag"``.
+        consistency: ``"document"``, ``"dataset"`` or ``"mention"`` (which mentions share a
+            draw; :mod:`textdp.pseudonyms`).
     """
 
     mechanism: str
@@ -79,16 +93,24 @@ class Report:
     diameter: float | None = None
     epsilon_at_name_distance: float | None = None
     epsilon_at_diameter: float | None = None
+    draws: int = 0
+    replace: str = "word"
+    consistency: str = "mention"
 
     @classmethod
     def for_tokens(cls, n: int, *, mechanism: str, epsilon: float, delta: float,
                    guarantee: str, representation: str = "static",
                    redacted: int = 0, scope: str = "token",
                    holds_between: str = HOLDS_BETWEEN, name_distance: float | None = None,
-                   diameter: float | None = None) -> Report:
-        """The report for ``n`` privatized tokens (and ``redacted`` cost-free draws)."""
+                   diameter: float | None = None, draws: int | None = None,
+                   replace: str = "word", consistency: str = "mention") -> Report:
+        """The report for ``n`` replaced tokens, ``draws`` of them through the mechanism
+        (default: every one), and ``redacted`` cost-free draws."""
+        draws = n if draws is None else draws
         return cls(mechanism=mechanism, epsilon=epsilon, delta=delta, tokens_replaced=n,
-                   epsilon_total=_times(n, epsilon), delta_total=min(1.0, _times(n, delta)),
+                   epsilon_total=_times(draws, epsilon),
+                   delta_total=min(1.0, _times(draws, delta)), draws=draws,
+                   replace=replace, consistency=consistency,
                    guarantee=guarantee, representation=representation,
                    tokens_redacted=redacted, scope=scope, holds_between=holds_between,
                    name_distance=name_distance, diameter=diameter,
@@ -99,7 +121,8 @@ class Report:
     def merge(self, other: Report) -> Report:
         """Report for the concatenation of two texts privatized with the same settings."""
         return Report.for_tokens(
-            self.tokens_replaced + other.tokens_replaced, mechanism=self.mechanism,
+            self.tokens_replaced + other.tokens_replaced, draws=self.draws + other.draws,
+            replace=self.replace, consistency=self.consistency, mechanism=self.mechanism,
             epsilon=self.epsilon, delta=self.delta, guarantee=self.guarantee,
             representation=self.representation,
             redacted=self.tokens_redacted + other.tokens_redacted, scope=self.scope,

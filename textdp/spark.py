@@ -39,7 +39,7 @@ import os
 import sys
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Tuple  # noqa: UP035 (pyspark reads Tuple hints)
 
 from textdp.report import REPORT_COLUMNS
 from textdp.validation import resolve_output_column
@@ -65,6 +65,7 @@ def privatize_column(
     report_columns: bool = False,
     *,
     nulls: str = "keep",
+    scope_column: str | None = None,
     **config: Any,
 ) -> "DataFrame":
     """Privatize the string column ``column`` of a Spark DataFrame (lazily: no job runs here).
@@ -83,6 +84,10 @@ def privatize_column(
             (nothing was released, nothing spent; Spark's ``sum``/``max`` skip nulls).
             ``"error"``: the job fails with a ``ValueError`` naming the column, the partition
             and the row within it (never any text).
+        scope_column: with ``consistency="dataset"``, a column (e.g. a person or case id)
+            whose rows with equal values share pseudonyms (cast to string); without it the
+            scope is the whole DataFrame. Every executor derives the same pseudonym from the
+            one key (given as ``key``, or drawn on the driver and shipped with the options).
         **config: the keys every front end shares, passed to
             :class:`textdp.privatizer.Privatizer`: ``epsilon``, ``mechanism``, ``targets``,
             ``representation``, ``table``, ``detector``, ``seed``, ``secure``, ``device``,
@@ -146,7 +151,13 @@ def privatize_column(
                 f"the DataFrame already has {taken}: an earlier release's accounting would be "
                 f"overwritten; rename or drop them first")
 
-    options, _ = _validated_options(config)
+    if scope_column is not None and (config.get("consistency") != "dataset" or
+                                     names.count(scope_column) != 1):
+        raise ValueError(f"scope_column {scope_column!r} must be one column of the DataFrame, "
+                         "with consistency='dataset'")
+    options, driver = _validated_options(config)
+    if driver.key is not None:
+        options["key"] = driver.key  # one key for every executor: keyed pseudonyms agree
     payload = _dumps(options)
     key = hashlib.sha256(payload).hexdigest()
     source: Any = payload
@@ -171,18 +182,27 @@ def privatize_column(
     # No `from __future__ import annotations` in this module: pyspark reads these hints at
     # definition time to pick the iterator-of-Series UDF type.
     def privatize_batches(batches: Iterator[pd.Series]) -> Iterator[pd.Series]:
+        return _privatize_partition(((b, None) for b in batches), key=key, source=source,
+                                    device=device, column=column, nulls=nulls, seed=seed,
+                                    report_columns=report_columns)
+
+    def privatize_scoped(batches: Iterator[Tuple[pd.Series, pd.Series]]  # noqa: UP006
+                         ) -> Iterator[pd.Series]:
         return _privatize_partition(batches, key=key, source=source, device=device,
                                     column=column, nulls=nulls, seed=seed,
                                     report_columns=report_columns)
 
     # Non-deterministic (it draws noise): Spark must neither duplicate nor re-order the call.
-    udf = F.pandas_udf(privatize_batches, out_type).asNondeterministic()
+    udf = F.pandas_udf(privatize_batches if scope_column is None else privatize_scoped,
+                       out_type).asNondeterministic()
     target = output_column or column
-    source_col = F.col(_quote(column))
+    inputs = [F.col(_quote(column))]
+    if scope_column is not None:
+        inputs.append(F.col(_quote(scope_column)).cast("string"))
     if not report_columns:
-        return df.withColumn(target, udf(source_col))
+        return df.withColumn(target, udf(*inputs))
     tmp = _fresh_name(names, "__textdp_private")
-    staged = df.withColumn(tmp, udf(source_col))
+    staged = df.withColumn(tmp, udf(*inputs))
     return staged.withColumns({
         target: F.col(f"{_quote(tmp)}.{_TEXT_FIELD}"),
         REPORT_COLUMNS[0]: F.col(f"{_quote(tmp)}.{REPORT_COLUMNS[0]}"),
@@ -248,7 +268,7 @@ def _privatize_partition(batches: Iterator[Any], *, key: str, source: Any, devic
     device = _task_device(ctx, device)
     core = None
     offset = 0  # row of the partition the batch starts at
-    for series in batches:
+    for series, scopes in batches:
         n = len(series)
         missing = series.isna().to_numpy(dtype=bool)
         if nulls == "error" and missing.any():
@@ -264,7 +284,9 @@ def _privatize_partition(batches: Iterator[Any], *, key: str, source: Any, devic
             state = np.random.SeedSequence([seed, 2, partition, offset]).generate_state(
                 2, np.uint32)
             core.rng = RandomSource(int(state[0]) << 32 | int(state[1]))
-        results = core.privatize([values[i] for i in live]) if live.size else []
+        scope_values = None if scopes is None else scopes.to_numpy(dtype=object)
+        results = core.privatize([values[i] for i in live], scopes=None if scope_values is None
+                                 else [scope_values[i] for i in live]) if live.size else []
         texts: list[str | None] = [None] * n
         tokens: list[int | None] = [None] * n
         epsilons: list[float | None] = [None] * n

@@ -21,7 +21,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,11 +36,47 @@ def is_real_word(word: str) -> bool:
     return bool(_WORD.match(word)) and not any(c.isnumeric() for c in word)
 
 
+EXCLUDED_SUBSTITUTES_FILE = Path(__file__).resolve().parent / "data" / "excluded_substitutes.txt"
+
+
+def default_excluded_substitutes() -> frozenset[str]:
+    """The shipped list of words never written as substitutes by default
+    (``textdp/data/excluded_substitutes.txt``: slurs and profanity from better-profanity,
+    MIT, and loaded terms curated for textdp; sources in ``LICENSE_excluded_substitutes.md``
+    beside it), lower-case. Extend it with your own: ``table.without(
+    default_excluded_substitutes() | {"word", ...})``."""
+    with open(EXCLUDED_SUBSTITUTES_FILE, encoding="utf-8") as f:
+        return frozenset(w for line in f if (w := line.split("#", 1)[0].strip().lower()))
+
+
 def clip_rows(vectors: np.ndarray, max_norm: float) -> np.ndarray:
     """Rows of ``vectors`` scaled down to Euclidean norm ≤ ``max_norm`` (float32)."""
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     scale = np.minimum(1.0, max_norm / np.maximum(norms, 1e-12))
     return np.ascontiguousarray(vectors * scale, dtype=np.float32)
+
+
+# The key that marks a saved ``.npz`` of embeddings trained on a user's own documents
+# (textdp.embeddings). Such vectors are private: they may detect targets, never be candidates.
+PRIVATE_EMBEDDINGS_KEY = "textdp_private_embeddings"
+
+
+class PrivateEmbeddingsError(ValueError):
+    """A file of embeddings trained on user documents was given where a public table belongs."""
+
+
+def is_private_embeddings(path: str | os.PathLike[str]) -> bool:
+    """True when ``path`` is a ``.npz`` carrying :data:`PRIVATE_EMBEDDINGS_KEY`."""
+    import zipfile
+
+    try:
+        with open(path, "rb") as f:
+            if f.read(4) != b"PK\x03\x04":
+                return False
+        with zipfile.ZipFile(path) as z:
+            return f"{PRIVATE_EMBEDDINGS_KEY}.npy" in z.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return False
 
 
 def cache_dir() -> Path:
@@ -170,6 +206,53 @@ class EmbeddingTable:
             cache[max_norm] = other
         return cache[max_norm]
 
+    def with_candidates(self, rows: np.ndarray, *, suffix: str) -> EmbeddingTable:
+        """This table with only ``rows`` (lookup rows) as candidates: the same lookup keys
+        and vectors, a public subset to decode to (e.g. the name vocabulary). Choosing the
+        subset from public data only is post-processing for every mechanism that decodes."""
+        rows = np.asarray(rows, dtype=np.int64)
+        if rows.size == 0:
+            raise ValueError(f"table {self.name!r}: an empty candidate subset ({suffix})")
+        other = copy.copy(self)
+        for derived in ("_clipped", "_name_spaces"):
+            other.__dict__.pop(derived, None)
+        other.candidate_rows = rows
+        other.words = [self.row_words[r] for r in rows]
+        other.vectors = np.ascontiguousarray(self.lookup_vectors[rows])
+        other.name = f"{self.name}|{suffix}"
+        return other
+
+    def without(self, words: Iterable[str]) -> EmbeddingTable:
+        """This table without the candidates in ``words`` (compared case-insensitively,
+        after NFKC): they are never written as substitutes (a name replaced by "Islam" or
+        "Violent" reads as a statement about the person). Input tokens keep their vectors
+        (the lookup is unchanged); only the public candidates shrink.
+
+        The guarantee holds as before: the list is fixed in advance, not taken from the text,
+        so the reduced table is still public (DESIGN.md rule 1). For mechanisms that add
+        noise to a vector and decode it (mlaplace, mahalanobis, projection, gaussian,
+        vickrey, …) this is post-processing: the noisy point is the same, only the public
+        list it is decoded against is shorter. Mechanisms that sample among the candidates
+        (tem, santext, …) state their guarantee for the candidates of the table they are
+        given, which then is this one (for those that guarantee privacy between table words
+        only, an excluded word is no longer one). :func:`default_excluded_substitutes`
+        gives the shipped list. Raises ``ValueError`` when no candidate would be left.
+        """
+        import unicodedata
+
+        def key(word: str) -> str:
+            return unicodedata.normalize("NFKC", word).casefold()
+
+        drop = {key(w) for w in words if isinstance(w, str)}
+        keep = np.asarray([i for i, w in enumerate(self.words) if key(w) not in drop],
+                          dtype=np.int64)
+        if keep.size == 0:
+            raise ValueError("excluding these words would leave the table without candidates")
+        if keep.size == len(self.words):
+            return self
+        return self.with_candidates(self.candidate_rows[keep],
+                                    suffix=f"without={len(self.words) - keep.size}")
+
     def candidate_of_row(self) -> np.ndarray:
         """Map from lookup row to candidate index (``-1`` where the row is not a candidate)."""
         out = np.full(self.lookup_vectors.shape[0], -1, dtype=np.int64)
@@ -209,10 +292,19 @@ class EmbeddingTable:
         cls, path: str | os.PathLike[str], *, limit: int | None = None, name: str | None = None,
         cache: bool = True,
     ) -> EmbeddingTable:
-        """Load word2vec / GloVe text or fastText ``.vec`` (header line optional)."""
+        """Load word2vec / GloVe text or fastText ``.vec`` (header line optional).
+
+        Refuses (:class:`PrivateEmbeddingsError`) embeddings that ``textdp train-embeddings``
+        trained on user documents: they are private and never substitution candidates.
+        """
         path = Path(path)
         if not path.is_file():
             raise ValueError(f"table file {str(path)!r} does not exist")
+        if is_private_embeddings(path):
+            raise PrivateEmbeddingsError(
+                f"table file {str(path)!r} holds embeddings trained on user documents "
+                "(textdp train-embeddings): they are private, for detection only, and never "
+                "substitution candidates; give a public table (word2vec/GloVe/fastText file)")
         stat = path.stat()
         key = hashlib.sha256(
             f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{limit}".encode()

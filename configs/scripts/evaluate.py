@@ -43,12 +43,13 @@ def main(argv: list[str] | None = None) -> int:
 
     counts = dict.fromkeys(("docs", "misaligned", "person_tokens", "person_changed",
                             "other_words", "other_kept", "docs_entities_kept",
-                            "tokens_replaced"), 0)
+                            "tokens_replaced", "draws"), 0)
     epsilon_total = 0.0
     for original, doc in zip(nlp.pipe(texts), private):
         counts["docs"] += 1
         report = doc.user_data.get(("._.", "dp", None, None)) or {}
         counts["tokens_replaced"] += report.get("tokens_replaced", 0)
+        counts["draws"] += report.get("draws", 0)
         epsilon_total += report.get("epsilon_total", 0.0)
         if len(original) != len(doc):
             counts["misaligned"] += 1

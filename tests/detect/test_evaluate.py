@@ -211,3 +211,88 @@ def test_evaluate_detection_per_domain_command(tiny_corpora, tmp_path, capsys):
     rows = json.loads(out.read_text())
     assert [r["domain"] for r in rows] == ["wnut17", "btc"]
     assert all(r["names"] == 1 for r in rows)
+
+
+# ------------------------------------------------------------------ a user's labelled sample
+SAMPLE = [
+    {"text": "Angela Merkel met John Smith in Berlin.",
+     "spans": [[0, 13, "PERSON"], [18, 28, "PER"], [32, 38, "GPE"]]},
+    {"text": "Thanks @sarah_j, said Mr Quillonbrae.", "spans": [[7, 15, "PERSON"],
+                                                             [22, 36, "PERSON"]]},
+]
+
+
+def _sample(tmp_path, records=SAMPLE):
+    path = tmp_path / "sample.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def test_labelled_jsonl_is_read_and_checked(tmp_path):
+    from textdp.evaluate.detection import read_labelled_jsonl
+
+    got = read_labelled_jsonl(_sample(tmp_path))
+    assert got[0].spans[1] == (18, 28, "PERSON") and "Merkel" not in repr(got[0])
+    for bad, what in [({"text": "abc", "spans": [[0, 9, "PERSON"]]}, "span 0"),
+                      ({"text": "abc", "spans": [[2, 1, "PERSON"]]}, "span 0"),
+                      ({"text": "abc", "spans": "PERSON"}, "list"),
+                      ({"body": "abc"}, "string 'text'")]:
+        with pytest.raises(ValueError, match=what) as err:
+            read_labelled_jsonl(_sample(tmp_path, [SAMPLE[0], bad]))
+        assert "line 2" in str(err.value) and "abc" not in str(err.value)
+
+
+def test_char_spans_map_to_tokens(nlp):
+    from textdp.evaluate.detection import char_to_token_spans
+
+    doc = nlp.make_doc("Thanks @sarah_j, said Mr Quillonbrae.")
+    assert char_to_token_spans(doc, [(7, 15, "PERSON"), (22, 36, "PERSON"), (9, 10, "X")]) \
+        == [(1, 2, "PERSON"), (4, 6, "PERSON"), (1, 2, "X")]
+
+
+def test_sample_survival_counts_unchanged_name_tokens(nlp):
+    from textdp.evaluate.detection import sample_survival
+
+    class Keep:  # publishes "Smith" unchanged, replaces every other word
+        def privatize_docs(self, docs):
+            return [([t.text if t.text == "Smith" else "Xx" for t in d], None) for d in docs]
+
+    doc = nlp.make_doc("Angela Merkel met John Smith in Berlin.")
+    run = sample_survival(Keep(), [doc], [[(0, 2, "PERSON"), (3, 5, "PER"), (6, 7, "GPE")]])
+    assert (run.names, run.surviving) == (4, 1) and run.surviving_share == 0.25
+    assert "25.0 % of 4 PERSON word tokens" in run.summary()
+
+
+def test_evaluate_detection_on_a_users_jsonl_sample(tmp_path, capsys, private_cache):
+    out = tmp_path / "figures.json"
+    assert main(["evaluate", "detection", "--data", str(_sample(tmp_path)), "--detector",
+                 "handles", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "2 texts" in printed and "4 PERSON entities" in printed
+    assert "handles: PERSON P" in printed and "would survive the privatizer" in printed
+    for name in ("Merkel", "Quillonbrae", "sarah"):
+        assert name not in printed
+    fig = json.loads(out.read_text())[0]
+    # The handle rules find @sarah_j only: 1 of 4 entities, 1 of 7 name word tokens.
+    assert (fig["tp"], fig["fn"], fig["token_tp"], fig["token_fn"]) == (1, 3, 1, 6)
+    surv = fig["survival"]
+    assert surv["names"] == 7 and surv["surviving"] == 6  # the 6 missed tokens are published
+
+
+def test_evaluate_detection_conll_prints_survival(conll_file, tmp_path, capsys,
+                                                 private_cache):
+    out = tmp_path / "figures.json"
+    assert main(["evaluate", "detection", "--data", str(conll_file), "--detector", "rules",
+                 "--json", str(out)]) == 0
+    assert "would survive the privatizer" in capsys.readouterr().out
+    fig = json.loads(out.read_text())[0]
+    assert fig["survival"]["names"] > 0 and 0 <= fig["survival"]["surviving_share"] <= 1
+    assert main(["evaluate", "detection", "--data", str(conll_file), "--detector", "rules",
+                 "--no-survival"]) == 0
+    assert "would survive" not in capsys.readouterr().out
+
+
+def test_evaluate_detection_refuses_an_unknown_label(tmp_path, capsys):
+    assert main(["evaluate", "detection", "--data", str(_sample(tmp_path)),
+                 "--label", "PERSONS"]) == 2
+    assert "unknown target label 'PERSONS'" in capsys.readouterr().err

@@ -123,19 +123,44 @@ def test_map_not_batched_and_input_columns(warm):
 
 def test_bad_rows_name_the_row_and_not_the_text():
     p = Privatizer()
-    batch = {"text": ["Angela Merkel spoke.", None, "x"]}
+    batch = {"text": ["Angela Merkel spoke.", 3, "x"]}
     with pytest.raises(ValueError, match=r"row 1 of the batch") as err:
         p(batch)
     assert "Merkel" not in str(err.value)
     with pytest.raises(ValueError, match=r"row 41 \(dataset index\).*got int"):
         p({"text": ["a", 5]}, [40, 41])
     with pytest.raises(ValueError, match="the example"):
-        p({"text": None})
+        p({"text": 2.5})
     with pytest.raises(ValueError, match="column 'review' is not in the batch"):
         Privatizer(text_column="review")({"text": ["a"]})
-    ds = datasets.Dataset.from_dict({"text": ["fine", None, "fine"]})
-    with pytest.raises(ValueError, match=r"row 1 \(dataset index\)"):
-        ds.map(Privatizer(), batched=True, with_indices=True)
+    ds = datasets.Dataset.from_dict({"text": ["fine", 3, "fine"]}, features=datasets.Features(
+        {"text": datasets.Value("string")}))  # the int is cast to "3": a string
+    assert ds["text"][1] == "3"
+
+
+def test_missing_texts_pass_through_and_cost_nothing(warm):
+    ds = datasets.Dataset.from_dict({"text": ["Angela Merkel spoke.", None, "x", None]})
+    out = ds.map(Privatizer(report_columns=True), batched=True)
+    assert out["text"][1] is None and out["text"][3] is None
+    assert out["dp_tokens_replaced"][1] == 0 and out["dp_epsilon"][1] == 0.0
+    assert out["text"][0] != "Angela Merkel spoke." and out["dp_tokens_replaced"][0] == 2
+    assert Privatizer()({"text": None}) == {"text": None}
+
+
+def test_keyed_pseudonyms_agree_across_workers_and_scopes(warm):
+    """consistency='dataset' with one key: num_proc=2 gives the one-process release, and rows
+    of one scope share each name's pseudonym while another scope's differ."""
+    rows = ["Angela Merkel met David Brown.", "Merkel left.", "Brown stayed."] * 4
+    ds = datasets.Dataset.from_dict({"text": rows, "pid": ["a", "a", "a", "b", "b", "b"] * 2})
+    fn = Privatizer(consistency="dataset", scope_column="pid")  # a key drawn once, pickled
+    one = ds.map(fn, batched=True, batch_size=3)["text"]
+    two = ds.map(fn, batched=True, batch_size=3, num_proc=2)["text"]
+    assert one == two
+    merkel = [one[i].split(" ")[1] for i in (0, 6)] + [one[i].split(" ")[0] for i in (1, 7)]
+    assert len(set(merkel)) == 1  # scope "a" in both halves
+    assert one[3].split(" ")[1] != merkel[0]  # scope "b": another pseudonym (5 names: ~sure)
+    with pytest.raises(ValueError, match="scope_column"):
+        Privatizer(scope_column="pid")
 
 
 def test_empty_strings_come_back_empty_and_load_nothing():

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from textdp.detect.base import Detector, Span, merge_spans, normalise_label
-from textdp.detect.named import DEFAULT_DETECTOR, is_named, named_detector
+from textdp.detect.base import Detector, Finding, Span, find, merge_spans, normalise_label
+from textdp.detect.named import DEFAULT_DETECTOR, NAMES, is_named, named_detector
 from textdp.detect.spacy_ner import SpacyNERDetector
+
+# What create_detector accepts, for error messages.
+DETECTOR_FORMS = (f"None (the default, {DEFAULT_DETECTOR!r}), one of {', '.join(NAMES)}, a "
+                  "'+'-joined union of them ('trained+spacy+rules'), 'trained:<folder>' / "
+                  "'minilm:<folder>', an installed spaCy package or pipeline folder, "
+                  "'hf:<model>', or a Detector object")
 
 
 def create_detector(spec: Any = None, *, device: Any = "cpu") -> Detector:
@@ -29,12 +37,97 @@ def create_detector(spec: Any = None, *, device: Any = "cpu") -> Detector:
     if is_named(spec):  # "trained", "rules", "handles", "ensemble", "trained+rules", ...
         return named_detector(spec, device=str(device))
     if isinstance(spec, str):
+        _check_spacy_pipeline(spec)
         return SpacyNERDetector(spec)
     if callable(spec):
         return spec
-    raise ValueError(f"detector must be None, 'spacy', a spaCy package name, 'hf:<model>' or "
-                     f"a Detector, got {type(spec).__name__}")
+    raise ValueError(f"detector must be {DETECTOR_FORMS}; got {type(spec).__name__}")
 
 
-__all__ = ["Detector", "SpacyNERDetector", "Span", "create_detector", "merge_spans",
-           "normalise_label"]
+def _check_spacy_pipeline(spec: str) -> None:
+    """Refuse a detector name that is neither built in nor an installed spaCy package nor a
+    pipeline folder, before any text is read (a typo used to fail at the first text)."""
+    if "+" in spec:
+        unknown = [p for p in spec.split("+") if not is_named(p.strip()) and p.strip() != "spacy"]
+        raise ValueError(f"unknown detector{'s' if len(unknown) > 1 else ''} "
+                         f"{', '.join(map(repr, unknown))} in the union {spec!r}; valid members: "
+                         f"{', '.join(n for n in NAMES if n != 'ensemble')}, "
+                         "'trained:<folder>', 'minilm:<folder>'")
+    if os.path.isdir(spec):
+        return
+    import spacy.util
+
+    if not spacy.util.is_package(spec):
+        raise ValueError(f"unknown detector {spec!r}: not a built-in name, an installed spaCy "
+                         f"package or a pipeline folder; valid: {DETECTOR_FORMS}")
+
+
+class PIIUnion:
+    """A detector's spans plus the PII pattern spans of :class:`~textdp.detect.pii.PIIDetector`
+    (both kept where they overlap: ``maria.lopez@example.com`` is ``EMAIL`` and, by the
+    handle rules, ``PERSON``; the privatizer decides which replacement applies).
+
+    Args:
+        inner: the name detector (or any detector).
+        labels: the PII labels to recognise.
+    """
+
+    def __init__(self, inner: Any, labels: Iterable[str]) -> None:
+        from textdp.detect.pii import PIIDetector
+
+        if not callable(inner):
+            raise ValueError(f"inner must be a detector, got {type(inner).__name__}")
+        self.inner = inner
+        self.pii = PIIDetector(labels)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return self.pii.labels
+
+    def __call__(self, docs: Sequence[Any]) -> list[list[Span]]:
+        docs = list(docs)
+        return [merge_spans(list(a), b) for a, b in zip(self.inner(docs), self.pii(docs))]
+
+    def findings(self, docs: Sequence[Any]) -> list[list[Finding]]:
+        docs = list(docs)
+        return [sorted([*a, *b]) for a, b in zip(find(self.inner, docs),
+                                                   self.pii.findings(docs))]
+
+    def __repr__(self) -> str:
+        return f"PIIUnion({self.inner!r}, labels={list(self.labels)!r})"
+
+
+def with_pii(detector: Any, labels: Iterable[str] | None) -> Any:
+    """``detector`` with the PII recognisers of ``labels`` added (:class:`PIIUnion`); only the
+    PII labels among ``labels`` count, so a privatizer can pass its ``targets`` as they are
+    (``["PERSON", "EMAIL"]``). Returns ``detector`` itself when none is a PII label."""
+    from textdp.detect.pii import PII_LABELS
+    from textdp.targets import resolve_targets
+
+    wanted = resolve_targets(labels) if labels is not None else ()
+    if wanted == "all":
+        return detector
+    pii = [x for x in wanted if x in PII_LABELS]
+    return PIIUnion(detector, pii) if pii else detector
+
+
+def build_detector(spec: Any = None, *, device: Any = "cpu", targets: Any = None,
+                   allow: Any = None, deny: Any = None, deny_label: str = "PERSON",
+                   threshold: float | None = None) -> Detector:
+    """The whole detection stage: :func:`create_detector` of ``spec``, with the PII
+    recognisers of the PII labels in ``targets`` (:func:`with_pii`), then the allow and deny
+    lists and the score threshold (:class:`~textdp.detect.lists.ListDetector`, outermost, so
+    an allowed word is never targeted whatever found it). Every argument is validated here,
+    before any text is read."""
+    detector = with_pii(create_detector(spec, device=device), targets)
+    if allow is None and deny is None and threshold is None:
+        return detector
+    from textdp.detect.lists import ListDetector
+
+    return ListDetector(detector, allow=allow, deny=deny, deny_label=deny_label,
+                        threshold=threshold)
+
+
+__all__ = ["DETECTOR_FORMS", "Detector", "Finding", "PIIUnion", "SpacyNERDetector", "Span",
+           "build_detector", "create_detector", "find", "merge_spans", "normalise_label",
+           "with_pii"]

@@ -9,7 +9,7 @@ Detectors must not keep, log or raise the text they see.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 Span = tuple[int, int, str]
 
@@ -43,3 +43,74 @@ def merge_spans(*span_lists: list[Span]) -> list[Span]:
                 seen.add(span)
                 out.append(span)
     return sorted(out)
+
+
+class Finding(NamedTuple):
+    """A span with where it came from, for audits and score thresholds: token indices
+    ``start``/``end`` (end exclusive), ``label``, the ``detector`` that found it (a short name
+    such as ``"minilm"``, ``"handles"``, ``"rules"``, ``"pii"``, ``"deny_list"``; members of a
+    union joined by ``+``) and its ``score`` in [0, 1] where the detector has one (the MiniLM
+    tagger's person probability), else ``None``. Never holds text."""
+
+    start: int
+    end: int
+    label: str
+    detector: str
+    score: float | None = None
+
+    @property
+    def span(self) -> Span:
+        return (self.start, self.end, self.label)
+
+
+# Short names of the built-in detectors (what ``create_detector`` accepts), by class name.
+_DETECTOR_NAMES = {
+    "TransformerNameDetector": "minilm", "TrainedNERDetector": "trained",
+    "SpacyNERDetector": "spacy", "NameRules": "rules", "SimilarityDetector": "similarity",
+    "HandleDetector": "handles", "HFNERDetector": "hf", "PIIDetector": "pii",
+    "EnsembleDetector": "ensemble",
+}
+
+
+def detector_name(detector: Any) -> str:
+    """A short name for ``detector`` in audits: its ``name`` attribute when it has a string
+    one, the built-in name of its class, or the class name."""
+    name = getattr(detector, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    cls = type(detector).__name__
+    return _DETECTOR_NAMES.get(cls, cls)
+
+
+def find(detector: Any, docs: Sequence[Any]) -> list[list[Finding]]:
+    """:class:`Finding` lists per doc: ``detector.findings(docs)`` where the detector has that
+    method (the built-in wrappers and the MiniLM tagger do), else its plain spans with its
+    :func:`detector_name` and no score. The spans are the ones ``detector(docs)`` returns."""
+    findings = getattr(detector, "findings", None)
+    if callable(findings):
+        return findings(docs)
+    name = detector_name(detector)
+    return [[Finding(s, e, label, name, None) for s, e, label in spans]
+            for spans in detector(docs)]
+
+
+def attribute(spans: Sequence[Span], sources: Sequence[Finding], fallback: str
+              ) -> list[Finding]:
+    """Each of ``spans`` as a :class:`Finding`: its detector is the ``+``-joined names of the
+    ``sources`` of its label that overlap it (``fallback`` when none does), its score the
+    highest source score, or ``None`` when an overlapping source has none (or none
+    overlaps)."""
+    out = []
+    for s, e, label in spans:
+        names: list[str] = []
+        scores: list[float | None] = []
+        for f in sources:
+            if f.label == label and f.start < e and s < f.end:
+                for part in f.detector.split("+"):
+                    if part not in names:
+                        names.append(part)
+                scores.append(f.score)
+        score = None if not scores or any(x is None for x in scores) else \
+            max(x for x in scores if x is not None)
+        out.append(Finding(s, e, label, "+".join(names) or fallback, score))
+    return out

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from textdp.detect.base import Span
+from textdp.detect.base import Finding, Span, attribute, find
 from textdp.detect.rules import PERSON, NameRules, runs
 
 # The default detector: the MiniLM name tagger (newswire, posts and tweets; recall-first
@@ -81,6 +81,24 @@ class EnsembleDetector:
         outputs = [d(docs) for d in self.detectors]
         merged = [union_spans([out[i] for out in outputs]) for i in range(len(docs))]
         return self.rules.expand(docs, merged) if self.rules is not None else merged
+
+    def findings(self, docs: Sequence[Any]) -> list[list[Finding]]:
+        """The spans of :meth:`__call__`, each with the members whose spans overlap it
+        (``"minilm+handles"``; ``"rules"`` for a mention only the rules added) and a score:
+        the highest member score, or ``None`` when an unscored member (rules, handles, spaCy)
+        also found it, so that a score threshold never drops what such a member found."""
+        docs = list(docs)
+        if not self.detectors:
+            assert self.rules is not None
+            return [[Finding(s, e, lab, "rules", None) for s, e, lab in spans]
+                    for spans in self.rules(docs)]
+        outputs = [find(d, docs) for d in self.detectors]
+        merged = [union_spans([[f.span for f in out[i]] for out in outputs])
+                  for i in range(len(docs))]
+        if self.rules is not None:
+            merged = self.rules.expand(docs, merged)
+        return [attribute(spans, [f for out in outputs for f in out[i]], "rules")
+                for i, spans in enumerate(merged)]
 
     def __repr__(self) -> str:
         members = ", ".join(repr(d) for d in self.detectors)

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from textdp.detect.base import Span
+from textdp.detect.base import Finding, Span, attribute, detector_name, find
 
 PERSON = "PERSON"
 
@@ -219,6 +219,27 @@ class NormalisedView:
         spans = self.inner([doc if v is None else v[0] for doc, v in zip(docs, views)])
         return [list(found) if v is None else map_spans(doc, v[0], v[1], found)
                 for doc, v, found in zip(docs, views, spans)]
+
+    def findings(self, docs: Sequence[Any]) -> list[list[Finding]]:
+        """The spans of :meth:`__call__` with the detectors and scores of the inner
+        detector's findings that map onto them (:func:`~textdp.detect.base.find`)."""
+        docs = list(docs)
+        views: list[tuple[Any, NormalisedText] | None] = []
+        for doc in docs:
+            text = doc.text
+            views.append(None if is_normal(text) else self._view(doc, text))
+        found = find(self.inner, [doc if v is None else v[0] for doc, v in zip(docs, views)])
+        out: list[list[Finding]] = []
+        for doc, v, fs in zip(docs, views, found):
+            if v is None:
+                out.append(list(fs))
+                continue
+            spans = map_spans(doc, v[0], v[1], [f.span for f in fs])
+            # Each finding mapped on its own, to say which detector found each mapped span.
+            mapped = [Finding(s, e, lab, f.detector, f.score) for f in fs
+                      for s, e, lab in map_spans(doc, v[0], v[1], [f.span])]
+            out.append(attribute(spans, mapped, detector_name(self.inner)))
+        return out
 
     def _view(self, doc: Any, text: str) -> tuple[Any, NormalisedText] | None:
         norm = normalise_text(text)

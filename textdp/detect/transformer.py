@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from textdp.detect.base import Span
+from textdp.detect.base import Finding, Span
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 DEFAULT_MODEL = "minilm_names"
@@ -326,6 +326,11 @@ class TransformerNameDetector:
         return _load(str(model_path(self.model).resolve()), self.device, self.quantize)
 
     def __call__(self, docs: Sequence[Any]) -> list[list[Span]]:
+        return [[f.span for f in found] for found in self.findings(docs)]
+
+    def findings(self, docs: Sequence[Any]) -> list[list[Finding]]:
+        """The spans of :meth:`__call__` with their score: the highest ``P(person)`` of a
+        word in the span (a span is kept by a score threshold when any of its words is)."""
         model, tokenizer = self._parts()
         # Whitespace tokens (line breaks, tabs) are not words of the tagger's input.
         index = [[t.i for t in doc if not t.is_space] for doc in docs]
@@ -334,7 +339,8 @@ class TransformerNameDetector:
                                      device=self.device)
         out = []
         for doc, ws, idx, (p, b) in zip(docs, words, index, probs):
-            out.append([(idx[s], idx[e - 1] + 1, "PERSON")
+            out.append([Finding(idx[s], idx[e - 1] + 1, "PERSON", "minilm",
+                                round(float(p[s:e].max()), 4))
                         for s, e in spans_of(p, b, self._thresholds(doc.vocab, ws))])
         return out
 

@@ -7,6 +7,13 @@ replaced needlessly.
 
     textdp evaluate detection --data ../shared/data/conll2003/eng.testa [--detector NAME]
     textdp evaluate detection --data ... --detector similarity --seeds John,Mary,Smith
+    textdp evaluate detection --data my_sample.jsonl      # your own labelled sample
+
+Your own labelled sample, before a release: a CoNLL file, or JSONL with a ``text`` and its
+character ``spans`` ``[[start, end, label], ...]`` (end exclusive; ``PER`` is ``PERSON``) per
+line. Besides the detector's recall it prints the share of the label's word tokens that would
+survive: unchanged at their place in the output of the full privatizer (``--no-survival``
+skips that run).
 
 Docs are built from the gold tokens (``Doc(vocab, words=...)``) so token indices align
 exactly; a document of the file is one text (``--unit sentence`` for one text a sentence).
@@ -364,6 +371,198 @@ def evaluate_domains(data_dir: str | os.PathLike[str] | None, detectors: Sequenc
     return runs
 
 
+# ---------------------------------------------------------------------------- user samples
+@dataclass(frozen=True)
+class LabelledText:
+    """One text of a user's labelled sample and its gold spans in character offsets."""
+
+    text: str
+    spans: tuple[tuple[int, int, str], ...]
+
+    def __repr__(self) -> str:  # never show the text
+        return f"LabelledText(chars={len(self.text)}, spans={len(self.spans)})"
+
+
+def read_labelled_jsonl(path: str | os.PathLike[str], *, text_field: str = "text",
+                        spans_field: str = "spans") -> list[LabelledText]:
+    """A JSONL sample: per line an object with the text and its gold spans
+    ``[[start, end, label], ...]`` (character offsets, end exclusive). Raises ``ValueError``
+    naming the line for anything else (never quoting the text)."""
+    import json
+
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            problem = None
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as err:
+                problem = f"malformed JSON ({err.msg} at column {err.colno})"
+            if problem is not None:
+                raise ValueError(f"{os.fspath(path)}, line {lineno}: {problem}")
+            where = f"{os.fspath(path)}, line {lineno}"
+            if not isinstance(record, dict) or not isinstance(record.get(text_field), str):
+                raise ValueError(f"{where}: expected an object with a string {text_field!r}")
+            text = record[text_field]
+            raw = record.get(spans_field, [])
+            if not isinstance(raw, list):
+                raise ValueError(f"{where}: {spans_field!r} must be a list of "
+                                 "[start, end, label]")
+            spans = []
+            for k, span in enumerate(raw):
+                ok = isinstance(span, (list, tuple)) and len(span) == 3 and \
+                    all(isinstance(x, int) and not isinstance(x, bool) for x in span[:2]) and \
+                    isinstance(span[2], str)
+                if not ok or not 0 <= span[0] < span[1] <= len(text):
+                    raise ValueError(f"{where}: span {k} must be [start, end, label] with "
+                                     f"0 <= start < end <= {len(text)} (the text's length)")
+                spans.append((span[0], span[1], normalise_label(span[2])))
+            out.append(LabelledText(text, tuple(spans)))
+    return out
+
+
+def char_to_token_spans(doc: Any, spans: Sequence[tuple[int, int, str]]) -> list[Span]:
+    """Gold character spans as token spans of ``doc``: the non-space tokens that overlap
+    each (a span that covers no token is dropped)."""
+    from bisect import bisect_left, bisect_right
+
+    starts = [t.idx for t in doc]
+    ends = [t.idx + len(t.text) for t in doc]
+    out = []
+    for a, b, label in spans:
+        first, stop = bisect_right(ends, a), bisect_left(starts, b)
+        while first < stop and doc[first].is_space:
+            first += 1
+        while stop > first and doc[stop - 1].is_space:
+            stop -= 1
+        if first < stop:
+            out.append((first, stop, label))
+    return out
+
+
+@dataclass(frozen=True)
+class SampleSurvival:
+    """The label's word tokens of a sample through the full privatizer."""
+
+    label: str
+    names: int
+    surviving: int
+
+    @property
+    def surviving_share(self) -> float:
+        """Share of the label's word tokens unchanged at their place in the output (any
+        case): published as they were."""
+        return self.surviving / self.names if self.names else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "names": self.names, "surviving": self.surviving,
+                "surviving_share": self.surviving_share}
+
+    def summary(self) -> str:
+        return (f"would survive the privatizer: {100 * self.surviving_share:.1f} % of "
+                f"{self.names} {self.label} word tokens ({self.surviving} unchanged)")
+
+
+def sample_survival(privatizer: Any, docs: Sequence[Any], gold: Sequence[Sequence[Span]],
+                    label: str = TARGET) -> SampleSurvival:
+    """Run ``docs`` (made by ``privatizer.nlp``'s tokenizer) through the privatizer with its
+    own detector and count the gold ``label`` word tokens whose output is the same word
+    (case-insensitively)."""
+    from textdp.targets import is_word
+
+    label = normalise_label(label)
+    results = privatizer.privatize_docs(list(docs)) if docs else []
+    names = surviving = 0
+    for doc, spans, (new_words, _) in zip(docs, gold, results):
+        for a, b, lab in spans:
+            if normalise_label(lab) != label:
+                continue
+            for k in range(a, b):
+                if is_word(doc[k].text):
+                    names += 1
+                    surviving += doc[k].text.casefold() == new_words[k].casefold()
+    return SampleSurvival(label, names, surviving)
+
+
+def evaluate_jsonl(data: str | os.PathLike[str], detectors: Sequence[str | None], *,
+                   label: str = TARGET, limit: int | None = None, survival_run: bool = True,
+                   epsilon: float | None = None, seed: int | None = 0,
+                   text_field: str = "text", spans_field: str = "spans", log: Any = print
+                   ) -> list[tuple[DetectionRun, SampleSurvival | None]]:
+    """Each detector on a user's JSONL sample (:func:`read_labelled_jsonl`): its scores, and
+    with ``survival_run`` the share of ``label`` tokens the full privatizer (that detector,
+    ``epsilon``, names only) would publish unchanged."""
+    from textdp.defaults import load_pipeline
+    from textdp.detect import create_detector
+    from textdp.privatizer import Privatizer, transient_strings
+
+    samples = read_labelled_jsonl(data, text_field=text_field, spans_field=spans_field)
+    if limit:
+        samples = samples[:limit]
+    label = normalise_label(label)
+    nlp = load_pipeline()
+    privatizers: dict[int, Any] = {}
+    if survival_run:
+        for j, spec in enumerate(detectors):
+            kwargs: dict[str, Any] = {"detector": spec, "seed": seed, "targets": [label]}
+            if epsilon is not None:
+                kwargs["epsilon"] = epsilon
+            privatizers[j] = Privatizer(**kwargs, nlp=nlp)
+            # Tables and indexes load outside the memory zone below: they must outlive it.
+            privatizers[j].privatize(["Warm up."])
+    out = []
+    with transient_strings(nlp):  # the sample's strings leave no trace in the pipeline
+        docs = list(nlp.tokenizer.pipe(s.text for s in samples))
+        gold = [char_to_token_spans(doc, s.spans) for doc, s in zip(docs, samples)]
+        n_gold = sum(1 for g in gold for sp in g if sp[2] == label)
+        log(f"data: {os.fspath(data)}: {len(docs)} texts, "
+            f"{sum(token_count(d) for d in docs):,} tokens, {n_gold} {label} entities")
+        for j, spec in enumerate(detectors):
+            run = run_detector(create_detector(spec), docs, gold, name=spec or "default",
+                               label=label)
+            log(run.summary())
+            surv = None
+            if j in privatizers:
+                surv = sample_survival(privatizers[j], docs, gold, label)
+                log(f"{spec or 'default'}: {surv.summary()}")
+            out.append((run, surv))
+    return out
+
+
+def conll_survival(data: str | os.PathLike[str], detectors: Sequence[str | None], *,
+                   limit: int | None = None, epsilon: float | None = None,
+                   seed: int | None = 0, log: Any = print) -> list[SurvivalRun]:
+    """The share of person word tokens of a CoNLL file's sentences (each one text, as
+    :func:`survival` privatizes them) that the full privatizer would publish unchanged, per
+    detector."""
+    from textdp.detect.conll import read_conll
+    from textdp.privatizer import Privatizer
+
+    documents = read_conll(data)
+    if limit:
+        documents = documents[:limit]
+    sents = [s for d in documents for s in d]
+    runs = []
+    for spec in detectors:
+        kwargs: dict[str, Any] = {"detector": spec, "seed": seed}
+        if epsilon is not None:
+            kwargs["epsilon"] = epsilon
+        run = survival(Privatizer(**kwargs), sents, name=spec or "default",
+                       domain=os.path.basename(os.fspath(data)))
+        log(f"{spec or 'default'}: would survive the privatizer: "
+            f"{100 * run.surviving_share:.1f} % of {run.names} PERSON word tokens "
+            f"({run.surviving} unchanged; other words kept {100 * run.others_kept_share:.1f} %)")
+        runs.append(run)
+    return runs
+
+
+def is_jsonl(path: str | os.PathLike[str]) -> bool:
+    """Whether a sample file is JSONL (by its suffix: .jsonl, .json, .ndjson)."""
+    return os.fspath(path).lower().endswith((".jsonl", ".json", ".ndjson"))
+
+
 # ---------------------------------------------------------------------------- command
 def evaluate_file(data: str | os.PathLike[str], detectors: Sequence[str | None], *,
                   unit: str = "document", seeds: Sequence[str] | None = None,
@@ -422,7 +621,9 @@ def add_parser(sub: Any) -> None:
         "detection", help="PER precision/recall/F1, token recall and speed of detectors on a "
                           "CoNLL file, or per domain with names surviving the privatizer")
     p.add_argument("--data", required=True,
-                   help="a CoNLL file (4 columns, IOB1/IOB2), e.g. "
+                   help="your labelled sample: JSONL with text and character spans "
+                        "[[start, end, label], ...] (.jsonl), or a CoNLL file (4 columns, "
+                        "IOB1/IOB2), e.g. "
                         "../shared/data/conll2003/eng.testa, or the data folder "
                         "../shared/data: then every domain's dev split (CoNLL-2003, WNUT-17, "
                         "BTC section b) through the full privatizer, with the share of names "
@@ -430,7 +631,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--domains", default=None,
                    help="with a data folder: comma-separated domains (conll, wnut17, btc)")
     p.add_argument("--epsilon", type=float, default=None,
-                   help="with a data folder: the privatizer's ε (default: its default)")
+                   help="the privatizer's ε for the survival run (default: its default)")
     p.add_argument("--detector", action="append", default=None,
                    help="detector name (spacy, trained, rules, similarity, ensemble, a+b, a "
                         "spaCy package, hf:<model>); repeat for several; default: the default")
@@ -442,6 +643,15 @@ def add_parser(sub: Any) -> None:
                    help="similarity detector: cosine threshold for its P/R/F1 line")
     p.add_argument("--label", default=TARGET, help="entity label scored (default PERSON)")
     p.add_argument("--limit", type=int, default=None, help="only the first N documents")
+    p.add_argument("--no-survival", action="store_true",
+                   help="with a file: skip the run through the full privatizer that counts "
+                        "the names that would survive")
+    p.add_argument("--seed", type=int, default=0,
+                   help="the privatizer's seed for the survival run (default 0: reproducible)")
+    p.add_argument("--text-field", default="text", help="JSONL sample: key of the text")
+    p.add_argument("--spans-field", default="spans",
+                   help="JSONL sample: key of the gold spans [[start, end, label], ...] "
+                        "(character offsets)")
     p.add_argument("--json", default=None, help="also write the figures to this JSON file")
     p.set_defaults(handler=cmd_detection)
 
@@ -462,10 +672,30 @@ def cmd_detection(args: Any) -> int:
         return 0
     if not os.path.isfile(args.data):
         raise FileNotFoundError(2, "No such file", args.data)
-    runs = evaluate_file(args.data, args.detector or [None], unit=args.unit,
-                         seeds=parse_seeds(args.seeds), threshold=args.threshold,
-                         label=args.label, limit=args.limit)
+    from textdp.targets import resolve_targets
+
+    resolve_targets([args.label])  # an unknown label fails before any text is read
+    if is_jsonl(args.data):
+        pairs = evaluate_jsonl(args.data, args.detector or [None], label=args.label,
+                               limit=args.limit, survival_run=not args.no_survival,
+                               epsilon=args.epsilon, seed=args.seed,
+                               text_field=args.text_field, spans_field=args.spans_field)
+        figures = [{**r.as_dict(), **({"survival": s.as_dict()} if s else {})}
+                   for r, s in pairs]
+    else:
+        runs = evaluate_file(args.data, args.detector or [None], unit=args.unit,
+                             seeds=parse_seeds(args.seeds), threshold=args.threshold,
+                             label=args.label, limit=args.limit)
+        figures = [r.as_dict() for r in runs]
+        if not args.no_survival and normalise_label(args.label) == TARGET:
+            surv = conll_survival(args.data, args.detector or [None], limit=args.limit,
+                                  epsilon=args.epsilon, seed=args.seed)
+            for fig, run in zip(figures, surv):
+                fig["survival"] = {"label": normalise_label(args.label), "names": run.names,
+                                   "surviving": run.surviving,
+                                   "surviving_share": run.surviving_share,
+                                   "others_kept_share": run.others_kept_share}
     if args.json:
         with atomic_output(args.json) as f:
-            json.dump([r.as_dict() for r in runs], f, indent=2)
+            json.dump(figures, f, indent=2)
     return 0

@@ -17,6 +17,8 @@ from typing import Any
 import catalogue
 
 from textdp.mechanisms.base import Mechanism, NoiseMechanism
+from textdp.mechanisms.custext import CusText
+from textdp.mechanisms.diffractor import Diffractor
 from textdp.mechanisms.dpmlm import DPMLM
 from textdp.mechanisms.dpnr import DPNRMechanism
 from textdp.mechanisms.gaussian import Gaussian
@@ -26,7 +28,8 @@ from textdp.mechanisms.nadp import NADP
 from textdp.mechanisms.projection import Projection
 from textdp.mechanisms.santext import SanText
 from textdp.mechanisms.tem import TruncatedExponential
-from textdp.mechanisms.vickrey import Vickrey
+from textdp.mechanisms.truncated_gumbel import TruncatedGumbel
+from textdp.mechanisms.vickrey import Vickrey, VickreyMahalanobis
 
 registry = catalogue.create("textdp", "mechanisms", entry_points=True)
 
@@ -35,6 +38,9 @@ for _cls in (MultivariateLaplace, Projection, Mahalanobis, Vickrey, TruncatedExp
     registry.register(_cls.name, func=_cls)
 registry.register(DPNRMechanism.name, func=DPNRMechanism)  # representation release only
 registry.register(DPMLM.name, func=DPMLM)  # draws from the text: a ContextMechanism
+# Mechanism parity with MLDP and pyPANTERA (issue 18).
+for _cls in (TruncatedGumbel, CusText, VickreyMahalanobis, Diffractor):
+    registry.register(_cls.name, func=_cls)
 
 MechanismSpec = str | Mapping[str, Any] | Mechanism
 
@@ -74,6 +80,7 @@ def create_mechanism(spec: MechanismSpec, epsilon: float | None = None) -> Mecha
     if "epsilon" not in kwargs:
         raise ValueError("mechanism needs 'epsilon'")
     factory = registry.get(name)
+    _check_parameters(name, factory, kwargs)
     try:
         mech = factory(**kwargs)
     except TypeError as err:
@@ -83,8 +90,29 @@ def create_mechanism(spec: MechanismSpec, epsilon: float | None = None) -> Mecha
     return mech
 
 
+def _check_parameters(name: str, factory: Any, kwargs: Mapping[str, Any]) -> None:
+    """Refuse arguments the mechanism does not take, naming the ones it does (a misspelt
+    ``lamda`` must not fall back to the default λ silently, or fail as a bare TypeError)."""
+    import inspect
+
+    try:
+        params = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # a builtin or C callable: let the call decide
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        return
+    valid = [p.name for p in params if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                                  inspect.Parameter.KEYWORD_ONLY)]
+    unknown = [k for k in kwargs if k not in valid]
+    if unknown:
+        raise ValueError(f"mechanism {name!r}: unknown parameter"
+                         f"{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
+                         f"valid: {', '.join(valid)}")
+
+
 __all__ = [
-    "DPMLM", "NADP", "DPNRMechanism", "Gaussian", "Mahalanobis", "Mechanism", "MechanismSpec",
-    "MultivariateLaplace", "NoiseMechanism", "Projection", "SanText", "TruncatedExponential",
-    "Vickrey", "available", "create_mechanism", "registry",
+    "DPMLM", "NADP", "CusText", "DPNRMechanism", "Diffractor", "Gaussian", "Mahalanobis",
+    "Mechanism", "MechanismSpec", "MultivariateLaplace", "NoiseMechanism", "Projection",
+    "SanText", "TruncatedExponential", "TruncatedGumbel", "Vickrey", "VickreyMahalanobis",
+    "available", "create_mechanism", "registry",
 ]

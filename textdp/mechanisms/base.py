@@ -45,6 +45,11 @@ class Mechanism(ABC):
     #: ``"mahalanobis"``, or ``None`` where ε is a plain (ε, δ) budget (gaussian, nadp, dpmlm).
     #: Reports put ε × the space's distances beside ε only for ``"euclidean"``.
     metric: ClassVar[str | None] = None
+    #: True where :meth:`sample` takes ``index``: a public subset of the candidates to decode
+    #: to (the name vocabulary), built in :meth:`decode_space`. The noise (or the exponential
+    #: mechanism's scores) does not depend on which public set is decoded to, so the guarantee
+    #: is the same for any subset.
+    decodes_subsets: ClassVar[bool] = False
 
     def __init__(self, epsilon: float) -> None:
         self.epsilon = check_epsilon(epsilon)
@@ -62,10 +67,18 @@ class Mechanism(ABC):
 
     @abstractmethod
     def sample(
-        self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource
+        self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource,
+        index: NeighbourIndex | None = None,
     ) -> torch.Tensor:
         """Candidate indices ``(len(inverse),)`` for tokens whose inputs are
-        ``vectors[inverse]``; one independent draw per token."""
+        ``vectors[inverse]``; one independent draw per token. ``index`` (only where
+        :attr:`decodes_subsets`): decode to that public subset instead of the prepared
+        candidates; its vectors must be in :meth:`decode_space`."""
+
+    def decode_space(self, candidates: np.ndarray) -> np.ndarray:
+        """Candidate vectors as the decode step compares them (identity unless the mechanism
+        works in another space, like ``projection``'s projected one)."""
+        return candidates
 
     # ------------------------------------------------------------------ reporting
     @property
@@ -92,7 +105,10 @@ class Mechanism(ABC):
 
 
 class NoiseMechanism(Mechanism):
-    """Noise-then-decode: ``decode(x + noise)`` against the candidate index."""
+    """Noise-then-decode: ``decode(x + noise)`` against the candidate index (or any public
+    subset of it: decoding is post-processing)."""
+
+    decodes_subsets = True
 
     @abstractmethod
     def noise(self, n: int, dim: int, rng: RandomSource, device: torch.device) -> torch.Tensor:
@@ -103,9 +119,10 @@ class NoiseMechanism(Mechanism):
         return vectors + self.noise(vectors.shape[0], vectors.shape[1], rng, vectors.device)
 
     def sample(
-        self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource
+        self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource,
+        index: NeighbourIndex | None = None,
     ) -> torch.Tensor:
-        index = self._require_index()
+        index = index or self._require_index()
         noisy = self.perturb(vectors.to(index.device)[inverse.to(index.device)], rng)
         return index.search(noisy, k=1)[1][:, 0]
 
@@ -161,7 +178,7 @@ class ContextMechanism(Mechanism):
     def sample_free(self, n: int, rng: RandomSource) -> list[str]:
         """``n`` public words drawn independently of any text (they cost no ε)."""
 
-    def sample(self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource
-               ) -> torch.Tensor:
+    def sample(self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource,
+               index: NeighbourIndex | None = None) -> torch.Tensor:
         raise TypeError(f"mechanism {self.name!r} draws from the text around each target, not "
                         "from a vector: call sample_in_context")

@@ -401,9 +401,9 @@ class NADP(NoiseMechanism):
         return vectors + self.noise(vectors.shape[0], vectors.shape[1], rng,
                                     vectors.device) * sigma[:, None]
 
-    def sample(self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource
-               ) -> torch.Tensor:
-        index = self._require_index()
+    def sample(self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource,
+               index: NeighbourIndex | None = None) -> torch.Tensor:
+        index = index or self._require_index()
         vectors = vectors.to(index.device)
         inverse = inverse.to(index.device)
         sigma = self.sigma_of(vectors)[inverse]  # one lookup per distinct input

@@ -139,6 +139,11 @@ class Projection(NoiseMechanism):
     def noise(self, n: int, dim: int, rng: RandomSource, device: torch.device) -> torch.Tensor:
         return multivariate_laplace(n, dim, self.epsilon / (1.0 + self.beta), rng, device)
 
+    def decode_space(self, candidates: np.ndarray) -> np.ndarray:
+        if self.matrix is None:
+            return candidates
+        return candidates @ self.matrix.cpu().numpy()
+
     def perturb(self, vectors: torch.Tensor, rng: RandomSource) -> torch.Tensor:
         if self.index is None:
             raise RuntimeError("projection was used before prepare()")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import torch
 
+from textdp.index import NeighbourIndex
 from textdp.mechanisms.base import Mechanism
 from textdp.mechanisms.exponential import sample_from_logits
 from textdp.rng import RandomSource
@@ -20,10 +21,13 @@ class SanText(Mechanism):
     description = "SanText: sample y with P(y|x) ∝ exp(-ε·d(x,y)/2) over the public vocabulary"
     guarantee = "ε·d(x, x') metric DP per token"
     metric = "euclidean"
+    #: An exponential mechanism over any fixed public candidate set keeps the ε·d bound.
+    decodes_subsets = True
 
     def sample(
-        self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource
+        self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource,
+        index: NeighbourIndex | None = None,
     ) -> torch.Tensor:
-        index = self._require_index()
+        index = index or self._require_index()
         half_eps = self.epsilon / 2.0
         return sample_from_logits(vectors, inverse, index, lambda d: -half_eps * d, rng)

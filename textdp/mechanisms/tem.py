@@ -13,6 +13,7 @@ from typing import Any
 
 import torch
 
+from textdp.index import NeighbourIndex
 from textdp.mechanisms.base import Mechanism
 from textdp.mechanisms.exponential import sample_from_logits
 from textdp.rng import RandomSource
@@ -28,6 +29,8 @@ class TruncatedExponential(Mechanism):
     description = "Truncated exponential mechanism: P(y) ∝ exp(-ε·min(d(x,y), γ)/2)"
     guarantee = "ε·d(x, x') metric DP per token"
     metric = "euclidean"
+    #: An exponential mechanism over any fixed public candidate set keeps the ε·d bound.
+    decodes_subsets = True
 
     def __init__(self, epsilon: float, beta: float = DEFAULT_BETA) -> None:
         super().__init__(epsilon)
@@ -38,9 +41,10 @@ class TruncatedExponential(Mechanism):
         return 2.0 / self.epsilon * math.log((1.0 - self.beta) * vocab_size / self.beta)
 
     def sample(
-        self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource
+        self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource,
+        index: NeighbourIndex | None = None,
     ) -> torch.Tensor:
-        index = self._require_index()
+        index = index or self._require_index()
         gamma = self.gamma(len(index))
         half_eps = self.epsilon / 2.0
         return sample_from_logits(

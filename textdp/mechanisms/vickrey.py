@@ -4,15 +4,21 @@ After multivariate-Laplace noise, take the two public words nearest to the *nois
 pick the second with probability t·d₁ / (t·d₁ + (1 − t)·d₂). The choice looks only at the
 noisy vector and public distances, never at the original word (the peer implementation that
 skips the original word breaks post-processing), so the guarantee is that of ``mlaplace``.
+
+``vickrey_mahalanobis`` (pyPANTERA's ``VickreyMhl``) is the same choice after the Mahalanobis
+mechanism's elliptical noise instead: its guarantee is that of ``mahalanobis``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import torch
 
+from textdp.index import NeighbourIndex
 from textdp.mechanisms.base import NoiseMechanism, multivariate_laplace
+from textdp.mechanisms.mahalanobis import DEFAULT_LAMBDA, regularised_covariance_root
 from textdp.rng import RandomSource
 from textdp.validation import check_closed_unit
 
@@ -35,9 +41,10 @@ class Vickrey(NoiseMechanism):
         return multivariate_laplace(n, dim, self.epsilon, rng, device)
 
     def sample(
-        self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource
+        self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource,
+        index: NeighbourIndex | None = None,
     ) -> torch.Tensor:
-        index = self._require_index()
+        index = index or self._require_index()
         noisy = self.perturb(vectors.to(index.device)[inverse.to(index.device)], rng)
         dist, ids = index.search(noisy, k=2)
         d1, d2 = dist[:, 0], dist[:, 1]
@@ -49,3 +56,35 @@ class Vickrey(NoiseMechanism):
 
     def params(self) -> dict[str, Any]:
         return {"epsilon": self.epsilon, "t": self.t}
+
+
+class VickreyMahalanobis(Vickrey):
+    """Mahalanobis-shaped noise (Xu et al. 2020), then the Vickrey choice (pyPANTERA's
+    ``VickreyMhl``): post-processing of ``mahalanobis``."""
+
+    name = "vickrey_mahalanobis"
+    description = ("Vickrey mechanism on Mahalanobis noise (λ·Σ + (1-λ)·I): pick 1st or 2nd "
+                   "nearest word by threshold t")
+    guarantee = ("ε·d_Σλ(x, x') metric DP per token (regularised Mahalanobis norm; "
+                 "post-processing of mahalanobis)")
+    metric = "mahalanobis"
+
+    def __init__(self, epsilon: float, t: float = DEFAULT_T, lam: float = DEFAULT_LAMBDA
+                 ) -> None:
+        super().__init__(epsilon, t)
+        self.lam = check_closed_unit("lam (Mahalanobis λ)", lam)
+        self._root: torch.Tensor | None = None
+
+    def prepare(self, candidates: np.ndarray, index: NeighbourIndex, rng: RandomSource) -> None:
+        super().prepare(candidates, index, rng)
+        root = regularised_covariance_root(candidates, self.lam)
+        self._root = torch.from_numpy(root.astype(np.float32)).to(index.device)
+
+    def noise(self, n: int, dim: int, rng: RandomSource, device: torch.device) -> torch.Tensor:
+        if self._root is None:
+            raise RuntimeError("vickrey_mahalanobis was used before prepare()")
+        z = multivariate_laplace(n, dim, self.epsilon, rng, device)
+        return z @ self._root.to(device)  # the root is symmetric
+
+    def params(self) -> dict[str, Any]:
+        return {"epsilon": self.epsilon, "t": self.t, "lam": self.lam}

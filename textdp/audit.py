@@ -1,0 +1,239 @@
+"""An audit trail of detection: which character ranges would be targeted, by what, never the text.
+
+A row whose names were all missed used to report ``"tokens_replaced": 0`` and nothing else.
+:class:`Auditor` runs the detection stage exactly as a privatizer configures it (detector, PII
+recognisers of the PII labels among ``targets``, allow and deny lists, score threshold; see
+:func:`textdp.detect.build_detector`) on the privatizer's tokenizer and chunks, and returns
+per text the targeted spans as plain values::
+
+    {"start": 0, "end": 10, "label": "PERSON", "detector": "minilm", "score": 0.9995}
+
+``start``/``end`` are character offsets into the text (end exclusive), ``detector`` the
+member(s) that found it (``"minilm+handles"``, ``"rules"``, ``"pii"``, ``"deny_list"``),
+``score`` the detector's score where it has one (the MiniLM tagger's person probability),
+else ``null``. A span holds offsets and labels only: never a character of the text.
+
+``textdp detect FILE`` is the dry run: it writes one JSONL line per record of a ``.txt``,
+``.jsonl`` or ``.csv`` file (its input line, its 0-based record number, optionally an id field
+the user names, and its spans) and privatizes nothing; a summary of counts goes to stderr.
+
+    textdp detect data.jsonl -o spans.jsonl --targets PERSON,EMAIL --id-field id
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from textdp.chunking import chunk_text
+from textdp.detect import Finding, build_detector, find
+from textdp.targets import DEFAULT_TARGETS, is_word, resolve_targets
+
+# The keys of one span record, in order.
+SPAN_FIELDS = ("start", "end", "label", "detector", "score")
+
+
+def span_records(doc: Any, findings: Iterable[Finding], *, offset: int = 0
+                 ) -> list[dict[str, Any]]:
+    """``findings`` (token spans of ``doc``) as span records in character offsets of the
+    text ``doc`` was made from, plus ``offset`` (where that text starts in a longer one)."""
+    out = []
+    for f in findings:
+        if not 0 <= f.start < f.end <= len(doc):
+            continue
+        last = doc[f.end - 1]
+        out.append({"start": offset + doc[f.start].idx,
+                    "end": offset + last.idx + len(last.text), "label": f.label,
+                    "detector": f.detector, "score": f.score})
+    return out
+
+
+class Auditor:
+    """The detection stage of a privatizer, reporting spans instead of replacing them.
+
+    Args:
+        targets: as the privatizer's (``["PERSON"]`` by default; ``"all"`` marks every word
+            token, label ``"*"``, detector ``"all"``); unknown labels are refused.
+        detector: as the privatizer's (``None`` for the default).
+        allow, deny, deny_label, threshold: see :class:`~textdp.detect.lists.ListDetector`.
+        device: where model-based detectors run.
+        nlp: the spaCy pipeline whose tokenizer splits the text (default: the embedded one).
+        batch_size: chunks per detector call.
+
+    Every argument is validated here, before any text is read.
+    """
+
+    def __init__(self, *, targets: Any = DEFAULT_TARGETS, detector: Any = None,
+                 allow: Any = None, deny: Any = None, deny_label: str = "PERSON",
+                 threshold: float | None = None, device: Any = "cpu", nlp: Any = None,
+                 batch_size: int = 256) -> None:
+        from textdp.validation import check_positive_int
+
+        self.targets = resolve_targets(targets)
+        self.batch_size = check_positive_int("batch_size", batch_size)
+        self.detector = None if self.targets == "all" else build_detector(
+            detector, device=device, targets=self.targets, allow=allow, deny=deny,
+            deny_label=deny_label, threshold=threshold)
+        self._nlp = nlp
+
+    @property
+    def nlp(self) -> Any:
+        if self._nlp is None:
+            from textdp.defaults import load_pipeline
+
+            self._nlp = load_pipeline()
+        return self._nlp
+
+    def audit(self, texts: Sequence[str]) -> list[list[dict[str, Any]]]:
+        """The targeted spans of each text (see the module doc), in text order."""
+        from textdp.privatizer import transient_strings
+
+        for i, t in enumerate(texts):
+            if not isinstance(t, str):
+                raise ValueError(f"row {i}: expected a string, got {type(t).__name__}")
+        pieces = [(i, c) for i, t in enumerate(texts) for c in chunk_text(t)]
+        out: list[list[dict[str, Any]]] = [[] for _ in texts]
+        for k in range(0, len(pieces), self.batch_size):
+            batch = pieces[k:k + self.batch_size]
+            with transient_strings(self.nlp):
+                docs = list(self.nlp.tokenizer.pipe(texts[i][c.start:c.end] for i, c in batch))
+                found = self._find(docs)
+                for (i, c), doc, fs in zip(batch, docs, found):
+                    # A chunk reports the tokens that start in its core, as it replaces them.
+                    core = [f._replace(start=s, end=e) for f in fs
+                            for s, e in [_core_tokens(doc, f, c.core_start - c.start,
+                                                      c.core_end - c.start)] if s < e]
+                    out[i].extend(span_records(doc, core, offset=c.start))
+        cuts: list[set[int]] = [set() for _ in texts]
+        for i, c in pieces:
+            if c.core_start > 0:
+                cuts[i].add(c.core_start)
+        return [_join_cuts(spans, texts[i], cuts[i]) for i, spans in enumerate(out)]
+
+    def _find(self, docs: list[Any]) -> list[list[Finding]]:
+        if self.detector is None:  # targets="all": every word token
+            return [[Finding(t.i, t.i + 1, "*", "all", None) for t in doc if is_word(t.text)]
+                    for doc in docs]
+        wanted = set(self.targets)
+        return [[f for f in fs if f.label in wanted] for fs in find(self.detector, docs)]
+
+    def __repr__(self) -> str:
+        return f"Auditor(targets={self.targets!r}, detector={self.detector!r})"
+
+
+def _core_tokens(doc: Any, f: Finding, a: int, b: int) -> tuple[int, int]:
+    """The tokens of ``f`` that start in the character range ``[a, b)`` of ``doc``."""
+    inside = [k for k in range(f.start, f.end) if a <= doc[k].idx < b]
+    return (inside[0], inside[-1] + 1) if inside else (0, 0)
+
+
+def _join_cuts(spans: list[dict[str, Any]], text: str, cuts: set[int]
+               ) -> list[dict[str, Any]]:
+    """Spans sorted, the two halves of a span cut by a chunk boundary (a position in
+    ``cuts``) joined again: same label, one ending at or before the cut and the other
+    starting at or after it, only whitespace between."""
+    spans = sorted(spans, key=lambda r: (r["start"], r["end"], r["label"]))
+    out: list[dict[str, Any]] = []
+    for r in spans:
+        prev = out[-1] if out else None
+        if prev is not None and cuts and prev["label"] == r["label"] and \
+                prev["end"] <= r["start"] and not text[prev["end"]:r["start"]].strip() and \
+                any(prev["end"] <= c <= r["start"] for c in cuts):
+            prev["end"] = r["end"]
+            if prev["detector"] != r["detector"]:
+                parts = prev["detector"].split("+") + r["detector"].split("+")
+                prev["detector"] = "+".join(dict.fromkeys(parts))
+            prev["score"] = None if prev["score"] is None or r["score"] is None else \
+                max(prev["score"], r["score"])
+            continue
+        out.append(dict(r))
+    return out
+
+
+def add_detection_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of the detection stage (shared by ``detect``; ``privatize`` may reuse
+    them)."""
+    p.add_argument("--targets", default="PERSON",
+                   help="'all' or comma-separated labels (default PERSON; PII: EMAIL, PHONE, "
+                        "URL, HANDLE, IP, CREDIT_CARD); unknown labels are refused")
+    p.add_argument("--detector", default=None,
+                   help="detector: ensemble (default), minilm, trained, spacy, rules, handles, "
+                        "similarity, a+b unions, a spaCy package or hf:<model>")
+    add_list_arguments(p)
+    p.add_argument("--deny-label", default="PERSON", help="label of deny-list spans")
+    p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N")
+
+
+def add_list_arguments(p: argparse.ArgumentParser) -> None:
+    """``--allow``, ``--deny`` and ``--threshold`` (``detect`` and ``privatize``)."""
+    p.add_argument("--allow", default=None, metavar="WORDS",
+                   help="never targeted: comma-separated words or phrases, or @FILE (one a "
+                        "line)")
+    p.add_argument("--deny", default=None, metavar="WORDS",
+                   help="always targeted: comma-separated or @FILE")
+    p.add_argument("--threshold", type=float, default=None,
+                   help="drop detected spans scored below this (0-1); unscored spans (rules, "
+                        "handles, patterns, lists) are kept")
+
+
+def add_parser(sub: Any) -> None:
+    """``textdp detect`` (``sub``: the top-level subparsers)."""
+    from textdp.io import FORMATS
+
+    p = sub.add_parser("detect", help="dry run: the spans that would be targeted, as character "
+                                      "offsets, labels, detector and score (never the text)")
+    p.add_argument("input", help="a .txt, .jsonl or .csv file, or - for JSONL on stdin")
+    p.add_argument("-o", "--output", default="-", help="JSONL output (default: stdout)")
+    p.add_argument("--format", choices=FORMATS, default=None, help="override the file format")
+    p.add_argument("--text-field", default="text", help="JSONL key / CSV column with the text")
+    p.add_argument("--id-field", default=None,
+                   help="copy this JSONL key / CSV column into each output line (an id; it is "
+                        "written as it is, so never name a field that holds text)")
+    add_detection_arguments(p)
+    p.add_argument("--batch-size", type=int, default=256, help="records per batch")
+    p.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
+                   help="what to do with invalid UTF-8 (default: stop naming the line)")
+    p.set_defaults(handler=cmd_detect)
+
+
+def cmd_detect(args: argparse.Namespace) -> int:
+    """Run ``textdp detect``."""
+    import json
+    from itertools import islice
+
+    from textdp.io import InputError, atomic_output, detect_format, read_once
+
+    fmt = args.format or detect_format(args.input)
+    if args.id_field is not None and fmt == "txt":
+        raise InputError("--id-field needs JSONL or CSV input")
+    if args.id_field is not None and args.id_field == args.text_field:
+        raise InputError("--id-field must differ from --text-field: the text is never written")
+    auditor = Auditor(targets=args.targets, detector=args.detector, allow=args.allow,
+                      deny=args.deny, deny_label=args.deny_label, threshold=args.threshold,
+                      device=args.device, batch_size=args.batch_size)
+    counts: Counter[str] = Counter()
+    records = 0
+    with read_once(args.input, fmt, args.text_field, errors=args.encoding_errors) as checked, \
+            atomic_output(args.output) as out:
+        it = iter(checked.records())
+        while batch := list(islice(it, args.batch_size)):
+            texts = [rec if isinstance(rec, str) else rec[args.text_field] for _, rec in batch]
+            for (lineno, rec), spans in zip(batch, auditor.audit(texts)):
+                line: dict[str, Any] = {"line": lineno, "record": records}
+                if args.id_field is not None:
+                    assert isinstance(rec, dict)
+                    if args.id_field not in rec:
+                        raise InputError(f"{args.input}, line {lineno}: no field "
+                                         f"{args.id_field!r} (--id-field)")
+                    line["id"] = rec[args.id_field]
+                line["spans"] = spans
+                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+                counts.update(s["label"] for s in spans)
+                records += 1
+    by_label = ", ".join(f"{label} {n}" for label, n in sorted(counts.items())) or "none"
+    print(f"textdp detect: {records} records, {sum(counts.values())} spans ({by_label}); "
+          "nothing was privatized", file=sys.stderr)
+    return 0

@@ -1,0 +1,431 @@
+"""Pattern recognisers for personal data other than names, and their text-free surrogates.
+
+Users of Presidio and scrubadub expect e-mail addresses, phone numbers, URLs and handles to be
+handled too; a name tagger leaves them as they are. :class:`PIIDetector` marks them with these
+labels (valid ``targets``, :data:`PII_LABELS`):
+
+* ``EMAIL``: ``local@domain.tld`` (the local part may hold letters of any script, digits and
+  ``. _ % + ' -``; the domain ends in a top-level domain of two letters or more);
+* ``URL``: ``http://``, ``https://`` and ``ftp://`` addresses and ``www.`` hosts, without the
+  punctuation that ends a sentence or an unbalanced closing bracket;
+* ``HANDLE``: ``@name`` mentions (letters, digits, ``_`` and inner dots, up to 30 characters,
+  holding a letter), not the ``@`` of an e-mail address;
+* ``IP``: IPv4 dotted quads (each part 0–255) and IPv6 addresses (validated by
+  :mod:`ipaddress`; ``10:30:45`` is a time, not an address);
+* ``CREDIT_CARD``: 13–19 digits, ungrouped or grouped as cards are printed (fours, or
+  4-6-4 / 4-6-5) by one kind of separator (space or ``-``), starting with 2–6 (the payment
+  networks' major industry identifiers) and passing the Luhn checksum (:func:`luhn_valid`):
+  an invalid number is not a card;
+* ``PHONE``: 7–15 digits in groups (``555-123-4567``, ``(555) 123 4567``, ``+44 20 7946
+  0958``, ``01 23 45 67 89``, ``+15551234567``): a leading ``+``, a bracketed area code, or
+  at least two groups joined by one kind of separator (space, ``-`` or ``.``); a bare run of
+  digits is not a phone (record numbers, amounts), nor are dates (``2021-03-04``,
+  ``04.03.2021``), year lists (``1999-2003``), numbers with thousands separators
+  (``1,250,000``) or IPv4 addresses.
+
+Where matches overlap, the more specific one wins: URL, then EMAIL, CREDIT_CARD, IP, PHONE,
+HANDLE. The recognisers run on the normalised text of :mod:`textdp.detect.normalise`
+(fullwidth digits, zero-width characters and odd spaces cannot hide an address from them) and
+their character ranges are mapped back to the original. As a :class:`Detector` the matches
+become token spans: every token that overlaps a match. Names inside an address are the name
+detector's to find (:mod:`textdp.detect.handles` marks ``maria.lopez@example.com`` as
+``PERSON`` too); :func:`with_pii <textdp.detect.with_pii>` runs both and keeps both spans.
+
+Replacements (:func:`surrogate`, :func:`tag`) never copy a character of the original:
+
+* a tag, ``[EMAIL]``, reveals the label only;
+* a surrogate (format-preserving) is drawn from ``rng`` given the label and the match's
+  :class:`Shape`, never its value. What it reveals is exactly that shape:
+
+  - ``EMAIL``, ``URL``, ``HANDLE``: nothing but the label (``user4821@example.net``,
+    ``https://example.org/3fa9c2d1``, ``@user519304``: reserved example domains, RFC 2606);
+  - ``IP``: the version (IPv4 → ``192.0.2.0/24``, IPv6 → ``2001:db8::/32``, the
+    documentation ranges of RFC 5737 and RFC 3849);
+  - ``PHONE`` and ``CREDIT_CARD``: the layout, i.e. where the digits stand and the other
+    characters between them (``+## ## #### ####``, ``#### #### #### ####``), and so the
+    number of digits. A phone of 10 digits (11 with a leading ``1``) becomes a North American
+    number in the fictional range ``555-0100``–``555-0199``; other phones keep their layout
+    with random digits ending in ``55501##`` (no reserved range exists for every country, so
+    such a number may exist; it carries nothing of the original). A card becomes a payment
+    network's published test number of the same length (13–16 digits), or for 17–19 digits a
+    Luhn-valid number starting with ``0`` (major industry identifier 0: not a payment card).
+
+  No ε is spent on a surrogate or a tag: the output is a function of the label, the shape and
+  ``rng`` only, so two inputs of the same label and shape give the same output distribution
+  (indistinguishable, the guarantee of ε = 0 between them); between inputs of different
+  shapes there is no guarantee, as for the casing class a substituted name keeps.
+
+Nothing here logs, prints or raises the text; :class:`PIIMatch` and :class:`Shape` reprs hold
+no text.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from textdp.detect.base import Finding, Span
+
+EMAIL = "EMAIL"
+PHONE = "PHONE"
+URL = "URL"
+HANDLE = "HANDLE"
+IP = "IP"
+CREDIT_CARD = "CREDIT_CARD"
+PII_LABELS = (EMAIL, PHONE, URL, HANDLE, IP, CREDIT_CARD)
+# Which match wins where two overlap (earlier wins): the more specific pattern first.
+PRIORITY = (URL, EMAIL, CREDIT_CARD, IP, PHONE, HANDLE)
+
+_EMAIL = re.compile(
+    r"(?<![\w.%+'-])\w[\w.%+'-]*@[^\W_](?:[\w-]*[^\W_])?(?:\.[^\W_](?:[\w-]*[^\W_])?)*"
+    r"\.[^\W\d_]{2,}(?![\w-])")
+_URL = re.compile(r"(?<![\w@.])(?:(?:https?|ftp)://[^\s<>\"'`]+|www\.[^\s<>\"'`]+)",
+                  re.IGNORECASE)
+_URL_TRAILING = ".,;:!?'\"*"
+_HANDLE = re.compile(r"(?<![\w@.])@(\w(?:[\w.]{0,28}\w)?)(?![\w@])")
+_IPV4 = re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}"
+                   r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?!\w|\.\d)")
+_IPV6 = re.compile(r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|"
+                   r"[0-9A-Fa-f]{1,4})?(?![\w:]|\.\d)")
+_CARD = re.compile(r"(?<![\w.,+-])\d(?:[ -]?\d){12,18}(?!\w|[.,-]?\d)")
+_PHONE = re.compile(
+    r"(?<![\w+.,/:@-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,5}\)[ .-]?)?\d{1,12}(?:[ .-]\d{1,6}){0,5}"
+    r"(?![\w@/]|[.,:-]?\d)")
+_DIGITS = re.compile(r"\d+")
+# Dates: 2021-03-04, 2021.03.04, 04-03-2021, 04.03.2021 (and with spaces).
+_DATE = re.compile(r"^(?:\d{4}[-. ]\d{1,2}[-. ]\d{1,2}|\d{1,2}[-. ]\d{1,2}[-. ]\d{2}(?:\d{2})?)$")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+# Published test card numbers of the payment networks, by length (all Luhn-valid).
+TEST_CARDS: dict[int, tuple[str, ...]] = {
+    13: ("4222222222222",),
+    14: ("30569309025904", "38520000023237"),
+    15: ("378282246310005", "371449635398431", "378734493671000"),
+    16: ("4111111111111111", "4242424242424242", "4012888888881881", "5555555555554444",
+         "5105105105105100", "6011111111111117", "6011000990139424", "3530111333300000"),
+}
+
+
+@dataclass(frozen=True)
+class PIIMatch:
+    """A match in character offsets of the text it was found in (end exclusive)."""
+
+    start: int
+    end: int
+    label: str
+
+
+def luhn_valid(digits: str) -> bool:
+    """Whether a string of decimal digits passes the Luhn checksum (ISO/IEC 7812-1)."""
+    if not digits or not digits.isdigit():
+        return False
+    total = 0
+    for i, c in enumerate(reversed(digits)):
+        x = ord(c) - 48
+        if i % 2:
+            x = x * 2 - 9 if x > 4 else x * 2
+        total += x
+    return total % 10 == 0
+
+
+def luhn_complete(body: str) -> str:
+    """``body`` with the check digit appended that makes it Luhn-valid."""
+    for d in "0123456789":
+        if luhn_valid(body + d):
+            return body + d
+    raise AssertionError("unreachable: one check digit always fits")
+
+
+def _groups(value: str) -> tuple[list[str], list[str]]:
+    """The digit groups of a number and the separators between them."""
+    groups = _DIGITS.findall(value)
+    seps = re.split(r"\d+", value)[1:-1]
+    return groups, seps
+
+
+def is_card(value: str) -> bool:
+    """Whether a candidate (digits with ``' '``/``'-'`` separators) is a card number: 13–19
+    digits, no separator or one kind grouping them as cards are printed (groups of 4, the
+    last maybe shorter; or 4-6-4 / 4-6-5), a first digit of 2–6, and a valid Luhn
+    checksum."""
+    groups, seps = _groups(value)
+    digits = "".join(groups)
+    if not 13 <= len(digits) <= 19 or digits[0] not in "23456":
+        return False
+    if seps:
+        if len(set(seps)) != 1 or seps[0] not in (" ", "-"):
+            return False
+        sizes = [len(g) for g in groups]
+        fours = all(n == 4 for n in sizes[:-1]) and 1 <= sizes[-1] <= 4
+        if not fours and sizes not in ([4, 6, 4], [4, 6, 5]):
+            return False
+    return luhn_valid(digits)
+
+
+def is_phone(value: str) -> bool:
+    """Whether a candidate of :data:`_PHONE` is a phone number (see the module doc)."""
+    groups, seps = _groups(value)
+    digits = "".join(groups)
+    plus = value.startswith("+")
+    paren = "(" in value
+    if not (8 if plus else 7) <= len(digits) <= 15:
+        return False
+    if plus or paren:
+        return True
+    if len(groups) < 2:
+        return False  # a bare run of digits: a record number, an amount
+    if len(set(seps)) != 1 or _IPV4.fullmatch(value):
+        return False
+    if _DATE.match(value) or all(_YEAR.match(g) for g in groups):
+        return False
+    # 1,250,000 / 1.250.000 / 1 250 000: thousands separators.
+    return not (len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:]))
+
+
+def _url_end(text: str, start: int, end: int) -> int:
+    """``end`` without the sentence punctuation and unbalanced closing brackets after a URL."""
+    while end > start:
+        c = text[end - 1]
+        if c in _URL_TRAILING:
+            end -= 1
+            continue
+        for close, open_ in ((")", "("), ("]", "["), ("}", "{")):
+            if c == close and text.count(open_, start, end) < text.count(close, start, end):
+                end -= 1
+                break
+        else:
+            return end
+    return end
+
+
+def _candidates(text: str, labels: frozenset[str]) -> Iterable[PIIMatch]:
+    if URL in labels and ("://" in text or "www." in text.lower()):
+        for m in _URL.finditer(text):
+            end = _url_end(text, m.start(), m.end())
+            host = text[m.start():end].split("://")[-1]
+            if "." in host or host.lower().startswith("localhost"):
+                yield PIIMatch(m.start(), end, URL)
+    if "@" in text:
+        if EMAIL in labels:
+            yield from (PIIMatch(m.start(), m.end(), EMAIL) for m in _EMAIL.finditer(text))
+        if HANDLE in labels:
+            for m in _HANDLE.finditer(text):
+                if any(c.isalpha() for c in m.group(1)):
+                    yield PIIMatch(m.start(), m.end(), HANDLE)
+    if not any(c.isdigit() for c in text):
+        return
+    if CREDIT_CARD in labels:
+        yield from (PIIMatch(m.start(), m.end(), CREDIT_CARD) for m in _CARD.finditer(text)
+                    if is_card(m.group()))
+    if IP in labels:
+        yield from (PIIMatch(m.start(), m.end(), IP) for m in _IPV4.finditer(text))
+        if ":" in text:
+            for m in _IPV6.finditer(text):
+                value = m.group()
+                if sum(1 for g in value.split(":") if g) < 2:
+                    continue
+                try:
+                    ipaddress.IPv6Address(value)
+                except ValueError:
+                    continue
+                yield PIIMatch(m.start(), m.end(), IP)
+    if PHONE in labels:
+        yield from (PIIMatch(m.start(), m.end(), PHONE) for m in _PHONE.finditer(text)
+                    if is_phone(m.group()))
+
+
+def find_pii(text: str, labels: Iterable[str] = PII_LABELS) -> list[PIIMatch]:
+    """The PII matches of ``text`` for ``labels``, in text order, overlaps resolved by
+    :data:`PRIORITY` (character offsets of ``text`` as given)."""
+    wanted = frozenset(check_labels(labels))
+    rank = {label: i for i, label in enumerate(PRIORITY)}
+    found = sorted(_candidates(text, wanted), key=lambda m: (rank[m.label], m.start))
+    kept: list[PIIMatch] = []
+    for m in found:
+        if all(m.end <= k.start or k.end <= m.start for k in kept):
+            kept.append(m)
+    return sorted(kept, key=lambda m: m.start)
+
+
+def check_labels(labels: Iterable[str]) -> tuple[str, ...]:
+    """``labels`` as a tuple of PII labels; ``ValueError`` naming the valid ones otherwise."""
+    if isinstance(labels, str):
+        labels = [labels]
+    out = tuple(dict.fromkeys(str(label).strip().upper() for label in labels))
+    unknown = [label for label in out if label not in PII_LABELS]
+    if unknown or not out:
+        raise ValueError(f"PII labels must be among {', '.join(PII_LABELS)}; got "
+                         f"{', '.join(map(repr, unknown)) or 'none'}")
+    return out
+
+
+class PIIDetector:
+    """Marks e-mail addresses, phone numbers, URLs, handles, IP addresses and card numbers
+    (see the module doc) as token spans labelled :data:`PII_LABELS`.
+
+    Args:
+        labels: which recognisers run (default: all of :data:`PII_LABELS`).
+    """
+
+    name = "pii"
+
+    def __init__(self, labels: Iterable[str] = PII_LABELS) -> None:
+        self.labels = check_labels(labels)
+
+    def matches(self, text: str) -> list[PIIMatch]:
+        """Matches in character offsets of ``text``, found on its normalised form."""
+        from textdp.detect.normalise import is_normal, normalise_text
+
+        if is_normal(text):
+            return find_pii(text, self.labels)
+        norm = normalise_text(text)
+        out = []
+        for m in find_pii(norm.text, self.labels):
+            a, b = norm.original_range(m.start, m.end)
+            out.append(PIIMatch(a, b, m.label))
+        return out
+
+    def __call__(self, docs: Sequence[Any]) -> list[list[Span]]:
+        return [[f.span for f in found] for found in self.findings(docs)]
+
+    def findings(self, docs: Sequence[Any]) -> list[list[Finding]]:
+        """Token spans per doc: every token that overlaps a match (no score: patterns)."""
+        out = []
+        for doc in docs:
+            matches = self.matches(doc.text)
+            if not matches:
+                out.append([])
+                continue
+            starts = [t.idx for t in doc]
+            ends = [t.idx + len(t.text) for t in doc]
+            found = []
+            for m in matches:
+                first, stop = bisect_right(ends, m.start), bisect_left(starts, m.end)
+                if first < stop:
+                    found.append(Finding(first, stop, m.label, self.name, None))
+            out.append(found)
+        return out
+
+    def __repr__(self) -> str:
+        return f"PIIDetector(labels={list(self.labels)!r})"
+
+
+# ---------------------------------------------------------------------------- replacements
+@dataclass(frozen=True)
+class Shape:
+    """What a surrogate may depend on: the label and, for ``PHONE`` and ``CREDIT_CARD``, the
+    layout (``#`` for each digit, other characters as they are; only digits, spaces,
+    brackets, ``+``, ``-`` and ``.`` occur in such a match), for ``IP`` the version (4 or 6).
+    Nothing else of the value."""
+
+    label: str
+    layout: str = ""
+    version: int = 0
+
+
+def shape_of(label: str, value: str) -> Shape:
+    """The :class:`Shape` of a matched ``value`` of ``label`` (see :class:`Shape`)."""
+    (label,) = check_labels([label])
+    if label in (PHONE, CREDIT_CARD):
+        layout = re.sub(r"\d", "#", value)
+        # Keep only characters a phone or card layout is made of: anything else (which no
+        # recogniser matches) would otherwise be carried into the output.
+        return Shape(label, re.sub(r"[^#+()\-. ]", "", layout))
+    if label == IP:
+        return Shape(label, version=6 if ":" in value else 4)
+    return Shape(label)
+
+
+def tag(label: str) -> str:
+    """The placeholder for ``label``: ``[EMAIL]``."""
+    (label,) = check_labels([label])
+    return f"[{label}]"
+
+
+def _digits(rng: np.random.Generator, n: int) -> str:
+    return "".join(str(d) for d in rng.integers(0, 10, size=n)) if n > 0 else ""
+
+
+def _fill(layout: str, digits: str) -> str:
+    it = iter(digits)
+    return "".join(next(it) if c == "#" else c for c in layout)
+
+
+def surrogate(label: str, shape: Shape, rng: np.random.Generator) -> str:
+    """A replacement of ``shape`` drawn from ``rng`` (see the module doc for what it
+    reveals); it never depends on the original value beyond ``shape``."""
+    (label,) = check_labels([label])
+    if shape.label != label:
+        raise ValueError(f"shape is for {shape.label}, not {label}")
+    if label == EMAIL:
+        tld = ("com", "org", "net")[int(rng.integers(3))]
+        return f"user{int(rng.integers(1000, 10000))}@example.{tld}"
+    if label == URL:
+        return f"https://example.org/{int(rng.integers(0, 2**32)):08x}"
+    if label == HANDLE:
+        return f"@user{int(rng.integers(100000, 1000000))}"
+    if label == IP:
+        if shape.version == 6:
+            low = int(rng.integers(0, 2**48)) << 48 | int(rng.integers(0, 2**48))
+            return str(ipaddress.IPv6Address((0x20010DB8 << 96) | low))
+        return f"192.0.2.{int(rng.integers(1, 255))}"
+    n = shape.layout.count("#")
+    if label == CREDIT_CARD:
+        tests = TEST_CARDS.get(n)
+        if tests:
+            return _fill(shape.layout, tests[int(rng.integers(len(tests)))])
+        return _fill(shape.layout, luhn_complete("0" + _digits(rng, n - 2)) if n >= 2
+                     else _digits(rng, n))
+    # PHONE
+    north_american = n == 10 or (n == 11 and _leading_one(shape.layout))
+    if north_american:
+        area = str(int(rng.integers(2, 10))) + _digits(rng, 2)
+        number = area + "55501" + _digits(rng, 2)
+        return _fill(shape.layout, ("1" if n == 11 else "") + number)
+    if n >= 7:
+        head = _digits(rng, n - 7)
+        if head and shape.layout.lstrip("(").startswith("+"):
+            head = str(int(rng.integers(1, 10))) + head[1:]  # a country code has no 0
+        return _fill(shape.layout, head + "55501" + _digits(rng, 2))
+    return _fill(shape.layout, _digits(rng, n))
+
+
+def _leading_one(layout: str) -> bool:
+    """Whether an 11-digit layout reads as ``+1``/``1`` then a 10-digit number (its first
+    digit stands alone)."""
+    stripped = layout.lstrip("+(")
+    return stripped.startswith("#") and not stripped.startswith("##")
+
+
+class Surrogates:
+    """One surrogate per distinct value and label within a scope (a document): repeated
+    mentions of one address get the same replacement, as repeated names do; this releases
+    which mentions are equal, as the name consistency does (README). The values are held
+    only until :meth:`reset` (call it at the end of each scope); nothing is logged.
+
+    Args:
+        rng: the generator the surrogates are drawn from (a privatizer's ``rng.numpy``).
+    """
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self._memo: dict[tuple[str, str], str] = {}
+
+    def __call__(self, label: str, value: str) -> str:
+        key = (label, value)
+        if key not in self._memo:
+            self._memo[key] = surrogate(label, shape_of(label, value), self.rng)
+        return self._memo[key]
+
+    def reset(self) -> None:
+        """Forget the values of the scope that ended."""
+        self._memo.clear()
+
+    def __repr__(self) -> str:
+        return f"Surrogates(values={len(self._memo)})"

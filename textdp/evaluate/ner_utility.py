@@ -1,0 +1,589 @@
+"""What privatized training text costs a downstream NER model: train a spaCy NER on CoNLL-2003
+train as it is and as privatized by textdp, score each on the *original* CoNLL dev (issue 15).
+
+    textdp evaluate ner-utility [--data ../shared/data] [--variants original,word,name] \\
+        [--variant 'NAME={"replace": "tag"}'] [--epsilon E] [--seed 0] [--quick] [--json OUT]
+
+A *variant* is ``original`` (no privatization) or a mapping of
+:class:`~textdp.privatizer.Privatizer` keyword arguments, passed through unchanged. The known
+ones: ``name`` = ``{"replace": "name"}`` (person names become public names, one per distinct
+name and document), ``word`` = ``{"replace": "word"}`` (any public word, the behaviour before
+the ``replace`` option) and ``tag`` = ``{"replace": "tag"}`` (a placeholder such as
+``[PERSON]``); ``--variant NAME=JSON`` defines or overrides one (``{}``: the Privatizer's
+defaults).
+
+How it is measured:
+
+* CoNLL train is read as its articles (``-DOCSTART-`` documents), and each article is
+  privatized as one text (names are consistent per document, as a user's privatized corpus
+  would be): a spaCy ``Doc`` is built from the gold words, sentences joined by a line-break
+  token, with the vocabulary of the privatizer's pipeline, and batches of articles go through
+  :meth:`Privatizer.privatize_docs`, whose *detector* chooses the targets (the gold labels are
+  never shown to it). It writes one new word per input token, so the gold tags stay on the
+  same positions; the line breaks are dropped again and the sentences are trained on.
+  The share of gold person tokens changed by privatization is measured (what survived is
+  what the model still sees of the original names), and the share of other words changed
+  (the detector's false positives).
+* Every variant trains the same model from ``spacy.blank("en")`` (the ``ner`` component with
+  spaCy's default CNN tok2vec, :data:`NER_MODEL`, no pretrained vectors) with the same
+  hyper-parameters (:class:`TrainingSettings`) and seed, on all four CoNLL types, and is
+  scored on the original eng.testa sentences with spaCy's ``get_ner_prf``: PERSON
+  precision/recall/F1 (exact spans) and the overall micro F1 for context.
+
+The privatizers run with the fixed ``--seed`` so that the figures are reproducible; the
+privatized text is therefore not private against anyone who knows the seed, and it is never
+written out or printed (only counts and scores are).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from textdp.detect.base import normalise_label
+from textdp.detect.conll import Document, Sentence, iob_spans, read_conll
+from textdp.detect.corpora import DOMAINS, default_data_dir
+
+ORIGINAL = "original"
+PERSON = normalise_label("PER")  # CoNLL's PER as textdp and spaCy name it ("PERSON")
+# Privatizer keyword arguments of the known variants (issue 15's `replace` option).
+KNOWN_VARIANTS: dict[str, dict[str, Any]] = {
+    "name": {"replace": "name"},
+    "word": {"replace": "word"},
+    "tag": {"replace": "tag"},
+}
+DEFAULT_VARIANTS = (ORIGINAL, "word", "name")
+LINE_BREAK = "\n"  # between the sentences of an article, as textdp.detect.conll.units does
+# Articles per privatize_docs call: ~32 articles are ~470 sentences, ~6,800 tokens (one
+# detector batch, one noise draw and one decode each; fast batched, slow one by one).
+BATCH_ARTICLES = 32
+# spaCy's default NER model (spacy/pipeline/ner.py), spelt out so every variant and every
+# spaCy version trains the same architecture: a 4-layer CNN tok2vec over hashed NORM, PREFIX,
+# SUFFIX and SHAPE embeddings, no pretrained vectors.
+NER_MODEL: dict[str, Any] = {
+    "@architectures": "spacy.TransitionBasedParser.v2",
+    "state_type": "ner",
+    "extra_state_tokens": False,
+    "hidden_width": 64,
+    "maxout_pieces": 2,
+    "use_upper": True,
+    "nO": None,
+    "tok2vec": {
+        "@architectures": "spacy.HashEmbedCNN.v2",
+        "pretrained_vectors": None,
+        "width": 96,
+        "depth": 4,
+        "embed_size": 2000,
+        "window_size": 1,
+        "maxout_pieces": 3,
+        "subword_features": True,
+    },
+}
+
+
+@dataclass(frozen=True)
+class TrainingSettings:
+    """Hyper-parameters shared by every variant of a run.
+
+    ``train_sentences``/``dev_sentences`` cap the splits (``None``: all of it): whole
+    articles are drawn in a seeded random order until the cap is reached, the last one cut.
+    Batches are sentences, their size compounding from ``batch_start`` to ``batch_stop``
+    (spaCy's ``compounding``), with spaCy's default Adam optimizer.
+    """
+
+    epochs: int
+    dropout: float = 0.1
+    batch_start: float = 8.0
+    batch_stop: float = 32.0
+    batch_compound: float = 1.001
+    train_sentences: int | None = None
+    dev_sentences: int | None = None
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.epochs, int) and self.epochs >= 1):
+            raise ValueError(f"epochs must be an integer >= 1, got {self.epochs!r}")
+        if not 0.0 <= self.dropout < 1.0:
+            raise ValueError(f"dropout must be in [0, 1), got {self.dropout!r}")
+        for name in ("train_sentences", "dev_sentences"):
+            value = getattr(self, name)
+            if value is not None and not (isinstance(value, int) and value >= 1):
+                raise ValueError(f"{name} must be an integer >= 1 or None, got {value!r}")
+
+
+# Full run: all of CoNLL train (14,041 sentences) and dev (3,250), 5 epochs: the three
+# default variants took 1,407 s of CPU (one core busy at a time), so ~25 min on 2 free cores.
+# Dev PERSON F1 of the original variant after epochs 1-5 (seed 0, --curve): 0.845, 0.855,
+# 0.877, 0.885, 0.882, levelled off; the privatized variants move ±0.02 between epochs.
+FULL = TrainingSettings(epochs=5)
+# --quick: CI-sized, a few hundred sentences and 2 epochs (under 2 minutes on 2 cores).
+QUICK = TrainingSettings(epochs=2, train_sentences=400, dev_sentences=500)
+
+
+@dataclass
+class PrivatizationStats:
+    """What privatization changed in the gold-annotated training text (counts of word tokens:
+    tokens with a letter, the only ones a privatizer replaces)."""
+
+    person_tokens: int = 0
+    person_changed: int = 0
+    other_tokens: int = 0
+    other_changed: int = 0
+    tokens_replaced: int = 0  # target tokens the privatizer reports it wrote over
+    draws: int = 0  # of them, draws through the mechanism (a repeated name may share one)
+
+    @property
+    def person_changed_share(self) -> float | None:
+        """Share of the gold person tokens that came out different."""
+        return self.person_changed / self.person_tokens if self.person_tokens else None
+
+    @property
+    def other_changed_share(self) -> float | None:
+        """Share of the other word tokens that came out different."""
+        return self.other_changed / self.other_tokens if self.other_tokens else None
+
+    def as_dict(self) -> dict[str, Any]:
+        """Counts and shares as plain values."""
+        return {**asdict(self), "person_changed_share": self.person_changed_share,
+                "other_changed_share": self.other_changed_share}
+
+
+@dataclass
+class VariantResult:
+    """One variant: how its training text was made and how its model scores on dev."""
+
+    variant: str
+    privatizer: dict[str, Any] | None  # the keyword arguments (None for the original)
+    epsilon: float | None
+    stats: PrivatizationStats | None
+    scores: dict[str, Any]
+    train_sentences: int
+    dev_sentences: int
+    seconds_privatize: float
+    seconds_train: float
+    curve: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain values for JSON."""
+        out = asdict(self)
+        out["stats"] = None if self.stats is None else self.stats.as_dict()
+        return out
+
+
+# ---------------------------------------------------------------------------- arguments
+def parse_variants(value: str | Sequence[str],
+                   extra: Mapping[str, Mapping[str, Any]] | None = None
+                   ) -> dict[str, dict[str, Any] | None]:
+    """Variants by name from ``"original,word,name"`` or a list: ``original`` → ``None``,
+    a known or ``extra`` name → its Privatizer keyword arguments. Unknown names raise a
+    ``ValueError`` listing the accepted ones."""
+    known: dict[str, Mapping[str, Any]] = {**KNOWN_VARIANTS, **(extra or {})}
+    names = [n.strip() for n in (value.split(",") if isinstance(value, str) else value)]
+    names = [n for n in names if n]
+    unknown = [n for n in names if n != ORIGINAL and n not in known]
+    if unknown or not names:
+        raise ValueError(f"variants must be a comma-separated subset of "
+                         f"{', '.join([ORIGINAL, *known])}; got "
+                         f"{', '.join(unknown) or 'nothing'}")
+    return {n: None if n == ORIGINAL else dict(known[n]) for n in dict.fromkeys(names)}
+
+
+def parse_variant_definition(value: str) -> tuple[str, dict[str, Any]]:
+    """``NAME=JSON`` (a JSON object of Privatizer keyword arguments) → ``(name, kwargs)``."""
+    name, sep, spec = value.partition("=")
+    name = name.strip()
+    if not sep or not name or "," in name:
+        raise ValueError(f"--variant must look like NAME={{...}} (a JSON object of Privatizer "
+                         f"arguments), got {value!r}")
+    if name == ORIGINAL:
+        raise ValueError(f"--variant cannot redefine {ORIGINAL!r} (it is never privatized)")
+    try:
+        kwargs = json.loads(spec)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"--variant {name}: not valid JSON ({err.msg} at column "
+                         f"{err.colno})") from None
+    if not isinstance(kwargs, dict):
+        raise ValueError(f"--variant {name}: expected a JSON object of Privatizer arguments")
+    return name, kwargs
+
+
+def make_privatizer(name: str, kwargs: Mapping[str, Any], *, epsilon: float | None = None,
+                    seed: int | None = None) -> Any:
+    """The :class:`~textdp.privatizer.Privatizer` of a variant: its keyword arguments as
+    given, plus ``epsilon`` and ``seed`` where the variant does not set them. Arguments the
+    Privatizer does not accept raise a ``ValueError`` naming the variant."""
+    from textdp.privatizer import Privatizer
+
+    args = dict(kwargs)
+    if epsilon is not None:
+        args.setdefault("epsilon", epsilon)
+    if seed is not None:
+        args.setdefault("seed", seed)
+    try:
+        return Privatizer(**args)
+    except TypeError as err:
+        raise ValueError(f"variant {name!r}: the Privatizer refused its arguments "
+                         f"{sorted(args)} ({err})") from None
+
+
+# ---------------------------------------------------------------------------- data
+def conll_paths(data_dir: str | os.PathLike[str] | None = None) -> tuple[Path, Path]:
+    """CoNLL-2003 train and dev files under the data folder, checked to exist."""
+    root = Path(data_dir) if data_dir is not None else default_data_dir()
+    domain = DOMAINS["conll"]
+    paths = (root / domain.train[0], root / domain.dev)
+    for path in paths:
+        if not path.is_file():
+            raise FileNotFoundError(2, "CoNLL-2003 file not found", os.fspath(path))
+    return paths
+
+
+def sample_documents(documents: Sequence[Document], max_sentences: int | None,
+                     seed: int) -> list[Document]:
+    """Whole documents in a seeded random order until ``max_sentences`` (the last one cut),
+    put back in file order; all of them when ``max_sentences`` is ``None``."""
+    if max_sentences is None:
+        return list(documents)
+    order = list(range(len(documents)))
+    random.Random(seed).shuffle(order)
+    chosen: dict[int, Document] = {}
+    left = max_sentences
+    for i in order:
+        if left <= 0:
+            break
+        chosen[i] = list(documents[i][:left])
+        left -= len(chosen[i])
+    return [chosen[i] for i in sorted(chosen)]
+
+
+def _batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
+    for i in range(0, len(items), size):
+        yield items[i:i + size]
+
+
+def privatize_documents(documents: Sequence[Document], privatizer: Any, *,
+                        batch_articles: int = BATCH_ARTICLES
+                        ) -> tuple[list[Document], PrivatizationStats]:
+    """The documents with every word replaced by what ``privatizer`` writes for it, the tags
+    untouched, and what changed.
+
+    Each document is one text: its sentences' gold words joined by a line-break token, as a
+    spaCy ``Doc`` of the privatizer's pipeline vocabulary, so the detector sees the gold
+    tokenization and :meth:`~textdp.privatizer.Privatizer.privatize_docs` returns exactly one
+    word per gold token. Docs are made and privatized in a spaCy memory zone per batch (their
+    strings are not kept in the pipeline's string store). Raises ``ValueError`` (naming the
+    document and position, not the text) when the privatizer breaks that alignment.
+    """
+    from spacy.tokens import Doc
+
+    from textdp.privatizer import is_word, transient_strings
+
+    nlp = privatizer.nlp
+    stats = PrivatizationStats()
+    out: list[Document] = []
+    for first, batch in zip(range(0, len(documents), batch_articles),
+                            _batches(documents, batch_articles)):
+        layouts: list[list[int]] = []  # per document: the start of each sentence in its doc
+        with transient_strings(nlp):
+            docs = []
+            for document in batch:
+                words: list[str] = []
+                spaces: list[bool] = []
+                starts: list[int] = []
+                for sentence in document:
+                    if words:
+                        spaces[-1] = False
+                        words.append(LINE_BREAK)
+                        spaces.append(False)
+                    starts.append(len(words))
+                    words.extend(sentence.tokens)
+                    spaces.extend([True] * len(sentence.tokens))
+                spaces[-1] = False
+                docs.append(Doc(nlp.vocab, words=words, spaces=spaces))
+                layouts.append(starts)
+            private = privatizer.privatize_docs(docs)
+            sizes = [len(doc) for doc in docs]
+        for k, (document, starts, size, (new_words, report)) in enumerate(
+                zip(batch, layouts, sizes, private)):
+            row = first + k
+            if len(new_words) != size:
+                raise ValueError(f"document {row}: the privatizer wrote {len(new_words)} "
+                                 f"words for {size} tokens (the gold tags need one each)")
+            stats.tokens_replaced += report.tokens_replaced
+            stats.draws += report.draws
+            new_document: Document = []
+            for sentence, start in zip(document, starts):
+                new = tuple(new_words[start:start + len(sentence.tokens)])
+                for i, (old, word, tag) in enumerate(zip(sentence.tokens, new, sentence.tags)):
+                    if not word or word.isspace():
+                        raise ValueError(f"document {row}, token {start + i}: the privatizer "
+                                         "wrote an empty word (a spaCy token needs text)")
+                    if not is_word(old):
+                        continue
+                    person = tag != "O" and normalise_label(tag) == PERSON
+                    if person:
+                        stats.person_tokens += 1
+                        stats.person_changed += word != old
+                    else:
+                        stats.other_tokens += 1
+                        stats.other_changed += word != old
+                new_document.append(Sentence(new, sentence.tags))
+            out.append(new_document)
+    return out, stats
+
+
+# ---------------------------------------------------------------------------- training
+def _bio(sentence: Sentence) -> list[str]:
+    """IOB2 tags (``B-``/``I-``, labels normalised) of a sentence's gold spans."""
+    tags = ["O"] * len(sentence.tokens)
+    for start, end, label in iob_spans(sentence.tags):
+        tags[start] = f"B-{label}"
+        for i in range(start + 1, end):
+            tags[i] = f"I-{label}"
+    return tags
+
+
+def make_examples(nlp: Any, sentences: Sequence[Sentence]) -> list[Any]:
+    """spaCy training ``Example``s: the sentence's words (a space after each, none after the
+    last) as the predicted doc, the same words with the gold entities as the reference."""
+    from spacy.tokens import Doc
+    from spacy.training import Example
+
+    examples = []
+    for sentence in sentences:
+        words = list(sentence.tokens)
+        spaces = [True] * (len(words) - 1) + [False]
+        reference = Doc(nlp.vocab, words=words, spaces=spaces, ents=_bio(sentence))
+        examples.append(Example(Doc(nlp.vocab, words=words, spaces=spaces), reference))
+    return examples
+
+
+def new_ner_pipeline(seed: int) -> Any:
+    """A blank English pipeline with an untrained ``ner`` of :data:`NER_MODEL`."""
+    import spacy
+
+    spacy.util.fix_random_seed(seed)
+    nlp = spacy.blank("en")
+    nlp.add_pipe("ner", config={"model": NER_MODEL})
+    return nlp
+
+
+def train_ner(sentences: Sequence[Sentence], settings: TrainingSettings, *, seed: int = 0,
+              dev: Sequence[Sentence] | None = None,
+              log: Callable[[str], None] | None = None) -> tuple[Any, list[dict[str, Any]]]:
+    """Train :func:`new_ner_pipeline` on ``sentences`` with ``settings``; returns the
+    pipeline and, when ``dev`` is given, its scores after every epoch (the learning curve).
+
+    Seeded end to end (thinc/numpy/random through ``spacy.util.fix_random_seed``, and the
+    shuffle of each epoch), so the same data gives the same model on one machine."""
+    from spacy.training import Example
+    from spacy.util import compounding, minibatch
+
+    if not sentences:
+        raise ValueError("train_ner needs at least one sentence")
+    nlp = new_ner_pipeline(seed)
+    examples = make_examples(nlp, sentences)
+    optimizer = nlp.initialize(lambda: examples)
+    curve: list[dict[str, Any]] = []
+    shuffle = random.Random(seed)
+    for epoch in range(1, settings.epochs + 1):
+        order: list[Example] = list(examples)
+        shuffle.shuffle(order)
+        losses: dict[str, float] = {}
+        sizes = compounding(settings.batch_start, settings.batch_stop,
+                            settings.batch_compound)
+        for batch in minibatch(order, size=sizes):
+            nlp.update(batch, drop=settings.dropout, sgd=optimizer, losses=losses)
+        point: dict[str, Any] = {"epoch": epoch, "loss": float(losses.get("ner", 0.0))}
+        if dev is not None:
+            point.update(score_ner(nlp, dev))
+        curve.append(point)
+        if log is not None:
+            extra = f", dev {PERSON} F1 {point[f'{PERSON}_f']:.3f}" if dev is not None else ""
+            log(f"  epoch {epoch}/{settings.epochs}: loss {point['loss']:.1f}{extra}")
+    return nlp, curve
+
+
+def score_ner(nlp: Any, sentences: Sequence[Sentence]) -> dict[str, Any]:
+    """PERSON precision/recall/F1 and overall micro P/R/F1 (exact spans, spaCy's
+    ``get_ner_prf``) of ``nlp`` on the gold ``sentences``, and the gold PERSON entities."""
+    from spacy.scorer import get_ner_prf
+    from spacy.tokens import Doc
+    from spacy.training import Example
+
+    references = []
+    for sentence in sentences:
+        words = list(sentence.tokens)
+        spaces = [True] * (len(words) - 1) + [False]
+        references.append(Doc(nlp.vocab, words=words, spaces=spaces, ents=_bio(sentence)))
+    inputs = (Doc(nlp.vocab, words=[t.text for t in r], spaces=[bool(t.whitespace_) for t in r])
+              for r in references)
+    predicted = list(nlp.pipe(inputs, batch_size=256))
+    prf = get_ner_prf([Example(p, r) for p, r in zip(predicted, references)])
+    person = (prf.get("ents_per_type") or {}).get(PERSON, {"p": 0.0, "r": 0.0, "f": 0.0})
+    gold_persons = sum(1 for r in references for e in r.ents if e.label_ == PERSON)
+    return {f"{PERSON}_p": float(person["p"]), f"{PERSON}_r": float(person["r"]),
+            f"{PERSON}_f": float(person["f"]), "ents_p": float(prf["ents_p"] or 0.0),
+            "ents_r": float(prf["ents_r"] or 0.0), "ents_f": float(prf["ents_f"] or 0.0),
+            f"gold_{PERSON}": gold_persons}
+
+
+# ---------------------------------------------------------------------------- the run
+def evaluate_ner_utility(variants: Mapping[str, Mapping[str, Any] | None], *,
+                         data_dir: str | os.PathLike[str] | None = None,
+                         settings: TrainingSettings = FULL, epsilon: float | None = None,
+                         seed: int = 0, curve: bool = False,
+                         log: Callable[[str], None] | None = None) -> list[VariantResult]:
+    """Train one NER per variant on CoNLL train (original, or privatized with the variant's
+    Privatizer keyword arguments) and score each on the original CoNLL dev.
+
+    Every argument, the data files and every variant's Privatizer are checked before any
+    training. ``curve``: also score dev after every epoch (costs one dev pass per epoch)."""
+    if not variants:
+        raise ValueError("variants must name at least one variant")
+    train_path, dev_path = conll_paths(data_dir)
+    privatizers = {name: make_privatizer(name, kwargs, epsilon=epsilon, seed=seed)
+                   for name, kwargs in variants.items() if kwargs is not None}
+    say = log or (lambda line: None)
+    train_docs = sample_documents(read_conll(train_path), settings.train_sentences, seed)
+    dev = [s for d in sample_documents(read_conll(dev_path), settings.dev_sentences, seed)
+           for s in d]
+    train_count = sum(len(d) for d in train_docs)
+    say(f"CoNLL-2003: {train_count} train sentences in {len(train_docs)} articles, "
+        f"{len(dev)} dev sentences; {settings.epochs} epochs, seed {seed}")
+    results = []
+    for name, kwargs in variants.items():
+        start = time.perf_counter()
+        stats = None
+        documents = train_docs
+        if kwargs is not None:
+            documents, stats = privatize_documents(train_docs, privatizers[name])
+            share = stats.person_changed_share
+            other = stats.other_changed_share
+            say(f"{name}: privatized in {time.perf_counter() - start:.0f} s; gold person "
+                f"tokens changed {stats.person_changed}/{stats.person_tokens}"
+                + (f" ({share:.1%})" if share is not None else "")
+                + f", other words changed {stats.other_changed}/{stats.other_tokens}"
+                + (f" ({other:.2%})" if other is not None else ""))
+        seconds_privatize = time.perf_counter() - start
+        sentences = [s for d in documents for s in d]
+        start = time.perf_counter()
+        say(f"{name}: training on {len(sentences)} sentences")
+        nlp, points = train_ner(sentences, settings, seed=seed, dev=dev if curve else None,
+                                log=log)
+        seconds_train = time.perf_counter() - start
+        scores = points[-1] if curve else score_ner(nlp, dev)
+        scores = {k: v for k, v in scores.items() if k not in ("epoch", "loss")}
+        say(f"{name}: dev {PERSON} P {scores[f'{PERSON}_p']:.3f} R "
+            f"{scores[f'{PERSON}_r']:.3f} F1 {scores[f'{PERSON}_f']:.3f}; all types F1 "
+            f"{scores['ents_f']:.3f} ({seconds_train:.0f} s)")
+        results.append(VariantResult(
+            variant=name, privatizer=None if kwargs is None else dict(kwargs),
+            epsilon=None if kwargs is None else float(privatizers[name].epsilon),
+            stats=stats, scores=scores, train_sentences=len(sentences),
+            dev_sentences=len(dev), seconds_privatize=seconds_privatize,
+            seconds_train=seconds_train, curve=points))
+    return results
+
+
+def results_table(results: Sequence[VariantResult]) -> str:
+    """The Markdown table of a run (one row per variant)."""
+    from textdp.evaluate.report import markdown_table
+
+    rows = []
+    for r in results:
+        share = None if r.stats is None else r.stats.person_changed_share
+        other = None if r.stats is None else r.stats.other_changed_share
+        rows.append({
+            "variant": r.variant,
+            "privatizer": "none" if r.privatizer is None else
+            json.dumps(r.privatizer, sort_keys=True),
+            "epsilon": r.epsilon,
+            "person_changed": None if share is None else f"{share:.1%}",
+            "other_changed": None if other is None else f"{other:.2%}",
+            "p": r.scores[f"{PERSON}_p"], "r": r.scores[f"{PERSON}_r"],
+            "f": r.scores[f"{PERSON}_f"], "all_f": r.scores["ents_f"]})
+    return markdown_table(rows, {
+        "variant": "train text", "privatizer": "Privatizer arguments", "epsilon": "ε",
+        "person_changed": "gold person tokens changed", "other_changed": "other words changed",
+        "p": "dev PER P", "r": "dev PER R", "f": "dev PER F1", "all_f": "dev F1 (all types)"})
+
+
+def add_parser(sub: Any) -> None:
+    """``textdp evaluate ner-utility`` (``sub``: the ``evaluate`` command's subparsers)."""
+    p = sub.add_parser(
+        "ner-utility", help="train a spaCy NER on original and privatized CoNLL-2003 train, "
+                            "PER precision/recall/F1 on the original dev")
+    p.add_argument("--data", default=None,
+                   help="folder laid out like ../shared/data (conll2003/eng.train, "
+                        "eng.testa); default: ../shared/data beside the checkout or "
+                        "$TEXTDP_DATA")
+    p.add_argument("--variants", default=",".join(DEFAULT_VARIANTS),
+                   help=f"comma-separated: {ORIGINAL} (no privatization), "
+                        + ", ".join(f"{n} ({json.dumps(k)})" for n, k in KNOWN_VARIANTS.items())
+                        + " or a name given by --variant (default: %(default)s)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME=JSON",
+                   help="define or override a variant: a JSON object of Privatizer keyword "
+                        "arguments, passed unchanged (repeatable), e.g. 'word={}'")
+    p.add_argument("--epsilon", type=float, default=None,
+                   help="ε per token of every privatized variant that sets none (default: the "
+                        "Privatizer's default)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the privatizers (fixed: NOT private against anyone who knows "
+                        "it; the text is never written out), the sampling and the training "
+                        "(default 0)")
+    p.add_argument("--quick", action="store_true",
+                   help=f"CI-sized: {QUICK.train_sentences} train and {QUICK.dev_sentences} "
+                        f"dev sentences, {QUICK.epochs} epochs (default: all of train and dev, "
+                        f"{FULL.epochs} epochs)")
+    p.add_argument("--epochs", type=int, default=None,
+                   help="override the number of training epochs")
+    p.add_argument("--curve", action="store_true",
+                   help="also score dev after every epoch (the learning curve, in the JSON)")
+    p.add_argument("--json", default=None, metavar="OUT",
+                   help="also write the settings, figures and learning curves to this file")
+    p.set_defaults(handler=cmd_ner_utility)
+
+
+def cmd_ner_utility(args: Any) -> int:
+    """Run ``textdp evaluate ner-utility``."""
+    from dataclasses import replace
+
+    from textdp.evaluate.report import command_line
+    from textdp.io import atomic_output
+    from textdp.validation import check_epsilon
+
+    # Validate every argument and the data files before any work.
+    extra = dict(parse_variant_definition(v) for v in args.variant)
+    variants = parse_variants(args.variants, extra)
+    epsilon = None if args.epsilon is None else check_epsilon(args.epsilon)
+    settings = QUICK if args.quick else FULL
+    if args.epochs is not None:
+        settings = replace(settings, epochs=args.epochs)
+    conll_paths(args.data)
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+
+    start, cpu_start = time.perf_counter(), time.process_time()
+    results = evaluate_ner_utility(variants, data_dir=args.data, settings=settings,
+                                   epsilon=epsilon, seed=args.seed, curve=args.curve, log=log)
+    seconds = time.perf_counter() - start
+    cpu_seconds = time.process_time() - cpu_start
+    print()
+    print(results_table(results))
+    print(f"\n{seconds:.0f} s wall clock, {cpu_seconds:.0f} s CPU of this process "
+          f"({os.cpu_count()} CPUs visible)")
+    if args.json:
+        with atomic_output(args.json) as f:
+            json.dump({"command": command_line(), "settings": asdict(settings),
+                       "model": NER_MODEL, "seed": args.seed, "quick": bool(args.quick),
+                       "seconds": seconds, "cpu_seconds": cpu_seconds,
+                       "results": [r.as_dict() for r in results]}, f, indent=2)
+        print(f"ner-utility: wrote {args.json}")
+    return 0
