@@ -62,9 +62,21 @@ def test_a_filtered_table_never_writes_an_excluded_word():
     table = EmbeddingTable(words, vectors, name="toy")
     texts = ["islam"] * 200
     full = Privatizer(table=table, targets="all", epsilon=5.0, seed=1, clip_norm=None,
-                      replace="word")  # any public word, as the table spells it
+                      replace="word", exclude=None)  # nothing excluded
+    assert "islam" in Privatizer(table=table, targets="all").exclude  # excluded by default
     assert sum(r.text == "islam" for r in full.privatize(texts)) > 150
     filtered = Privatizer(table=table.without({"Islam"}), targets="all", epsilon=5.0, seed=1,
-                          clip_norm=None, replace="word")
+                          clip_norm=None, replace="word", exclude=None)
     outs = {r.text for r in filtered.privatize(texts)}
+    assert "islam" not in outs and outs <= {"anna", "maria", "john", "peter"}
+
+
+def test_the_default_exclusion_applies_to_the_privatizer():
+    words = ["islam", "anna", "maria", "john", "peter"]
+    vectors = np.array([[0, 0], [10, 0], [0, 10], [-10, 0], [0, -10]], dtype=np.float32)
+    table = EmbeddingTable(words, vectors, name="toy")
+    from textdp.privatizer import Privatizer
+
+    outs = {r.text for r in Privatizer(table=table, targets="all", epsilon=5.0, seed=1,
+                                       clip_norm=None).privatize(["islam"] * 200)}
     assert "islam" not in outs and outs <= {"anna", "maria", "john", "peter"}

@@ -407,8 +407,10 @@ def name_leak(
     for name in names:
         for eps in grid[name]:
             start = time.perf_counter()
+            # The mechanism over the whole table (replace="word", nothing excluded), as the
+            # figures of this table measure it; pseudonyms have `textdp evaluate pseudonyms`.
             privatizer = Privatizer(epsilon=eps, mechanism=name, table=base, detector=detector,
-                                    seed=seed)
+                                    seed=seed, replace="word", exclude=None)
             outputs = privatizer.privatize_docs(docs, spans)
             kept = sum(1 for ws, (new, _), g, t in zip(words, outputs, gold_tokens, targeted)
                        for k in g & t if new[k] == ws[k])

@@ -650,7 +650,9 @@ def evaluate_utility(
         raise FileNotFoundError(2, "no such table file (word2vec/GloVe/fastText text)",
                                 os.fspath(table))
     # Every configuration is built (and so validated) before any data is read.
-    privatizers = {(m, e): Privatizer(epsilon=e, mechanism=m, targets="all", seed=seed)
+    # The mechanism over the whole table: no substitute excluded (the figures measure it).
+    privatizers = {(m, e): Privatizer(epsilon=e, mechanism=m, targets="all", seed=seed,
+                                      exclude=None)
                    for m in mechs for e in grid[m]}
 
     start, cpu_start = time.perf_counter(), time.process_time()
@@ -679,7 +681,7 @@ def evaluate_utility(
         # Rebuilt on the loaded table and pipeline so that every configuration shares them
         # (and the neighbour index); ``spec`` already validated the arguments.
         priv = Privatizer(epsilon=spec.epsilon, mechanism=mech, targets="all", table=emb,
-                          nlp=nlp, seed=seed)
+                          nlp=nlp, seed=seed, exclude=None)
         new_tokens: list[list[str]] = []
         for i in range(0, len(data.docs), _DOC_CHUNK):
             new_tokens.extend(w for w, _ in priv.privatize_docs(data.docs[i:i + _DOC_CHUNK]))
