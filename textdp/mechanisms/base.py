@@ -98,6 +98,16 @@ class Mechanism(ABC):
         args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
         return f"{type(self).__name__}({args})"
 
+    def _decode_index(self, index: NeighbourIndex | None) -> NeighbourIndex:
+        """The index a draw decodes to: ``index`` (a public subset, only where
+        :attr:`decodes_subsets`), else the prepared candidates'."""
+        if index is None:
+            return self._require_index()
+        if not self.decodes_subsets:
+            raise ValueError(f"mechanism {self.name!r} draws from its prepared table only "
+                             "(index must be None)")
+        return index
+
     def _require_index(self) -> NeighbourIndex:
         if self.index is None:
             raise RuntimeError(f"mechanism {self.name!r} was used before prepare()")
@@ -122,7 +132,7 @@ class NoiseMechanism(Mechanism):
         self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource,
         index: NeighbourIndex | None = None,
     ) -> torch.Tensor:
-        index = index or self._require_index()
+        index = self._decode_index(index)
         noisy = self.perturb(vectors.to(index.device)[inverse.to(index.device)], rng)
         return index.search(noisy, k=1)[1][:, 0]
 

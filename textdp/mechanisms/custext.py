@@ -127,10 +127,7 @@ class CusText(Mechanism):
         self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource,
         index: NeighbourIndex | None = None,
     ) -> torch.Tensor:
-        if index is not None:  # decodes_subsets is False: its candidates are the table's
-            raise ValueError(f"mechanism {self.name!r} draws from its prepared table only "
-                             "(index must be None)")
-        index = self._require_index()
+        index = self._decode_index(index)
         assert self._sets is not None and self._set_of_row is not None
         device = index.device
         vectors = vectors.to(device)

@@ -403,7 +403,7 @@ class NADP(NoiseMechanism):
 
     def sample(self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource,
                index: NeighbourIndex | None = None) -> torch.Tensor:
-        index = index or self._require_index()
+        index = self._decode_index(index)
         vectors = vectors.to(index.device)
         inverse = inverse.to(index.device)
         sigma = self.sigma_of(vectors)[inverse]  # one lookup per distinct input

@@ -28,6 +28,6 @@ class SanText(Mechanism):
         self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource,
         index: NeighbourIndex | None = None,
     ) -> torch.Tensor:
-        index = index or self._require_index()
+        index = self._decode_index(index)
         half_eps = self.epsilon / 2.0
         return sample_from_logits(vectors, inverse, index, lambda d: -half_eps * d, rng)

@@ -44,7 +44,7 @@ class TruncatedExponential(Mechanism):
         self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource,
         index: NeighbourIndex | None = None,
     ) -> torch.Tensor:
-        index = index or self._require_index()
+        index = self._decode_index(index)
         gamma = self.gamma(len(index))
         half_eps = self.epsilon / 2.0
         return sample_from_logits(

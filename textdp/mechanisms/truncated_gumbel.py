@@ -160,10 +160,7 @@ class TruncatedGumbel(Mechanism):
         self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource,
         index: NeighbourIndex | None = None,
     ) -> torch.Tensor:
-        if index is not None:  # decodes_subsets is False: its candidates are the table's
-            raise ValueError(f"mechanism {self.name!r} draws from its prepared table only "
-                             "(index must be None)")
-        index = self._require_index()
+        index = self._decode_index(index)
         assert self.scale is not None and self.max_distance is not None
         device = index.device
         n_cand = len(index)

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import torch
 
 from textdp.index import NeighbourIndex
 from textdp.mechanisms.base import NoiseMechanism, multivariate_laplace
-from textdp.mechanisms.mahalanobis import DEFAULT_LAMBDA, regularised_covariance_root
+from textdp.mechanisms.mahalanobis import DEFAULT_LAMBDA, Mahalanobis
 from textdp.rng import RandomSource
 from textdp.validation import check_closed_unit
 
@@ -44,7 +43,7 @@ class Vickrey(NoiseMechanism):
         self, vectors: torch.Tensor, inverse: torch.Tensor, rng: RandomSource,
         index: NeighbourIndex | None = None,
     ) -> torch.Tensor:
-        index = index or self._require_index()
+        index = self._decode_index(index)
         noisy = self.perturb(vectors.to(index.device)[inverse.to(index.device)], rng)
         dist, ids = index.search(noisy, k=2)
         d1, d2 = dist[:, 0], dist[:, 1]
@@ -58,9 +57,10 @@ class Vickrey(NoiseMechanism):
         return {"epsilon": self.epsilon, "t": self.t}
 
 
-class VickreyMahalanobis(Vickrey):
+class VickreyMahalanobis(Mahalanobis, Vickrey):
     """Mahalanobis-shaped noise (Xu et al. 2020), then the Vickrey choice (pyPANTERA's
-    ``VickreyMhl``): post-processing of ``mahalanobis``."""
+    ``VickreyMhl``): post-processing of ``mahalanobis``. The noise and its preparation are
+    :class:`Mahalanobis`'s, the choice :class:`Vickrey`'s (method resolution order)."""
 
     name = "vickrey_mahalanobis"
     description = ("Vickrey mechanism on Mahalanobis noise (λ·Σ + (1-λ)·I): pick 1st or 2nd "
@@ -71,20 +71,9 @@ class VickreyMahalanobis(Vickrey):
 
     def __init__(self, epsilon: float, t: float = DEFAULT_T, lam: float = DEFAULT_LAMBDA
                  ) -> None:
-        super().__init__(epsilon, t)
+        Vickrey.__init__(self, epsilon, t)
         self.lam = check_closed_unit("lam (Mahalanobis λ)", lam)
-        self._root: torch.Tensor | None = None
-
-    def prepare(self, candidates: np.ndarray, index: NeighbourIndex, rng: RandomSource) -> None:
-        super().prepare(candidates, index, rng)
-        root = regularised_covariance_root(candidates, self.lam)
-        self._root = torch.from_numpy(root.astype(np.float32)).to(index.device)
-
-    def noise(self, n: int, dim: int, rng: RandomSource, device: torch.device) -> torch.Tensor:
-        if self._root is None:
-            raise RuntimeError("vickrey_mahalanobis was used before prepare()")
-        z = multivariate_laplace(n, dim, self.epsilon, rng, device)
-        return z @ self._root.to(device)  # the root is symmetric
+        self._root = None
 
     def params(self) -> dict[str, Any]:
         return {"epsilon": self.epsilon, "t": self.t, "lam": self.lam}
