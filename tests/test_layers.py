@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Small utilities with no first-party dependency but each other.
     ("foundation", ("textdp._version", "textdp.validation", "textdp.rng", "textdp.io",
                     "textdp.report", "textdp.tokenization", "textdp.chunking", "textdp.memory",
-                    "textdp.contexts", "textdp.embedded", "textdp.budget")),
+                    "textdp.contexts", "textdp.embedded", "textdp.budget", "textdp.surface")),
     # The public candidates and the nearest-neighbour decode over them.
     ("tables and index", ("textdp.tables", "textdp.index")),
     # The embedded defaults (pipeline, table, default ε): built from tables, used by stages.

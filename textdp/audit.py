@@ -89,7 +89,7 @@ class Auditor:
 
     def audit(self, texts: Sequence[str]) -> list[list[dict[str, Any]]]:
         """The targeted spans of each text (see the module doc), in text order."""
-        from textdp.privatizer import transient_strings
+        from textdp.tokenization import transient_strings
 
         for i, t in enumerate(texts):
             if not isinstance(t, str):

@@ -495,3 +495,27 @@ def cmd_calibrate(args: Any) -> int:
     else:
         print(result.summary())
     return 0
+
+
+def check_auto(epsilon: Any, mechanism: Any, representation: str,
+                target_unchanged: float | None) -> bool:
+    """Whether ε is to be calibrated (``epsilon="auto"``, the Privatizer's argument);
+    rejects what cannot be, before anything is loaded."""
+    if isinstance(epsilon, str):
+        if epsilon != "auto":
+            raise ValueError(f"epsilon must be a finite number > 0, 'auto' or None, "
+                             f"got {epsilon!r}")
+        if isinstance(mechanism, Mechanism) or (
+                isinstance(mechanism, dict) and "epsilon" in mechanism):
+            raise ValueError("epsilon='auto' calibrates ε for the mechanism: give the "
+                             "mechanism by name or as a mapping without 'epsilon'")
+        if representation != "static":
+            raise ValueError("epsilon='auto' calibrates on a static table; give a number for "
+                             f"representation={representation!r}")
+        if target_unchanged is not None:
+            check_open_unit("target_unchanged", target_unchanged)
+        return True
+    if target_unchanged is not None:
+        raise ValueError("target_unchanged is the calibration target of epsilon='auto'; "
+                         f"it does not apply to epsilon={epsilon!r}")
+    return False

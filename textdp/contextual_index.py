@@ -421,3 +421,20 @@ def cmd_build_index(args: argparse.Namespace) -> int:
           f"({index.meta['source']}, {model_label(encoder.model_name)} layer {encoder.layer}) "
           f"written to {out} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return 0
+
+
+def resolve_contextual_index(spec: Any, encoder: ContextualEncoder) -> Any:
+    """Validate a ``contextual_index`` eagerly: ``None`` (the model's default vocabulary
+    index), a :class:`ContextualIndex`, or the folder of a saved one whose model and layer
+    match ``encoder`` (read from its metadata; the weights are checked when it loads)."""
+    if spec is None:
+        return None
+    if isinstance(spec, ContextualIndex):
+        spec.check_encoder(encoder)
+        return spec
+    if isinstance(spec, (str, os.PathLike)):
+        folder = os.fspath(spec)
+        check_meta(read_meta(folder), encoder, where=repr(folder), weights=False)
+        return folder
+    raise ValueError(f"contextual_index must be None, a folder or a ContextualIndex, got "
+                     f"{type(spec).__name__}")

@@ -18,10 +18,8 @@ from an explicit generator (6); the original text is kept nowhere unless ``keep_
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,10 +28,11 @@ import numpy as np
 import torch
 
 from textdp.budget import BUDGET_POLICIES, TextState, over_budget
+from textdp.calibration import check_auto
 from textdp.chunking import BATCH_CHARS, Chunk, chunk_text
 from textdp.contexts import target_contexts
 from textdp.contextual import DEFAULT_LAYER, ContextualEncoder
-from textdp.contextual_index import ContextualIndex, check_meta, read_meta
+from textdp.contextual_index import ContextualIndex, resolve_contextual_index
 from textdp.defaults import default_epsilon
 from textdp.detect import Span, build_detector
 from textdp.detect.pii import PII_LABELS
@@ -47,7 +46,6 @@ from textdp.pseudonyms import (
     CandidateSet,
     check_replace,
     drop_honorifics,
-    join_words,
     keyed_source,
     merge_pii_tokens,
     name_candidates,
@@ -66,14 +64,11 @@ from textdp.report import (
 )
 from textdp.rng import RandomSource
 from textdp.scale import Scale, space_scale
-from textdp.tables import (
-    EmbeddingTable,
-    PrivateEmbeddingsError,
-    default_excluded_substitutes,
-    is_private_embeddings,
-)
+from textdp.surface import join_words, surface_form
+from textdp.tables import EmbeddingTable, check_table_spec, resolve_exclude
 from textdp.targets import DEFAULT_TARGETS, is_word, resolve_targets
-from textdp.validation import check_choice, check_open_unit, check_positive, check_positive_int
+from textdp.tokenization import transient_strings
+from textdp.validation import check_choice, check_positive, check_positive_int
 
 REPRESENTATIONS = ("static", "contextual")
 SURFACES = ("input", "table")
@@ -95,21 +90,6 @@ class PrivatizedText:
                 f"tokens_replaced={self.report.tokens_replaced})")
 
 
-def surface_form(substitute: str, original: str) -> str:
-    """Give ``substitute`` the casing class of ``original``: UPPER, Title, lower, or (for
-    any other pattern, like ``iPhone``) the substitute as the table spells it.
-
-    This releases the original's casing class without noise: the guarantee then holds
-    between inputs of the same casing class only (``surface="table"`` avoids it)."""
-    if len(original) > 1 and original.isupper():
-        return substitute.upper()
-    if original[:1].isupper():
-        return substitute[:1].upper() + substitute[1:]
-    if original.islower():
-        return substitute.lower()
-    return substitute
-
-
 def _single_threaded_after_fork() -> None:
     """OpenMP thread pools (torch, faiss) do not survive ``fork``: a forked child that computes
     with its parent's pool hangs (``nlp.pipe(n_process=2)``, ``datasets.map(num_proc=2)``).
@@ -121,63 +101,6 @@ def _single_threaded_after_fork() -> None:
 
 
 os.register_at_fork(after_in_child=_single_threaded_after_fork)
-
-
-def resolve_contextual_index(spec: Any, encoder: ContextualEncoder) -> Any:
-    """Validate a ``contextual_index`` eagerly: ``None`` (the model's default vocabulary
-    index), a :class:`ContextualIndex`, or the folder of a saved one whose model and layer
-    match ``encoder`` (read from its metadata; the weights are checked when it loads)."""
-    if spec is None:
-        return None
-    if isinstance(spec, ContextualIndex):
-        spec.check_encoder(encoder)
-        return spec
-    if isinstance(spec, (str, os.PathLike)):
-        folder = os.fspath(spec)
-        check_meta(read_meta(folder), encoder, where=repr(folder), weights=False)
-        return folder
-    raise ValueError(f"contextual_index must be None, a folder or a ContextualIndex, got "
-                     f"{type(spec).__name__}")
-
-
-def _check_auto(epsilon: Any, mechanism: Any, representation: str,
-                target_unchanged: float | None) -> bool:
-    """Whether ε is to be calibrated (``epsilon="auto"``); rejects what cannot be."""
-    if isinstance(epsilon, str):
-        if epsilon != "auto":
-            raise ValueError(f"epsilon must be a finite number > 0, 'auto' or None, "
-                             f"got {epsilon!r}")
-        if isinstance(mechanism, Mechanism) or (
-                isinstance(mechanism, dict) and "epsilon" in mechanism):
-            raise ValueError("epsilon='auto' calibrates ε for the mechanism: give the "
-                             "mechanism by name or as a mapping without 'epsilon'")
-        if representation != "static":
-            raise ValueError("epsilon='auto' calibrates on a static table; give a number for "
-                             f"representation={representation!r}")
-        if target_unchanged is not None:
-            check_open_unit("target_unchanged", target_unchanged)
-        return True
-    if target_unchanged is not None:
-        raise ValueError("target_unchanged is the calibration target of epsilon='auto'; "
-                         f"it does not apply to epsilon={epsilon!r}")
-    return False
-
-
-def resolve_table(table: Any) -> Any:
-    """Validate a table spec eagerly; return it as given (loaded lazily) or as a table."""
-    if table is None or isinstance(table, EmbeddingTable) or table == "default":
-        return table
-    if isinstance(table, (str, os.PathLike)):
-        if not os.path.isfile(table):
-            raise ValueError(f"table must be 'default', an EmbeddingTable or an existing "
-                             f"word2vec/GloVe/fastText file; {os.fspath(table)!r} does not exist")
-        if is_private_embeddings(table):
-            raise PrivateEmbeddingsError(
-                f"table {os.fspath(table)!r} holds embeddings trained on user documents: "
-                "private, for detection only, never substitution candidates")
-        return os.fspath(table)
-    raise ValueError(f"table must be 'default', a path or an EmbeddingTable, got "
-                     f"{type(table).__name__}")
 
 
 class Privatizer:
@@ -306,7 +229,7 @@ class Privatizer:
         threshold: float | None = None,
         exclude: Any = "default",
     ) -> None:
-        auto = _check_auto(epsilon, mechanism, representation, target_unchanged)
+        auto = check_auto(epsilon, mechanism, representation, target_unchanged)
         if auto:
             epsilon = 1.0  # stands in while every other parameter is validated; see below
         elif epsilon is None:  # the mechanism's own ε, else the default for the representation
@@ -318,7 +241,7 @@ class Privatizer:
         self.epsilon = self.mechanism.epsilon
         self.targets = resolve_targets(targets)
         self.representation = check_choice("representation", representation, REPRESENTATIONS)
-        self.table_spec = resolve_table(table)
+        self.table_spec = check_table_spec(table)
         self.index_backend = check_choice("index", index, BACKENDS)
         self.device = resolve_device(device)
         self.model = None if model is None else os.fspath(model)
@@ -354,7 +277,7 @@ class Privatizer:
             if self.targets != "all" else None
         self._pii_labels = [t for t in self.targets if t in PII_LABELS] \
             if self.targets != "all" else []
-        self.exclude = _resolve_exclude(exclude)
+        self.exclude = resolve_exclude(exclude)
         self._nlp = nlp
         self._table: EmbeddingTable | None = table if isinstance(table, EmbeddingTable) else None
         if isinstance(self.contextual_index, ContextualIndex):
@@ -903,22 +826,6 @@ class Privatizer:
         return [next(free) if o else by_target[t] for t, o in zip(reps.tolist(), over.tolist())]
 
 
-def _resolve_exclude(exclude: Any) -> frozenset[str]:
-    """The words never written as substitutes, lower-cased (see ``Privatizer``'s
-    ``exclude``)."""
-    if exclude is None:
-        return frozenset()
-    if isinstance(exclude, str):
-        if exclude != "default":
-            raise ValueError(f"exclude must be 'default', None or a collection of words, got "
-                             f"{exclude!r}")
-        return default_excluded_substitutes()
-    words = list(exclude)
-    if not all(isinstance(w, str) for w in words):
-        raise ValueError("exclude must hold words (strings)")
-    return frozenset(w.casefold() for w in words)
-
-
 def _texts(texts: Iterable[str]) -> Iterable[str]:
     if isinstance(texts, (str, bytes)):
         raise TypeError("privatize() takes an iterable of texts, got one string; use "
@@ -930,23 +837,3 @@ def _check_row(i: int, text: Any) -> None:
     """A text is a string, or ``None`` for a missing one (it passes through)."""
     if text is not None and not isinstance(text, str):
         raise ValueError(f"row {i}: expected a string, got {type(text).__name__}")
-
-
-# spaCy memory zones are per vocabulary and neither nest nor mix with other threads' zones.
-_ZONE_LOCK = threading.Lock()
-
-
-@contextlib.contextmanager
-def transient_strings(nlp: Any) -> Iterator[None]:
-    """Run the block in a spaCy memory zone (spaCy ≥ 3.8): the strings the tokenizer and
-    detectors add to ``nlp``'s string store for the texts (names among them) are dropped at
-    the end, so they never reach ``nlp.to_disk()``/``to_bytes()`` nor grow the store. Docs
-    made inside must not be used after it. Zones of one process run one at a time (spaCy's
-    zones are not thread-safe); inside an open zone, or without zone support, the block just
-    runs."""
-    zone = getattr(nlp, "memory_zone", None)
-    if zone is None or getattr(nlp.vocab, "in_memory_zone", True):
-        yield
-        return
-    with _ZONE_LOCK, zone():
-        yield

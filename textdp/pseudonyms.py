@@ -87,27 +87,6 @@ def name_key(token: str) -> str:
     return rules.name_key(unicodedata.normalize("NFKC", token))
 
 
-def join_words(words: Sequence[str], doc: Any, start: int, end: int, *,
-               collapse_tags: bool) -> str:
-    """The text of ``doc``'s tokens that start in ``[start, end)`` with ``words`` in their
-    place. With ``collapse_tags`` a run of one tag over consecutive tokens ("[PERSON]
-    [PERSON]" for "Angela Merkel") is written once, as a placeholder tool would."""
-    out: list[str] = []
-    previous = None
-    for word, token in zip(words, doc):
-        if not start <= token.idx < end:
-            continue
-        if collapse_tags and word == previous and word != token.text and \
-                word.startswith("[") and word.endswith("]") and out and out[-1] == " ":
-            out.pop()  # the space before the repeated tag goes with it
-            out.append(token.whitespace_)
-            continue
-        out.append(word)
-        out.append(token.whitespace_)
-        previous = word
-    return "".join(out)
-
-
 def drop_honorifics(mask: list[str | None], words: Sequence[str]) -> list[str | None]:
     """``mask`` without the honorifics that open a person span ("Dr." in "Dr. Patel"): a
     title is not a name, and a pseudonym in its place ("Dear Michael Jared") reads wrong.

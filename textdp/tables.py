@@ -399,3 +399,36 @@ def _parse_word2vec(path: Path, limit: int | None) -> tuple[list[str], np.ndarra
                                  "is not a number") from None
         raise
     return words, vectors
+
+
+def check_table_spec(table: Any) -> Any:
+    """Validate a table spec eagerly; return it as given (loaded lazily) or as a table."""
+    if table is None or isinstance(table, EmbeddingTable) or table == "default":
+        return table
+    if isinstance(table, (str, os.PathLike)):
+        if not os.path.isfile(table):
+            raise ValueError(f"table must be 'default', an EmbeddingTable or an existing "
+                             f"word2vec/GloVe/fastText file; {os.fspath(table)!r} does not exist")
+        if is_private_embeddings(table):
+            raise PrivateEmbeddingsError(
+                f"table {os.fspath(table)!r} holds embeddings trained on user documents: "
+                "private, for detection only, never substitution candidates")
+        return os.fspath(table)
+    raise ValueError(f"table must be 'default', a path or an EmbeddingTable, got "
+                     f"{type(table).__name__}")
+
+
+def resolve_exclude(exclude: Any) -> frozenset[str]:
+    """The words never written as substitutes, lower-cased (see ``Privatizer``'s
+    ``exclude``)."""
+    if exclude is None:
+        return frozenset()
+    if isinstance(exclude, str):
+        if exclude != "default":
+            raise ValueError(f"exclude must be 'default', None or a collection of words, got "
+                             f"{exclude!r}")
+        return default_excluded_substitutes()
+    words = list(exclude)
+    if not all(isinstance(w, str) for w in words):
+        raise ValueError("exclude must hold words (strings)")
+    return frozenset(w.casefold() for w in words)

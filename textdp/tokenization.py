@@ -14,6 +14,9 @@ input, so output whitespace is unchanged.
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 #: Brackets and quotes glued between two non-space characters.
@@ -36,3 +39,23 @@ def split_glued_punctuation(nlp: Any) -> Any:
     regex = compile_infix_regex([*infixes, GLUED_BRACKETS, GLUED_COLONS])
     nlp.tokenizer.infix_finditer = regex.finditer
     return nlp
+
+
+# spaCy memory zones are per vocabulary and neither nest nor mix with other threads' zones.
+_ZONE_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def transient_strings(nlp: Any) -> Iterator[None]:
+    """Run the block in a spaCy memory zone (spaCy ≥ 3.8): the strings the tokenizer and
+    detectors add to ``nlp``'s string store for the texts (names among them) are dropped at
+    the end, so they never reach ``nlp.to_disk()``/``to_bytes()`` nor grow the store. Docs
+    made inside must not be used after it. Zones of one process run one at a time (spaCy's
+    zones are not thread-safe); inside an open zone, or without zone support, the block just
+    runs."""
+    zone = getattr(nlp, "memory_zone", None)
+    if zone is None or getattr(nlp.vocab, "in_memory_zone", True):
+        yield
+        return
+    with _ZONE_LOCK, zone():
+        yield

@@ -496,7 +496,8 @@ def evaluate_jsonl(data: str | os.PathLike[str], detectors: Sequence[str | None]
     ``epsilon``, names only) would publish unchanged."""
     from textdp.defaults import load_pipeline
     from textdp.detect import create_detector
-    from textdp.privatizer import Privatizer, transient_strings
+    from textdp.privatizer import Privatizer
+    from textdp.tokenization import transient_strings
 
     samples = read_labelled_jsonl(data, text_field=text_field, spans_field=spans_field)
     if limit:

@@ -281,7 +281,8 @@ def privatize_documents(documents: Sequence[Document], privatizer: Any, *,
     """
     from spacy.tokens import Doc
 
-    from textdp.privatizer import is_word, transient_strings
+    from textdp.targets import is_word
+    from textdp.tokenization import transient_strings
 
     nlp = privatizer.nlp
     stats = PrivatizationStats()
