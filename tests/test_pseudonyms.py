@@ -255,6 +255,8 @@ def test_scopes_separate_pseudonyms_and_keys_are_independent():
 
 
 def test_key_only_with_dataset_consistency():
+    with pytest.raises(ValueError, match="representation='static'"):
+        Privatizer(consistency="dataset", representation="contextual")
     with pytest.raises(ValueError, match="key is the secret of consistency='dataset'"):
         Privatizer(key="a" * 16)
     with pytest.raises(ValueError, match="consistency"):

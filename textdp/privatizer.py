@@ -263,6 +263,12 @@ class Privatizer:
         if key is not None and self.consistency != "dataset":
             raise ValueError("key is the secret of consistency='dataset'; it does not apply "
                              f"to consistency={self.consistency!r}")
+        if self.consistency == "dataset" and (representation != "static" or
+                                              isinstance(self.mechanism, ContextMechanism)):
+            # A contextual vector (or a context mechanism's draw) depends on the text around
+            # a name, so one key cannot give one name the same pseudonym in two texts.
+            raise ValueError("consistency='dataset' needs representation='static' and a "
+                             "vector mechanism: in context a name's draw depends on its text")
         self.key = resolve_key(key, seed) if self.consistency == "dataset" else None
         self.keep_original = bool(keep_original)
         self.seed = seed

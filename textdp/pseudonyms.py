@@ -64,14 +64,15 @@ MIN_NAMES = 100
 #: Most frequent census names whose mean direction is "a person's name" in the table.
 CENTROID_NAMES = 100
 #: A lexicon word is a name candidate when its vector's cosine to that direction is at least
-#: this: it drops words whose table vector is not a name's ("In", "China", "January", "Board"),
-#: measured on the embedded table (1,144 first-name and 1,926 surname rows in the lists; 773
-#: and 933 pass).
+#: this: it drops words whose table vector is not a name's ("In", "China", "January", "Board").
+#: On the embedded table 1,144 first-name and 1,926 surname rows are in the lists' rank cuts;
+#: with this cut, surnames that are also first names counted as first names, and words more
+#: frequent lower-case ("Lady", "Judge") left out, 782 first names and 432 surnames remain.
 MIN_NAME_COSINE = 0.35
 #: Titles that open a person span and are not part of the name (unambiguous ones only:
 #: "Lady" or "King" may be a name).
 HONORIFICS = frozenset({"mr", "mrs", "ms", "mx", "miss", "dr", "prof", "professor", "sir",
-                        "dame", "rev", "revd", "mme", "mlle", "herr", "frau", "mssrs", "messrs"})
+                        "dame", "rev", "revd", "mme", "mlle", "herr", "frau", "messrs"})
 #: Key-derivation label: changes whenever the derivation does, so old keys never collide.
 _PRF_LABEL = b"textdp.pseudonym.v1"
 
