@@ -1,6 +1,7 @@
 """Overhead of the names-only ``dp_privatizer`` on the embedded default spaCy pipeline.
 
     python bench/spacy_overhead.py [--sentences 2000] [--repeats 5] [--batch-size 256]
+                                   [--detector ents]
 
 Times ``nlp.pipe`` over the first 2,000 CoNLL-2003 dev sentences (``../shared/data/conll2003/
 eng.testa``) with the embedded pipeline alone and with ``dp_privatizer`` (default config:
@@ -30,6 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sentences", type=int, default=2000, help="CoNLL dev sentences")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs of each")
     parser.add_argument("--batch-size", type=int, default=256, help="nlp.pipe batch size")
+    parser.add_argument("--detector", default=None,
+                        help="the component's detector (default: the ensemble, united with "
+                             "the ner's entities; 'ents': the ner's entities alone)")
     args = parser.parse_args(argv)
 
     from textdp.defaults import fresh_pipeline
@@ -38,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=r".*\[W095\]")
         nlp = fresh_pipeline()
-    nlp.add_pipe("dp_privatizer")
+    nlp.add_pipe("dp_privatizer", config={"detector": args.detector})
     baseline = [name for name in nlp.pipe_names if name != "dp_privatizer"]
 
     def without_dp() -> int:

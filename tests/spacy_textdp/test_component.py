@@ -374,3 +374,21 @@ def test_in_a_pipeline_the_config_wins_over_saved_settings(md_nlp):
     with pytest.warns(UserWarning, match="epsilon"):
         component.from_bytes(other.to_bytes())
     assert component.cfg == before
+
+
+def test_default_detector_unites_with_ents_and_ents_only_is_the_pipelines_ner():
+    """Default: the ensemble runs in a pipeline with NER too ("anna", lower case in a chat
+    line, which en_core_web_md's NER misses, is replaced); detector="ents": the pipeline's
+    entities alone (faster; "anna" survives)."""
+    from textdp.defaults import fresh_pipeline
+
+    text = "thx anna!! see u at 5"
+    union = fresh_pipeline()
+    union.add_pipe("dp_privatizer", config={"seed": 0})
+    ents = fresh_pipeline()
+    ents.add_pipe("dp_privatizer", config={"seed": 0, "detector": "ents"})
+    plain = fresh_pipeline()(text)
+    assert plain[1].text == "anna" and plain[1].ent_type_ == ""  # the NER misses it
+    assert union(text)[1].text != "anna"
+    assert ents(text)[1].text == "anna"
+    assert ents.get_pipe("dp_privatizer").cfg["detector"] == "ents"
