@@ -32,7 +32,7 @@ from decimal import Decimal
 from typing import Any
 
 #: Per-row report columns the table front ends (Hugging Face, Spark) append, in this order:
-#: tokens that went through the mechanism, and the row's composed ε.
+#: target tokens replaced, and the row's composed ε (draws × ε).
 REPORT_COLUMNS = ("dp_tokens_replaced", "dp_epsilon")
 #: Between which two texts every guarantee holds: what is released without noise.
 HOLDS_BETWEEN = ("texts with the same detection outcome (which tokens are targets), the same "

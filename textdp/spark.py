@@ -77,8 +77,8 @@ def privatize_column(
             ``column`` in place. Another name needs ``keep_original=True``: the original text
             then stays in ``column`` (DESIGN.md rule 7). A new name is appended at the end; an
             existing column of that name is replaced in place.
-        report_columns: also append ``dp_tokens_replaced`` (int64: tokens that went through
-            the mechanism) and ``dp_epsilon`` (double: the row's composed bound, tokens × ε),
+        report_columns: also append ``dp_tokens_replaced`` (int64: target tokens replaced)
+            and ``dp_epsilon`` (double: the row's composed bound, draws × ε),
             as ``hf_textdp.Privatizer(report_columns=True)`` does.
         nulls: ``"keep"`` (default): a null text stays null, and so do its report columns
             (nothing was released, nothing spent; Spark's ``sum``/``max`` skip nulls).
