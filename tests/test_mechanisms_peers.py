@@ -19,6 +19,7 @@ import torch
 from scipy import stats
 from scipy.special import lambertw
 
+from textdp.evaluate.privacy import worst_violation as privacy_audit
 from textdp.index import NeighbourIndex
 from textdp.mechanisms import (
     CusText,
@@ -409,22 +410,8 @@ def audit_counts(m, seed=0):
 
 
 def worst_violation(counts, bound):
-    """max over (x, x', y) of the Clopper–Pearson lower bound on ln P[y|x]/P[y|x'] minus
-    ``bound[x, x']`` (≤ 0: no evidence against the guarantee)."""
-    worst = -math.inf
-    n = counts.sum(axis=1)
-    for x in range(len(counts)):
-        for x2 in range(len(counts)):
-            if x == x2:
-                continue
-            for y in range(counts.shape[1]):
-                k1, k2 = int(counts[x, y]), int(counts[x2, y])
-                if k1 == 0:
-                    continue
-                lo = stats.beta.ppf(AUDIT_ALPHA, k1, n[x] - k1 + 1)
-                hi = 1.0 if k2 == n[x2] else stats.beta.ppf(1 - AUDIT_ALPHA, k2 + 1, n[x2] - k2)
-                worst = max(worst, math.log(lo / hi) - bound[x, x2])
-    return worst
+    """The audit (:func:`textdp.evaluate.privacy.worst_violation`) at AUDIT_ALPHA."""
+    return privacy_audit(counts, bound, AUDIT_ALPHA)
 
 
 def euclidean_bound(eps):

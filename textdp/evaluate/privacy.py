@@ -107,6 +107,33 @@ def plausible_deniability(mechanism: Mechanism, vectors: np.ndarray, rows: np.nd
     return n_same, n_distinct
 
 
+def worst_violation(counts: np.ndarray, bound: np.ndarray, alpha: float) -> float:
+    """The empirical audit of a per-pair bound: the largest, over inputs x ≠ x' and outputs y,
+    of the Clopper–Pearson lower confidence bound on ln P[y|x]/P[y|x'] minus ``bound[x, x']``.
+
+    ``counts[x, y]`` counts how often input x gave output y; ``alpha`` is the one-sided level
+    of each interval (divide a family-wise level by the number of (x, x', y) triples). A result
+    ≤ 0 means no evidence against the guarantee; a positive one is a violation certain at that
+    level (a mechanism with too little noise shows one)."""
+    from scipy.stats import beta
+
+    worst = -np.inf
+    n = counts.sum(axis=1)
+    for x in range(len(counts)):
+        for x2 in range(len(counts)):
+            if x == x2:
+                continue
+            for y in range(counts.shape[1]):
+                k1, k2 = int(counts[x, y]), int(counts[x2, y])
+                if k1 == 0:
+                    continue
+                lo = float(beta.ppf(alpha, k1, n[x] - k1 + 1))
+                hi = 1.0 if k2 == n[x2] else float(beta.ppf(1 - alpha, k2 + 1, n[x2] - k2))
+                if lo > 0:
+                    worst = max(worst, float(np.log(lo / hi)) - float(bound[x, x2]))
+    return float(worst)
+
+
 def neighbour_distances(mechanism: Mechanism, rows: np.ndarray, k: int = NEIGHBOURS
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """In the space the mechanism decodes in: the distance of each word to its nearest other
