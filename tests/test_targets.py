@@ -138,3 +138,14 @@ def test_cli_refuses_unknown_options_before_reading(tmp_path, capsys, args, expe
     err = capsys.readouterr().err
     assert expected in err and "Anna" not in err
     assert not (tmp_path / "in.private.jsonl").exists()
+
+
+@pytest.mark.parametrize("token", ["'s", "’s", "n't", "'re", "'ll", "'S"])
+def test_clitics_are_not_words_to_replace(token):
+    """A substitute glued in place of "'s" ("Macroninsists aide") would read as garbage."""
+    assert not is_word(token)
+
+
+@pytest.mark.parametrize("token", ["Merkel", "o'clock", "O'Neil", "x2", "naïve"])
+def test_words_with_letters_are_words(token):
+    assert is_word(token)

@@ -35,11 +35,18 @@ CONLL_LABELS = ("MISC",)
 VALID_LABELS = frozenset(SPACY_LABELS + CONLL_LABELS + PII_LABELS)
 
 
+#: Clitics the tokenizer splits off a word ("Merkel" + "'s", "do" + "n't"): grammar, not
+#: content, and a substitute glued in their place ("Macroninsists aide") reads as garbage.
+CLITICS = frozenset({"'s", "'re", "'ll", "'ve", "'d", "'m", "n't", "'t", "s'"})
+
+
 def is_word(token: str) -> bool:
     """A token that ``targets="all"`` replaces: it contains a letter (so not punctuation,
-    numbers or whitespace)."""
+    numbers or whitespace) and is not a clitic (:data:`CLITICS`)."""
     # isalpha() first: most tokens are all letters, and it is ~20× cheaper than the scan.
-    return token.isalpha() or any(c.isalpha() for c in token)
+    if token.isalpha():
+        return True
+    return token.replace("’", "'").lower() not in CLITICS and any(c.isalpha() for c in token)
 
 
 def valid_labels(extra_labels: Iterable[str] = ()) -> list[str]:
