@@ -916,3 +916,16 @@ def test_replace_and_keyed_consistency_options(tmp_path):
     assert main(["privatize", str(src), "-o", str(dst), "--replace", "tag",
                  "--no-progress"]) == 0
     assert json.loads(dst.read_text().splitlines()[0])["text"] == "[PERSON] spoke."
+
+
+def test_report_spans_list_offsets_not_text(tmp_path):
+    src = tmp_path / "data.jsonl"
+    src.write_text('{"text": "Angela Merkel spoke."}\n', encoding="utf-8")
+    dst = tmp_path / "out.jsonl"
+    assert main(["privatize", str(src), "-o", str(dst), "--report", "--report-spans",
+                 "--no-progress"]) == 0
+    rec = json.loads(dst.read_text())
+    assert [(s["start"], s["end"], s["label"]) for s in rec["dp"]["spans"]] == \
+        [(0, 13, "PERSON")] or [(s["start"], s["end"]) for s in rec["dp"]["spans"]] == \
+        [(0, 6), (7, 13)]
+    assert "Merkel" not in json.dumps(rec["dp"])

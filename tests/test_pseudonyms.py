@@ -83,10 +83,11 @@ def test_plan_groups_mentions_per_text_and_label():
 
 
 def test_honorifics_are_not_part_of_the_name():
-    words = ["Dear", "Dr.", "Patel", ",", "Mrs", "Emily", "Jones"]
-    mask = [None, "PERSON", "PERSON", None, "PERSON", "PERSON", "PERSON"]
+    words = ["Dear", "Dr.", "Patel", ",", "Mrs", "Emily", "Jones", "Dear", "Prof", "Lee"]
+    mask = [None, "PERSON", "PERSON", None, "PERSON", "PERSON", "PERSON", "PERSON", "PERSON",
+            "PERSON"]
     assert drop_honorifics(mask, words) == [None, None, "PERSON", None, None, "PERSON",
-                                            "PERSON"]
+                                            "PERSON", "PERSON", None, "PERSON"]
     assert {"dr", "mrs", "prof"} <= HONORIFICS
 
 
@@ -303,3 +304,26 @@ def test_allow_and_deny_lists_and_excluded_substitutes():
     outs = p.privatize(["the a and the a and"] * 50)
     assert not {"the", "a", "and"} & {w.lower() for o in outs for w in o.text.split(" ")}
     assert Privatizer().exclude >= {"islam", "qaeda"}
+
+
+def test_report_spans_are_an_audit_trail_without_text(monkeypatch):
+    """report_spans=True: each targeted span as offsets, label, detector and score, in the
+    whole text's offsets across chunks; no text in the report."""
+    import json
+
+    import textdp.chunking as chunking
+
+    monkeypatch.setattr(chunking, "CHUNK_CHARS", 130)
+    text = "Dear Dr. Patel, my daughter Emily (emily@example.com) called.\n" * 4
+    p = Privatizer(seed=1, report_spans=True, targets=["PERSON", "EMAIL"])
+    out = p(text)
+    spans = out.report.to_dict()["spans"]
+    found = [text[s["start"]:s["end"]] for s in spans]
+    for target in ("Patel", "Emily", "emily@example.com"):  # offsets in the whole text
+        assert found.count(target) == 4
+    assert "Dr." not in found and "Dr. Patel" not in found  # the title is not a target
+    assert {s["label"] for s in spans} == {"PERSON", "EMAIL"}
+    assert all(s["detector"] for s in spans)
+    dumped = json.dumps(out.report.to_dict())
+    assert "Patel" not in dumped and "Emily" not in dumped and "example" not in dumped
+    assert Privatizer(seed=1)(text).report.spans is None

@@ -48,7 +48,7 @@ def test_to_dict_is_json_and_complete():
                       "delta_total", "guarantee", "representation", "tokens_redacted",
                       "scope", "holds_between", "name_distance", "diameter",
                       "epsilon_at_name_distance", "epsilon_at_diameter", "draws", "replace",
-                      "consistency"}
+                      "consistency", "spans"}
 
 
 def test_report_is_immutable():

@@ -25,30 +25,16 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from textdp.chunking import chunk_text
 from textdp.detect import Finding, build_detector, find
+from textdp.detect.base import span_records
 from textdp.targets import DEFAULT_TARGETS, is_word, resolve_targets
 
 # The keys of one span record, in order.
 SPAN_FIELDS = ("start", "end", "label", "detector", "score")
-
-
-def span_records(doc: Any, findings: Iterable[Finding], *, offset: int = 0
-                 ) -> list[dict[str, Any]]:
-    """``findings`` (token spans of ``doc``) as span records in character offsets of the
-    text ``doc`` was made from, plus ``offset`` (where that text starts in a longer one)."""
-    out = []
-    for f in findings:
-        if not 0 <= f.start < f.end <= len(doc):
-            continue
-        last = doc[f.end - 1]
-        out.append({"start": offset + doc[f.start].idx,
-                    "end": offset + last.idx + len(last.text), "label": f.label,
-                    "detector": f.detector, "score": f.score})
-    return out
 
 
 class Auditor:

@@ -155,6 +155,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "values share pseudonyms (e.g. a patient id)")
     p.add_argument("--report", action="store_true",
                    help="add a report field (--report-field, default dp) to each JSONL record")
+    p.add_argument("--report-spans", action="store_true",
+                   help="with --report: list the targeted spans (offsets, label, detector, "
+                        "score; never the text) in each report")
     p.add_argument("--report-field", default=None, metavar="NAME",
                    help=f"with --report: the report's key (default {DEFAULT_REPORT_FIELD}); a "
                         "record that already has it is refused before any output")
@@ -261,7 +264,7 @@ def privatizer_from_args(args: argparse.Namespace) -> Any:
         model=args.model, contextual_index=args.contextual_index,
         replace=args.replace, consistency=args.consistency, key=_read_key(args.key_file),
         allow=args.allow, deny=args.deny, threshold=args.threshold,
-        exclude=_exclude_arg(args.exclude),
+        exclude=_exclude_arg(args.exclude), report_spans=args.report_spans,
         **({} if args.layer is None else {"layer": args.layer}),
     )
     if args.scope_field is not None and args.consistency != "dataset":

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -34,7 +34,8 @@ from textdp.contexts import target_contexts
 from textdp.contextual import DEFAULT_LAYER, ContextualEncoder
 from textdp.contextual_index import ContextualIndex, resolve_contextual_index
 from textdp.defaults import default_epsilon
-from textdp.detect import Span, build_detector
+from textdp.detect import Finding, Span, build_detector, find
+from textdp.detect.base import span_records
 from textdp.detect.pii import PII_LABELS
 from textdp.index import BACKENDS, resolve_device, shared_index
 from textdp.mechanisms import Mechanism, MechanismSpec, create_mechanism
@@ -195,6 +196,9 @@ class Privatizer:
             and loaded terms, :func:`textdp.tables.default_excluded_substitutes`), your own
             words (e.g. that list ``| {"word"}``), or ``None``. A fixed public list:
             excluding candidates is post-processing, the guarantee holds as stated.
+        report_spans: add the targeted spans to each report (``report.spans``: character
+            offsets in the text, label, the detector that found each and its score; never
+            the text), an audit trail of what was replaced and why.
     """
 
     def __init__(
@@ -228,6 +232,7 @@ class Privatizer:
         deny: Any = None,
         threshold: float | None = None,
         exclude: Any = "default",
+        report_spans: bool = False,
     ) -> None:
         auto = check_auto(epsilon, mechanism, representation, target_unchanged)
         if auto:
@@ -284,6 +289,7 @@ class Privatizer:
         self._pii_labels = [t for t in self.targets if t in PII_LABELS] \
             if self.targets != "all" else []
         self.exclude = resolve_exclude(exclude)
+        self.report_spans = bool(report_spans)
         self._nlp = nlp
         self._table: EmbeddingTable | None = table if isinstance(table, EmbeddingTable) else None
         if isinstance(self.contextual_index, ContextualIndex):
@@ -511,7 +517,8 @@ class Privatizer:
         outs = self._privatize_batch([t[c.start:c.end] for _, t, c in batch],
                                      [(c.core_start - c.start, c.core_end - c.start)
                                       for _, _, c in batch],
-                                     [i for i, _, _ in batch], states)
+                                     [i for i, _, _ in batch], states,
+                                     [c.start for _, _, c in batch])
         for (i, _, _), (out, report) in zip(batch, outs):
             rows[i][0].append(out)
             rows[i][1].append(report)
@@ -552,15 +559,23 @@ class Privatizer:
         self._setup()
         self.rng.next_batch()
         words = [[t.text for t in doc] for doc in docs]
+        found = None
+        if self.report_spans and spans is None and self._detector is not None:
+            found = find(self._detector, docs)  # the spans, with detector and score
+            spans = [[f.span for f in fs] for fs in found]
         masks = self._target_masks(docs, words, spans)
         for doc, mask, core in zip(docs, masks, cores or ()):
             if core is not None:
                 for t in doc:
                     if not core[0] <= t.idx < core[1]:
                         mask[t.i] = None
-        return self._substitute(docs, words, masks, list(owners) if owners is not None
-                                else list(range(len(docs))),
-                                {} if states is None else states)
+        out = self._substitute(docs, words, masks, list(owners) if owners is not None
+                               else list(range(len(docs))),
+                               {} if states is None else states)
+        if found is None:
+            return out
+        return [(new, replace(report, spans=_audit_spans(doc, fs, mask)))
+                for doc, fs, mask, (new, report) in zip(docs, found, masks, out)]
 
     def target_masks(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None
                      ) -> list[list[str | None]]:
@@ -624,9 +639,11 @@ class Privatizer:
             diameter=None if scale is None else scale.diameter)
 
     def _privatize_batch(self, texts: list[str], cores: list[tuple[int, int]],
-                         owners: list[int], states: dict[int, TextState]
-                         ) -> list[tuple[str, Report]]:
-        """The output of each text's core (its characters ``cores[j]``) and its report."""
+                         owners: list[int], states: dict[int, TextState],
+                         offsets: list[int] | None = None) -> list[tuple[str, Report]]:
+        """The output of each text's core (its characters ``cores[j]``) and its report (its
+        spans, with ``report_spans``, moved by ``offsets[j]``: where the piece starts in its
+        text)."""
         results = [(t[a:b], self._report(0)) for t, (a, b) in zip(texts, cores)]
         live = [j for j, t in enumerate(texts) if t.strip()]
         if not live:
@@ -640,6 +657,9 @@ class Privatizer:
                 cores=[None if cores[j] == (0, len(texts[j])) else cores[j] for j in live])
             for j, doc, (new_words, report) in zip(live, docs, private):
                 a, b = cores[j]
+                if report.spans and offsets and offsets[j]:
+                    report = replace(report, spans=tuple(
+                        (s + offsets[j], e + offsets[j], *rest) for s, e, *rest in report.spans))
                 results[j] = (join_words(new_words, doc, a, b,
                                          collapse_tags=self.replace == "tag"), report)
         return results
@@ -830,6 +850,19 @@ class Privatizer:
             by_target = dict(zip(rows.tolist(), mech.sample_in_context(texts, spans, self.rng)))
         free = iter(mech.sample_free(int(over.sum()), self.rng))
         return [next(free) if o else by_target[t] for t, o in zip(reps.tolist(), over.tolist())]
+
+
+def _audit_spans(doc: Any, findings: Sequence[Finding], mask: Sequence[str | None]
+                 ) -> tuple[tuple[int, int, str, str, float | None], ...]:
+    """The findings whose tokens were targets (the mask's label, in the core), as report
+    spans: character offsets in ``doc``'s text, label, detector, score; never text."""
+    kept = []
+    for f in findings:  # each trimmed to its tokens that were targets ("Dr." is kept)
+        hit = [k for k in range(f.start, min(f.end, len(mask))) if mask[k] == f.label]
+        if hit:
+            kept.append(f._replace(start=hit[0], end=hit[-1] + 1))
+    return tuple((r["start"], r["end"], r["label"], r["detector"], r["score"])
+                 for r in span_records(doc, kept))
 
 
 def _texts(texts: Iterable[str]) -> Iterable[str]:

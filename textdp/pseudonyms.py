@@ -89,15 +89,11 @@ def name_key(token: str) -> str:
 
 
 def drop_honorifics(mask: list[str | None], words: Sequence[str]) -> list[str | None]:
-    """``mask`` without the honorifics that open a person span ("Dr." in "Dr. Patel"): a
-    title is not a name, and a pseudonym in its place ("Dear Michael Jared") reads wrong.
-    The title is then published as it is, like the words around a name."""
-    out = list(mask)
-    for k, label in enumerate(mask):
-        if label == PERSON and (k == 0 or mask[k - 1] != PERSON) and \
-                words[k].casefold().rstrip(".") in HONORIFICS:
-            out[k] = None
-    return out
+    """``mask`` without the honorifics inside person spans ("Dr." in "Dr. Patel"): a title
+    is not a name, and a pseudonym in its place ("Dear Michael Jared") reads wrong. The title
+    is then published as it is, like the words around a name."""
+    return [None if label == PERSON and words[k].casefold().rstrip(".") in HONORIFICS
+            else label for k, label in enumerate(mask)]
 
 
 def lexicon_kind(key: str) -> str | None:

@@ -76,6 +76,9 @@ class Report:
         replace: what replaced the targets: ``"name"``, ``"word"`` or ``"tag"``.
         consistency: ``"document"``, ``"dataset"`` or ``"mention"`` (which mentions share a
             draw; :mod:`textdp.pseudonyms`).
+        spans: with ``Privatizer(report_spans=True)``, the targeted spans as ``(start, end,
+            label, detector, score)``: character offsets in the input text, never its text
+            (``to_dict`` writes them as records); ``None`` otherwise.
     """
 
     mechanism: str
@@ -96,6 +99,7 @@ class Report:
     draws: int = 0
     replace: str = "word"
     consistency: str = "mention"
+    spans: tuple[tuple[int, int, str, str, float | None], ...] | None = None
 
     @classmethod
     def for_tokens(cls, n: int, *, mechanism: str, epsilon: float, delta: float,
@@ -103,14 +107,16 @@ class Report:
                    redacted: int = 0, scope: str = "token",
                    holds_between: str = HOLDS_BETWEEN, name_distance: float | None = None,
                    diameter: float | None = None, draws: int | None = None,
-                   replace: str = "word", consistency: str = "mention") -> Report:
+                   replace: str = "word", consistency: str = "mention",
+                   spans: tuple[tuple[int, int, str, str, float | None], ...] | None = None
+                   ) -> Report:
         """The report for ``n`` replaced tokens, ``draws`` of them through the mechanism
         (default: every one), and ``redacted`` cost-free draws."""
         draws = n if draws is None else draws
         return cls(mechanism=mechanism, epsilon=epsilon, delta=delta, tokens_replaced=n,
                    epsilon_total=_times(draws, epsilon),
                    delta_total=min(1.0, _times(draws, delta)), draws=draws,
-                   replace=replace, consistency=consistency,
+                   replace=replace, consistency=consistency, spans=spans,
                    guarantee=guarantee, representation=representation,
                    tokens_redacted=redacted, scope=scope, holds_between=holds_between,
                    name_distance=name_distance, diameter=diameter,
@@ -128,11 +134,17 @@ class Report:
             redacted=self.tokens_redacted + other.tokens_redacted, scope=self.scope,
             holds_between=self.holds_between, name_distance=self.name_distance,
             diameter=self.diameter,
+            spans=None if self.spans is None and other.spans is None
+            else (self.spans or ()) + (other.spans or ()),
         )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-serialisable values (for ``doc._.dp``, JSONL and dataset columns)."""
-        return asdict(self)
+        out = asdict(self)
+        if self.spans is not None:
+            out["spans"] = [dict(zip(("start", "end", "label", "detector", "score"), s))
+                            for s in self.spans]
+        return out
 
 
 def _times(n: int, value: float) -> float:

@@ -8,7 +8,7 @@ Detectors must not keep, log or raise the text they see.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 Span = tuple[int, int, str]
@@ -113,4 +113,19 @@ def attribute(spans: Sequence[Span], sources: Sequence[Finding], fallback: str
         score = None if not scores or any(x is None for x in scores) else \
             max(x for x in scores if x is not None)
         out.append(Finding(s, e, label, "+".join(names) or fallback, score))
+    return out
+
+
+def span_records(doc: Any, findings: Iterable[Finding], *, offset: int = 0
+                 ) -> list[dict[str, Any]]:
+    """``findings`` (token spans of ``doc``) as span records in character offsets of the
+    text ``doc`` was made from, plus ``offset`` (where that text starts in a longer one)."""
+    out = []
+    for f in findings:
+        if not 0 <= f.start < f.end <= len(doc):
+            continue
+        last = doc[f.end - 1]
+        out.append({"start": offset + doc[f.start].idx,
+                    "end": offset + last.idx + len(last.text), "label": f.label,
+                    "detector": f.detector, "score": f.score})
     return out
