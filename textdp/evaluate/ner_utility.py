@@ -43,11 +43,12 @@ import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
 from textdp.detect.base import normalise_label
-from textdp.detect.conll import Document, Sentence, iob_spans, read_conll
+from textdp.detect.conll import Document, Sentence, iob_spans, read_conll, units
 from textdp.detect.corpora import DOMAINS, default_data_dir
 
 ORIGINAL = "original"
@@ -59,7 +60,6 @@ KNOWN_VARIANTS: dict[str, dict[str, Any]] = {
     "tag": {"replace": "tag"},
 }
 DEFAULT_VARIANTS = (ORIGINAL, "word", "name")
-LINE_BREAK = "\n"  # between the sentences of an article, as textdp.detect.conll.units does
 # Articles per privatize_docs call: ~32 articles are ~470 sentences, ~6,800 tokens (one
 # detector batch, one noise draw and one decode each; fast batched, slow one by one).
 BATCH_ARTICLES = 32
@@ -293,18 +293,11 @@ def privatize_documents(documents: Sequence[Document], privatizer: Any, *,
         with transient_strings(nlp):
             docs = []
             for document in batch:
-                words: list[str] = []
-                spaces: list[bool] = []
-                starts: list[int] = []
-                for sentence in document:
-                    if words:
-                        spaces[-1] = False
-                        words.append(LINE_BREAK)
-                        spaces.append(False)
-                    starts.append(len(words))
-                    words.extend(sentence.tokens)
-                    spaces.extend([True] * len(sentence.tokens))
-                spaces[-1] = False
+                # One text per article, sentences on lines of their own (conll.units), so
+                # sentence i starts after the i earlier sentences and their line breaks.
+                (words, spaces, _), = units([document])
+                starts = list(accumulate((len(s.tokens) + 1 for s in document[:-1]),
+                                         initial=0))
                 docs.append(Doc(nlp.vocab, words=words, spaces=spaces))
                 layouts.append(starts)
             private = privatizer.privatize_docs(docs)
