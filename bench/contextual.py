@@ -173,7 +173,7 @@ def run_speed(args: argparse.Namespace, nlp: Any, index: Any) -> dict[str, Any]:
     n_base = sum(len(d) for d in base_docs)
     build_s, baseline = time_once(lambda: NotebookBaseline(privatizer._encoder, index, epsilon))
     print(f"index: {len(index):,} public words × {index.dim} d ({index.meta['label']} layer "
-          f"{index.layer}); mlaplace ε = {epsilon:g}; decode {privatizer._index.backend} "
+          f"{index.layer}); mlaplace ε = {epsilon:g}; decode {privatizer.space.index.backend} "
           f"(setup {setup_s:.1f} s); device {args.device}")
     print(f"data: CoNLL-2003 eng.train, first {len(texts):,} sentences: {n_tokens:,} spaCy "
           f"tokens, {n_words:,} word tokens substituted; baseline on the first "
@@ -196,7 +196,7 @@ def run_speed(args: argparse.Namespace, nlp: Any, index: Any) -> dict[str, Any]:
           f"{e2e / base:.1f}× (median of {args.repeats}; load average now "
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())})")
     return {
-        "device": args.device, "epsilon": epsilon, "decode_backend": privatizer._index.backend,
+        "device": args.device, "epsilon": epsilon, "decode_backend": privatizer.space.index.backend,
         "index": {"words": len(index), "dim": index.dim, "model": index.meta["label"],
                   "layer": index.layer},
         "data": {"texts": len(texts), "tokens": n_tokens, "word_tokens": n_words,
@@ -360,9 +360,9 @@ def run_names(args: argparse.Namespace, nlp: Any, index: Any) -> dict[str, Any]:
     privatizer = contextual_privatizer(1.0, args, nlp, index)
     privatizer._setup()
     vectors = privatizer._encoder.encode_spans(texts, spans)[0]
-    radius = privatizer._radius
+    radius = privatizer.space.radius
     vectors = vectors * (radius / vectors.norm(dim=1, keepdim=True)).clamp(max=1.0)
-    space, decode = privatizer._space, privatizer._index
+    space, decode = privatizer.space.table, privatizer.space.index
     known = np.array([w in space.key_to_row for w in words])
     out: dict[str, Any] = {"sentences": len(texts), "person_tokens": len(words),
                            "index_words": int(known.sum()), "draws": args.name_draws,

@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                             seed=0, index=args.index, batch_size=args.batch_size, nlp=nlp,
                             device=args.device)
     setup_s, _ = time_once(privatizer._setup)
-    index = privatizer._index
+    index = privatizer.space.index
     build_s, baseline = time_once(lambda: NotebookBaseline(table, epsilon, n_trees=args.trees))
 
     clip = getattr(privatizer, "clip_norm", None)

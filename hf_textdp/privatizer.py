@@ -31,16 +31,13 @@ from typing import Any
 import numpy as np
 import torch
 
-from textdp.mechanisms import Mechanism, MechanismSpec, registry
+from textdp.config import PrivatizerConfig
 from textdp.privatizer import Privatizer as CorePrivatizer
 from textdp.report import REPORT_COLUMNS
 from textdp.rng import RandomSource
 from textdp.tables import EmbeddingTable
 from textdp.validation import resolve_output_column
 
-# Core keys stored normalised in the pickled configuration (see Privatizer.__init__).
-_SHARED = ("epsilon", "mechanism", "targets", "representation", "table", "detector", "seed",
-           "secure", "keep_original", "index", "batch_size", "nlp")
 # Device settings that let a rank pick its GPU (an explicit "cpu" or "cuda:N" is kept).
 _RANKED_DEVICES = (None, "auto", "cuda")
 
@@ -120,36 +117,15 @@ class Privatizer:
                              "pseudonyms; it needs consistency='dataset' and a column name")
         self.scope_column = scope_column
         self.device_spec = None if device is None else str(device)
+        self._nlp = options.pop("nlp", None)
         # The core validates every parameter now, before any text is read (DESIGN.md rule 5);
         # it loads nothing until its first batch.
-        core = CorePrivatizer(device=device, **options)
-        # Normalised values of the keys every front end shares, so equal configurations spelled
-        # differently pickle (and fingerprint) alike; any other option as given, sorted.
-        extra = {k: options[k] for k in sorted(options) if k not in _SHARED}
-        if core.key is not None:
-            # One key for every process and rank: keyed pseudonyms agree across num_proc.
-            extra["key"] = core.key
-        auto = options.get("epsilon") == "auto"
-        mechanism = _mechanism_spec(core.mechanism)
-        if auto and isinstance(mechanism, dict):
-            mechanism = {k: v for k, v in mechanism.items() if k != "epsilon"}
-        self._config = {
-            # "auto" stays "auto": each process re-reads the same calibration from its cache.
-            "epsilon": "auto" if auto else core.epsilon,
-            "mechanism": mechanism,
-            "targets": core.targets,
-            "representation": core.representation,
-            "table": None if _is(core.table_spec, "default") else core.table_spec,
-            "detector": options.get("detector"),
-            "seed": core.seed,
-            "secure": core.secure,
-            "device": self.device_spec,
-            "keep_original": keep_original,
-            "index": core.index_backend,
-            "batch_size": core.batch_size,
-            "nlp": options.get("nlp"),
-            **extra,
-        }
+        core = CorePrivatizer(device=self.device_spec, nlp=self._nlp, **options)
+        config = core.config
+        if core.key is not None:  # one key for every process and rank: pseudonyms agree
+            config = config.with_changes(key=core.key)
+        #: What every process rebuilds its core from (and the fingerprint hashes).
+        self.config = config
         self._cores: dict[str, CorePrivatizer] = {str(core.device): core}
         self._default_device = str(core.device)
         self._stream_key: tuple[int, ...] | None = None
@@ -164,11 +140,12 @@ class Privatizer:
         contextual index folder, size and modification time, so an edited table or a rebuilt
         index is not served from an old cache.
         """
-        return (_restore, (type(self), self.options(), _stamp(self._config)))
+        return (_restore, (type(self), self.options(), _stamp(self.config)))
 
     def options(self) -> dict[str, Any]:
-        """The constructor arguments that rebuild this privatizer (plain values)."""
-        return {**self._config, "text_column": self.text_column,
+        """The constructor arguments that rebuild this privatizer: every setting of its
+        :class:`~textdp.config.PrivatizerConfig` and the column options."""
+        return {**self.config.to_dict(), "nlp": self._nlp, "text_column": self.text_column,
                 "output_column": self.output_column, "report_columns": self.report_columns,
                 "scope_column": self.scope_column}
 
@@ -186,7 +163,7 @@ class Privatizer:
             return self.core
         key = f"cuda:{int(rank) % torch.cuda.device_count()}"
         if key not in self._cores:
-            self._cores[key] = CorePrivatizer(**{**self._config, "device": key})
+            self._cores[key] = CorePrivatizer(self.config, nlp=self._nlp, device=key)
         return self._cores[key]
 
     # ------------------------------------------------------------------ map function
@@ -257,7 +234,7 @@ class Privatizer:
         the same texts would be released identically and rows of different shards would
         share noise. OS entropy instead would silently drop the seed's reproducibility.
         """
-        if self._config["seed"] is None or indices is not None or rank is not None:
+        if self.config.seed is None or indices is not None or rank is not None:
             return
         if _in_worker_process():
             raise ValueError(
@@ -271,7 +248,7 @@ class Privatizer:
                        rank: int | None) -> None:
         """With a fixed seed, key the stream by the batch's first index (or the rank), so
         worker processes never repeat each other's draws and reruns are reproducible."""
-        seed = self._config["seed"]
+        seed = self.config.seed
         if seed is None:
             return  # OS entropy per process already (and `secure` re-keys per batch)
         if indices is not None and len(indices) > 0:
@@ -297,27 +274,19 @@ class Privatizer:
                 f"device={self.device_spec!r})")
 
 
-def _mechanism_spec(mechanism: Mechanism) -> MechanismSpec:
-    """A registered mechanism as ``{"name": ..., **params}``; other instances as they are."""
-    factory = registry.get(mechanism.name) if mechanism.name in registry else None
-    if isinstance(factory, type) and type(mechanism) is factory:
-        return {"name": mechanism.name, **mechanism.params()}
-    return mechanism
-
-
-def _stamp(config: dict[str, Any]) -> tuple[Any, ...]:
+def _stamp(config: PrivatizerConfig) -> tuple[Any, ...]:
     """The textdp version and what identifies files the configuration names but does not
     contain: a table file (size, mtime), a contextual index folder (its ``meta.json``)."""
     import textdp
 
     stamp: list[Any] = [textdp.__version__]
-    table = config.get("table")
+    table = config.table
     if isinstance(table, str) and os.path.isfile(table):
         st = os.stat(table)
         stamp += [st.st_size, st.st_mtime_ns]
     elif isinstance(table, EmbeddingTable):
         stamp.append(table.fingerprint())
-    index = config.get("contextual_index")
+    index = config.contextual_index
     if isinstance(index, (str, os.PathLike)):
         meta = os.path.join(os.fspath(index), "meta.json")
         if os.path.isfile(meta):

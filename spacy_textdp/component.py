@@ -16,6 +16,8 @@ carried over, moved to the new tokens' offsets and screened for the original tex
 from __future__ import annotations
 
 import copy
+import dataclasses
+import inspect
 import json
 import math
 import numbers
@@ -46,14 +48,12 @@ from spacy.tokens import Doc, Span
 from spacy.util import SimpleFrozenList, minibatch
 
 from spacy_textdp.vectors import pipeline_table
-from textdp.contextual import DEFAULT_LAYER
-from textdp.detect import Detector, build_detector, normalise_label
+from textdp.config import PrivatizerConfig
+from textdp.detect import Detector, normalise_label
 from textdp.detect.normalise import is_normal, normalise_text
 from textdp.detect.pii import PII_LABELS
-from textdp.index import resolve_device
 from textdp.mechanisms import Mechanism
-from textdp.mechanisms.base import ContextMechanism
-from textdp.privatizer import DEFAULT_TARGETS, Privatizer, is_word
+from textdp.privatizer import Privatizer, is_word
 from textdp.pseudonyms import merge_pii_tokens
 from textdp.report import Report
 from textdp.tables import EmbeddingTable
@@ -72,37 +72,15 @@ DOC_ATTRS = (SENT_START, ENT_IOB, ENT_TYPE)
 _ANNOTATION_NAME = {TAG: "TAG", POS: "POS", MORPH: "MORPH", LEMMA: "LEMMA", NORM: "NORM",
                     SENT_START: "SENT_START", ENT_IOB: "ENT_IOB", ENT_TYPE: "ENT_IOB"}
 
+# The component's settings are PrivatizerConfig's (every key spelled once, there), except the
+# audit trail: the component passes its own spans, so reports carry none. Its defaults are the
+# config's, with fewer Docs per minibatch; ``table = null`` means the pipeline's own vectors
+# and ``detector = "ents"`` the pipeline's entities (see DPPrivatizer).
+_NOT_SETTINGS = ("report_spans",)
 DEFAULT_CONFIG: dict[str, Any] = {
-    # null: the default for the representation (textdp.defaults.default_epsilon), chosen there
-    # for every front end alike.
-    "epsilon": None,
-    "mechanism": DEFAULT_MECHANISM,
-    "targets": list(DEFAULT_TARGETS),
-    "representation": "static",
-    "table": None,
-    "detector": None,
-    "seed": None,
-    "secure": False,
-    "device": "cpu",
-    "index": "auto",
-    "keep_original": False,
-    "batch_size": DEFAULT_BATCH_SIZE,
-    "clip_norm": "median",
-    "max_epsilon_per_text": None,
-    "budget_policy": "truncate",
-    "surface": "input",
-    "model": None,
-    "layer": DEFAULT_LAYER,
-    "contextual_index": None,
-    "target_unchanged": None,
-    "replace": None,
-    "consistency": "document",
-    "key": None,
-    "allow": None,
-    "deny": None,
-    "threshold": None,
-    "exclude": "default",
-}
+    f.name: list(f.default) if isinstance(f.default, tuple) else f.default
+    for f in dataclasses.fields(PrivatizerConfig) if f.name not in _NOT_SETTINGS}
+DEFAULT_CONFIG["batch_size"] = DEFAULT_BATCH_SIZE
 
 # Settings with plain values, as serialized by ``to_bytes`` / ``to_disk``.
 SETTINGS = tuple(DEFAULT_CONFIG)
@@ -122,49 +100,27 @@ if not Doc.has_extension("dp_original"):
     Doc.set_extension("dp_original", default=None)
 
 
-@Language.factory(
+def make_dp_privatizer(nlp: Language, name: str, **settings: Any) -> DPPrivatizer:
+    """Build the component from its config (the keys of :data:`DEFAULT_CONFIG`, see
+    :class:`DPPrivatizer`)."""
+    return DPPrivatizer(nlp, name, **settings)
+
+
+# spaCy validates a factory's config against its signature: the signature names every setting
+# (from PrivatizerConfig), so an unknown or misspelt key fails in spaCy's config check.
+make_dp_privatizer.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
+    inspect.Parameter("nlp", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Language),
+    inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
+    *(inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, annotation=Any) for k in SETTINGS),
+], return_annotation=Pipe)
+Language.factory(
     "dp_privatizer",
     # token.text: the component returns a new Doc with the private words. It reads doc.ents when
     # an earlier component set them and runs its own detector otherwise, so it requires nothing.
     assigns=["token.text", "token.lemma", "doc.ents", "doc._.dp"],
     requires=[],
     default_config=DEFAULT_CONFIG,
-)
-def make_dp_privatizer(
-    nlp: Language,
-    name: str,
-    epsilon: float | str | None,
-    mechanism: str | dict[str, Any] | Mechanism,
-    targets: str | list[str],
-    representation: str,
-    table: str | EmbeddingTable | None,
-    detector: str | Detector | None,
-    seed: int | None,
-    secure: bool,
-    device: str,
-    index: str,
-    keep_original: bool,
-    batch_size: int,
-    clip_norm: float | str | None,
-    max_epsilon_per_text: float | None,
-    budget_policy: str,
-    surface: str,
-    model: str | None,
-    layer: int,
-    contextual_index: str | None,
-    target_unchanged: float | None,
-    replace: str | None,
-    consistency: str,
-    key: str | None,
-    allow: list[str] | str | None,
-    deny: list[str] | str | None,
-    threshold: float | None,
-    exclude: list[str] | str | None,
-) -> DPPrivatizer:
-    """Build the component from its config (see :class:`DPPrivatizer` for the arguments)."""
-    settings = dict(locals())
-    del settings["nlp"], settings["name"]
-    return DPPrivatizer(nlp, name, **settings)
+)(make_dp_privatizer)
 
 
 class DPPrivatizer(Pipe):
@@ -201,153 +157,76 @@ class DPPrivatizer(Pipe):
     Extensions with a getter or a method store nothing; they compute on the new Doc.
     """
 
-    def __init__(
-        self,
-        nlp: Language,
-        name: str = "dp_privatizer",
-        *,
-        epsilon: float | str | None = None,
-        mechanism: str | Mapping[str, Any] | Mechanism = DEFAULT_MECHANISM,
-        targets: str | Sequence[str] = DEFAULT_TARGETS,
-        representation: str = "static",
-        table: str | EmbeddingTable | None = None,
-        detector: str | Detector | None = None,
-        seed: int | None = None,
-        secure: bool = False,
-        device: str = "cpu",
-        index: str = "auto",
-        keep_original: bool = False,
-        batch_size: int = DEFAULT_BATCH_SIZE,
-        clip_norm: float | str | None = "median",
-        max_epsilon_per_text: float | None = None,
-        budget_policy: str = "truncate",
-        surface: str = "input",
-        model: str | None = None,
-        layer: int = DEFAULT_LAYER,
-        contextual_index: str | None = None,
-        target_unchanged: float | None = None,
-        replace: str | None = None,
-        consistency: str = "document",
-        key: str | None = None,
-        allow: Sequence[str] | str | None = None,
-        deny: Sequence[str] | str | None = None,
-        threshold: float | None = None,
-        exclude: Sequence[str] | str | None = "default",
-    ) -> None:
+    def __init__(self, nlp: Language, name: str = "dp_privatizer", **settings: Any) -> None:
         """Initialize the component.
 
         nlp (Language): the pipeline; its static vectors are the candidate table when it has
             any and ``table`` is null.
         name (str): the component name.
-        epsilon (float | str | None): ε per replaced token (metric DP: scaled by the distance
-            of two words in the table). null (default): the mechanism's own ε if it carries
-            one, else the default for the representation, the same for every front end
-            (:func:`textdp.defaults.default_epsilon`; it suits names on the embedded table or
-            transformer). ``"auto"``: calibrated on the candidate table so that the median
-            word comes back unchanged in ``target_unchanged`` of the draws (``textdp
-            calibrate``; cached on disk, and deterministic, so a saved pipeline recalibrates to
-            the same ε).
-        target_unchanged (float | None): with ``epsilon = "auto"``, the target P(unchanged)
-            in (0, 1) (null: 0.01).
-        mechanism: a registered mechanism name (``textdp mechanisms``), a
-            ``{"name": ..., **args}`` mapping, or a ``textdp.mechanism.v1`` reference.
-        targets: entity labels (``["PERSON"]``; ``PER`` counts as ``PERSON``) or ``"all"``
-            for every word token (never punctuation, numbers or whitespace).
-        representation (str): ``"static"`` (table vectors) or ``"contextual"`` (a
-            transformer layer's hidden states pooled to tokens; candidates from
-            ``contextual_index``).
-        table: null (the pipeline's own vectors, else the embedded table), ``"default"`` (the
-            embedded table), a word2vec/GloVe/fastText file, or a table from a registered
-            function (``textdp.word2vec_table.v1``, ``textdp.spacy_vectors_table.v1``,
-            ``textdp.transformer_table.v1``). It must be public: substitutes come from it.
-        detector: finds the targets: null for the default ensemble (the same as every other
-            front end: the packaged MiniLM name tagger, recall rules, names in handles and
-            e-mail addresses), a detector name, a spaCy package name, or a
-            ``textdp.spacy_ner_detector.v1`` reference. Entities an earlier component set
-            (``doc.ents``) are added to its spans (a union), never used instead of them.
-            ``"ents"``: the earlier entities alone where they exist (the default detector
-            only for Docs no ``ner`` annotated): the pipeline's NER decides, at little extra
-            cost, and far more names survive outside newswire (README, "Name detection").
-        seed (int | None): fixed seed for reproducible output. NOT private against anyone who
-            knows it; null draws from OS entropy.
-        secure (bool): re-key the generators from OS entropy for every batch.
-        device (str): torch device for noise and decoding (``"cpu"``, ``"cuda"``, ``"auto"``).
-        index (str): nearest-neighbour backend (``auto``, ``exact``, ``int8``, ``flat``, ``hnsw``,
-            ``ivf``); approximate decoding is post-processing and keeps the guarantee.
-        keep_original (bool): also store the input text in ``doc._.dp_original``.
-        batch_size (int): docs per vectorised call when :meth:`pipe` is given no batch size.
-        clip_norm: project inputs and candidates onto the ball of this radius before the
-            mechanism: ``"median"`` (the table's median norm), a number, or null. Clipping is
-            1-Lipschitz, so the guarantee holds for the table's original distances.
-        max_epsilon_per_text (float | None): a budget for the composed ε of one Doc; null for
-            none.
-        budget_policy (str): over budget, ``"truncate"`` (the remaining targets get draws that
-            do not depend on them, at no cost; ``doc._.dp["tokens_redacted"]`` counts them) or
-            ``"refuse"`` (raise ``ValueError``).
-        surface (str): ``"input"`` gives substitutes the casing class of the token they
-            replace (released without noise: the guarantee holds between inputs of the same
-            casing class, ``doc._.dp["holds_between"]``); ``"table"`` writes them as the table
-            spells them.
-        model (str | None): contextual representation: a ``transformers`` encoder folder or
-            hub name; null for the embedded all-MiniLM-L6-v2.
-        layer (int): contextual representation: the hidden state used (0 = input
-            embeddings, 1 = first transformer layer).
-        contextual_index (str | None): contextual representation: a folder written by
-            ``textdp build-index --contextual`` (built from PUBLIC words with the same model
-            and layer, checked here); null for the model's vocabulary (cached on disk).
-        replace (str | None): what a target becomes: ``"name"`` (person names become public
-            names, first names and surnames apart), ``"word"`` (any public word of the
-            table), ``"tag"`` (``[PERSON]``, no ε spent); null: ``"name"`` where the mechanism
-            can (see ``textdp.Privatizer``).
-        consistency (str): ``"document"`` (one draw per distinct name per Doc, ε charged once
-            per name), ``"dataset"`` (one draw per name for every Doc, derived from ``key``)
-            or ``"mention"`` (every mention draws).
-        key (str | None): the secret of ``consistency = "dataset"`` (≥ 16 characters). It
-            fixes every pseudonym: keep it like a seed (it is saved with the pipeline's
-            config when given there). Null: derived from ``seed``, else drawn from the OS per
-            component (a reloaded pipeline then draws new pseudonyms).
-        allow (list | str | None): words or phrases never targeted (or ``"@file"``).
-        deny (list | str | None): words or phrases always targeted (as PERSON).
-        threshold (float | None): drop the detector's scored spans below this score.
-        exclude (list | str | None): words never written as substitutes: ``"default"`` (the
-            shipped list of slurs and loaded terms), your own list, or null.
+        **settings: the keys of :data:`DEFAULT_CONFIG`, as
+            :class:`textdp.config.PrivatizerConfig` documents them (null ``epsilon``: the
+            default for the representation, the same for every front end), except:
+            ``table``: null (the pipeline's own vectors, else the embedded table),
+            ``"default"`` (the embedded table), a word2vec/GloVe/fastText file, or a table
+            from a registered function (``textdp.word2vec_table.v1``,
+            ``textdp.spacy_vectors_table.v1``, ``textdp.transformer_table.v1``); it must be
+            public. ``detector``: as in the config, or a ``textdp.spacy_ner_detector.v1``
+            reference; entities an earlier component set (``doc.ents``) are added to its spans
+            (a union), never used instead of them. ``"ents"``: the earlier entities alone
+            where they exist (the default detector only for Docs no ``ner`` annotated): the
+            pipeline's NER decides, at little extra cost, and far more names survive outside
+            newswire (README, "Name detection"). ``batch_size``: Docs per vectorised call
+            when :meth:`pipe` is given none. ``key``: saved with the pipeline's config when
+            given there (it fixes every pseudonym: keep it like a seed). ``keep_original``:
+            also store the input text in ``doc._.dp_original``.
         """
+        unknown = sorted(set(settings) - set(SETTINGS))
+        if unknown:
+            raise TypeError(f"unknown dp_privatizer setting(s) {', '.join(map(repr, unknown))}; "
+                            f"the settings are {', '.join(SETTINGS)}")
+        settings = {**DEFAULT_CONFIG, **settings}
         self.nlp = nlp
         self.name = name
-        self.keep_original = bool(keep_original)
-        self.batch_size = int(batch_size)
-        self.table_spec = table
-        # Model-based detectors (the MiniLM tagger) run on the component's device.
+        self.table_spec = settings["table"]
+        self.detector_spec = settings["detector"]
         # "ents": the pipeline's entities alone where it set them (the default detector only
         # for Docs it did not annotate): faster, and weaker on text that is not newswire.
-        self.ents_only = detector == ENTS_ONLY
-        self.detector = build_detector(None if self.ents_only else detector,
-                                       device=resolve_device(device), targets=targets,
-                                       allow=allow, deny=deny, threshold=threshold)
-        self.detector_spec = detector
-        self.mechanism_spec = _check_mechanism_epsilon(mechanism, epsilon)
-        self._settings = {
-            "epsilon": epsilon, "mechanism": mechanism, "target_unchanged": target_unchanged,
-            "targets": targets, "representation": representation, "table": table,
-            "detector": detector, "seed": seed, "secure": bool(secure), "device": device,
-            "index": index, "keep_original": self.keep_original, "batch_size": self.batch_size,
-            "clip_norm": clip_norm, "max_epsilon_per_text": max_epsilon_per_text,
-            "budget_policy": budget_policy, "surface": surface, "model": model,
-            "layer": layer, "contextual_index": contextual_index, "replace": replace,
-            "consistency": consistency, "key": key, "allow": allow, "deny": deny,
-            "threshold": threshold, "exclude": exclude,
-        }
-        # Everything is validated by building the Privatizer now (DESIGN.md rule 5); the table
-        # is resolved on first use, when the pipeline's vectors have been loaded.
-        self.privatizer = self._make_privatizer(
-            self._settings, table=table if table is not None else "default")
-        if epsilon != "auto":
-            self._settings["epsilon"] = self.privatizer.epsilon
+        self.ents_only = self.detector_spec == ENTS_ONLY
+        _check_mechanism_epsilon(settings["mechanism"], settings["epsilon"])
+        # Every setting is validated here, once (DESIGN.md rule 5); the table is resolved on
+        # first use, when the pipeline's vectors have been loaded.
+        self.privatizer = Privatizer(
+            nlp=nlp, **{**settings, "table": self.table_spec or "default",
+                        "detector": None if self.ents_only else self.detector_spec})
         # The pipeline's own static vectors stand in for a null table only where a static
         # table is used at all.
-        self._table_resolved = table is not None or representation != "static" or \
-            isinstance(self.privatizer.mechanism, ContextMechanism)
+        self._table_resolved = self.table_spec is not None or not self._uses_pipeline_vectors
         self._report_dicts: dict[Report, dict[str, Any]] = {}
+
+    @property
+    def config(self) -> PrivatizerConfig:
+        """The validated settings of the privatizer this component runs."""
+        return self.privatizer.config
+
+    @property
+    def keep_original(self) -> bool:
+        """Whether the input text is stored in ``doc._.dp_original``."""
+        return self.config.keep_original
+
+    @property
+    def batch_size(self) -> int:
+        """Docs per vectorised call when :meth:`pipe` is given no batch size."""
+        return self.config.batch_size
+
+    @property
+    def detector(self) -> Detector:
+        """The detector (the privatizer's own: built once)."""
+        return self.privatizer.selector.detector
+
+    @property
+    def _uses_pipeline_vectors(self) -> bool:
+        return self.config.representation == "static" and \
+            not self.privatizer.mechanism.reads_context
 
     # ------------------------------------------------------------------ properties
     @property
@@ -367,41 +246,13 @@ class DPPrivatizer(Pipe):
 
     @property
     def cfg(self) -> dict[str, Any]:
-        """The settings as plain JSON values (what ``to_bytes`` and ``to_disk`` store)."""
-        s = self._settings
-        mech = self.privatizer.mechanism
-        auto = s["epsilon"] == "auto"  # then ε is the calibration's, not the mechanism's own
-        params = {k: v for k, v in _plain(mech.params()).items() if not (auto and k == "epsilon")}
-        return {
-            "epsilon": "auto" if auto else float(mech.epsilon),
-            "target_unchanged": s["target_unchanged"],
-            "mechanism": {"name": mech.name, **params},
-            "targets": self.targets if isinstance(self.targets, str) else list(self.targets),
-            "representation": self.privatizer.representation,
-            "table": _describe(s["table"]),
-            "detector": _describe(s["detector"]),
-            "seed": s["seed"],
-            "secure": s["secure"],
-            "device": str(s["device"]),
-            "index": self.privatizer.index_backend,
-            "keep_original": self.keep_original,
-            "batch_size": self.batch_size,
-            "clip_norm": self.privatizer.clip_norm,
-            "max_epsilon_per_text": self.privatizer.max_epsilon_per_text,
-            "budget_policy": self.privatizer.budget_policy,
-            "surface": self.privatizer.surface,
-            "model": s["model"],
-            "layer": s["layer"],
-            "contextual_index": s["contextual_index"],
-            "replace": self.privatizer.replace,
-            "consistency": self.privatizer.consistency,
-            "key": s["key"],
-            "allow": s["allow"],
-            "deny": s["deny"],
-            "threshold": s["threshold"],
-            "exclude": s["exclude"] if isinstance(s["exclude"], (str, type(None)))
-            else sorted(s["exclude"]),
-        }
+        """The settings as plain JSON values (what ``to_bytes`` and ``to_disk`` store): the
+        config's description, with the table and detector as this component was given them
+        and the key as given (a pipeline's config holds it)."""
+        out = {k: v for k, v in self.config.describe().items() if k in SETTINGS}
+        out.update(table=_describe(self.table_spec), detector=_describe(self.detector_spec),
+                   key=self.config.key)
+        return out
 
     # ------------------------------------------------------------------ processing
     def __call__(self, doc: Doc) -> Doc:
@@ -515,18 +366,9 @@ class DPPrivatizer(Pipe):
         if not self._table_resolved:
             own = pipeline_table(self.nlp.vocab, name=_pipeline_label(self.nlp))
             if own is not None:
-                self.privatizer = self._make_privatizer(self._settings, table=own)
+                self.privatizer = Privatizer(self.config, nlp=self.nlp, table=own)
             self._table_resolved = True
         return self.privatizer
-
-    def _make_privatizer(self, settings: Mapping[str, Any], *, table: Any) -> Privatizer:
-        # The settings are the Privatizer's keywords (SETTINGS); the mechanism, detector and
-        # table as resolved here, and the pipeline whose tokenizer it uses.
-        # allow, deny and threshold are in the component's detector already.
-        core = {k: settings[k] for k in SETTINGS
-                if k not in ("mechanism", "detector", "table", "allow", "deny", "threshold")}
-        return Privatizer(**core, mechanism=self.mechanism_spec, detector=self.detector,
-                          table=table, nlp=self.nlp)
 
     def initialize(self, get_examples: Callable[[], Iterable[Any]] | None = None, *,
                    nlp: Language | None = None) -> None:
@@ -536,8 +378,8 @@ class DPPrivatizer(Pipe):
         get_examples: unused (spaCy passes it to every component).
         nlp (Language | None): the pipeline.
         """
-        if self.table_spec is None and self._settings["representation"] == "static" and \
-                not isinstance(self.privatizer.mechanism, ContextMechanism):
+        if self.table_spec is None and self._uses_pipeline_vectors:
+            self.privatizer = Privatizer(self.config, nlp=self.nlp, table="default")
             self._table_resolved = False
 
     # ------------------------------------------------------------------ serialization
@@ -601,14 +443,14 @@ class DPPrivatizer(Pipe):
                 f"{self.name}: the pipeline config sets {', '.join(differ)} differently from "
                 f"the saved component; using the config", UserWarning, stacklevel=3)
             return
-        settings = {**self._settings, **{k: saved[k] for k in differ}}
-        if "epsilon" in differ or "mechanism" in differ:
-            # The saved mapping is complete (name and arguments); the current mechanism may be
-            # an object bound to the current ε.
-            settings["mechanism"] = saved["mechanism"]
+        settings = {**current, "table": self.table_spec, "detector": self.detector_spec,
+                    **{k: saved[k] for k in differ}}
         for key in ("table", "detector"):  # objects cannot be restored from plain values
             if isinstance(saved.get(key), dict):
-                settings[key] = self._settings[key]
+                settings[key] = getattr(self, f"{key}_spec")
+        if "epsilon" not in differ and "mechanism" not in differ and \
+                isinstance(self.config.mechanism, Mechanism):
+            settings["mechanism"] = self.config.mechanism  # a registered function's object
         self.__init__(self.nlp, self.name, **settings)  # type: ignore[misc]
 
 
@@ -721,11 +563,6 @@ def _may_hold(value: Any, needles: frozenset[str], depth: int = 0) -> bool:
     if isinstance(value, (list, tuple, set, frozenset)):
         return any(_may_hold(v, needles, depth + 1) for v in value)
     return True
-
-
-def _plain(params: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: (float(v) if isinstance(v, (np.floating, float)) else v)
-            for k, v in params.items() if k != "epsilon"}
 
 
 def _describe(spec: Any) -> Any:

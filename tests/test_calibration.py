@@ -16,12 +16,12 @@ from scipy.stats import norm
 
 from textdp.calibration import (
     UnchangedEstimator,
-    add_parser,
     bisect_epsilon,
     calibrate_epsilon,
     exit_radii,
     sample_rows,
 )
+from textdp.cli.calibrate import add_parser
 from textdp.index import NeighbourIndex
 from textdp.mechanisms import create_mechanism
 from textdp.mechanisms.gaussian import analytic_gaussian_sigma

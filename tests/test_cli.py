@@ -365,7 +365,7 @@ import textdp.privatizer
 class StandIn:
     epsilon = 0.3
 
-    def __init__(self, **kwargs):
+    def __init__(self, config=None, **kwargs):
         pass
 
     def privatize(self, texts):

@@ -442,5 +442,5 @@ def test_all_token_contextual_reports_a_per_text_guarantee(small_index, nlp):
     report = every(text).report
     assert report.scope == "text" and report.tokens_replaced == 5
     # Every input lies in the ball of the index's clipping radius.
-    assert report.diameter == pytest.approx(2 * every._radius)
+    assert report.diameter == pytest.approx(2 * every.space.radius)
     assert report.epsilon_at_diameter == pytest.approx(2.0 * report.diameter)

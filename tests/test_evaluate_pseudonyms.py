@@ -38,3 +38,26 @@ def test_person_words_and_kinds():
     assert dict(zip(words, kinds)) == {"Angela": "first", "Merkel": "last", "John": "first",
                                        "Smith": "last"}
     assert is_lexicon_name("Smith") and not is_lexicon_name("Qwzx")
+
+
+def test_evaluate_pseudonyms_and_its_command_on_a_small_dev_file(tmp_path, capsys):
+    from textdp.cli import main
+    from textdp.evaluate.pseudonyms import evaluate_pseudonyms
+
+    dev = tmp_path / "conll2003" / "eng.testa"
+    dev.parent.mkdir()
+    lines = ["-DOCSTART- -X- -X- O", ""]
+    for sentence in DOC:
+        lines += [f"{w} NNP I-NP {t}" for w, t in zip(sentence.tokens, sentence.tags)] + [""]
+    dev.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    logged: list[str] = []
+    results = evaluate_pseudonyms(data_dir=tmp_path, domains="conll", draws=5, seed=1,
+                                  log=logged.append)
+    assert set(results) == {"config", "conll"} and len(logged) == 1
+    row = results["conll"]
+    assert row["texts"] == 1 and row["person_tokens"] == 6 and row["unchanged_words"] == 4
+    assert logged[0].startswith("conll") and "Merkel" not in logged[0]
+    out = tmp_path / "figures.json"
+    assert main(["evaluate", "pseudonyms", "--data", str(tmp_path), "--domains", "conll",
+                 "--draws", "0", "--json", str(out)]) == 0
+    assert "conll" in capsys.readouterr().out and "conll" in out.read_text(encoding="utf-8")

@@ -1,4 +1,5 @@
-"""Every front end resolves the same effective ε for the same inputs (issue 19).
+"""Every front end resolves the same effective config (ε included) for the same inputs
+(issue 19).
 
 The default ε is chosen in one place, :func:`textdp.defaults.default_epsilon`: the core
 Privatizer, the spaCy component (``epsilon = null``), ``hf_textdp.Privatizer``, the Spark front
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from textdp.config import PrivatizerConfig
 from textdp.defaults import DEFAULT_CONTEXTUAL_EPSILON, DEFAULT_EPSILON, default_epsilon
 from textdp.privatizer import Privatizer
 
@@ -27,52 +29,67 @@ CASES = [
     pytest.param({"representation": "contextual", "epsilon": 1.5},
                  ["--representation", "contextual", "--epsilon", "1.5"], 1.5,
                  id="contextual-explicit"),
+    pytest.param({"mechanism": "mahalanobis", "epsilon": 2.0, "targets": ["PERSON", "EMAIL"],
+                  "consistency": "mention", "replace": "word", "seed": 3, "index": "exact",
+                  "max_epsilon_per_text": 8.0, "budget_policy": "refuse", "exclude": None,
+                  "surface": "table", "clip_norm": 3.5},
+                 ["--mechanism", "mahalanobis", "--epsilon", "2", "--targets", "PERSON,EMAIL",
+                  "--consistency", "mention", "--replace", "word", "--seed", "3",
+                  "--index", "exact", "--max-epsilon-per-text", "8",
+                  "--budget-policy", "refuse", "--exclude", "none", "--surface", "table",
+                  "--clip-norm", "3.5"], 2.0,
+                 id="many-settings"),
 ]
 
 
-def _core(settings: dict[str, Any], flags: list[str]) -> float:
-    return Privatizer(**settings).epsilon
+def _core(settings: dict[str, Any], flags: list[str]) -> PrivatizerConfig:
+    return Privatizer(**settings).config
 
 
-def _spacy(settings: dict[str, Any], flags: list[str]) -> float:
+def _spacy(settings: dict[str, Any], flags: list[str]) -> PrivatizerConfig:
     spacy = pytest.importorskip("spacy")
     nlp = spacy.blank("en")
     component = nlp.add_pipe("dp_privatizer", config=settings)
     assert component.cfg["epsilon"] == component.epsilon  # what to_disk saves
-    return component.epsilon
+    return component.config
 
 
-def _hf(settings: dict[str, Any], flags: list[str]) -> float:
+def _hf(settings: dict[str, Any], flags: list[str]) -> PrivatizerConfig:
     hf_textdp = pytest.importorskip("hf_textdp")
     privatizer = hf_textdp.Privatizer(device="cpu", **settings)
     assert privatizer.options()["epsilon"] == privatizer.core.epsilon  # what is pickled
-    return privatizer.core.epsilon
+    return privatizer.config
 
 
-def _spark(settings: dict[str, Any], flags: list[str]) -> float:
-    # The options privatize_column validates on the driver and ships to every executor (which
-    # builds its privatizer from them); no Spark session is needed for that step.
-    from textdp.spark import _validated_options
+def _spark(settings: dict[str, Any], flags: list[str]) -> PrivatizerConfig:
+    # The config privatize_column validates on the driver and ships to every executor (which
+    # builds its privatizer from it); no Spark session is needed for that step.
+    from textdp.spark import _validated_config
 
-    options, driver = _validated_options({**settings, "device": "cpu"})
-    assert Privatizer(**options).epsilon == driver.epsilon  # an executor's
-    return driver.epsilon
+    return Privatizer(_validated_config({**settings, "device": "cpu"})).config  # an executor's
 
 
-def _cli(settings: dict[str, Any], flags: list[str]) -> float:
+def _cli(settings: dict[str, Any], flags: list[str]) -> PrivatizerConfig:
     from textdp.cli import build_parser, privatizer_from_args
 
     args = build_parser().parse_args(["privatize", "in.jsonl", *flags])
-    return privatizer_from_args(args).epsilon
+    return privatizer_from_args(args).config
 
 
 FRONT_ENDS = {"core": _core, "spacy": _spacy, "hf": _hf, "spark": _spark, "cli": _cli}
+# What a front end may set its own way: where it computes and how many texts a call takes.
+PER_FRONT_END = ("device", "batch_size")
 
 
 @pytest.mark.parametrize(("settings", "flags", "expected"), CASES)
-def test_every_front_end_resolves_the_same_epsilon(settings, flags, expected):
-    found = {name: front_end(settings, flags) for name, front_end in FRONT_ENDS.items()}
+def test_every_front_end_resolves_the_same_effective_config(settings, flags, expected):
+    configs = {name: front_end(settings, flags) for name, front_end in FRONT_ENDS.items()}
+    found = {name: config.epsilon for name, config in configs.items()}
     assert found == dict.fromkeys(FRONT_ENDS, pytest.approx(expected))
+    effective = {name: {k: v for k, v in config.describe().items() if k not in PER_FRONT_END}
+                 for name, config in configs.items()}
+    for name, described in effective.items():
+        assert described == effective["core"], name
 
 
 def test_default_epsilon_is_chosen_per_representation_unless_the_mechanism_has_one():

@@ -28,7 +28,12 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Small utilities with no first-party dependency but each other.
     ("foundation", ("textdp._version", "textdp.validation", "textdp.rng", "textdp.io",
                     "textdp.report", "textdp.tokenization", "textdp.chunking", "textdp.memory",
-                    "textdp.contexts", "textdp.embedded", "textdp.budget", "textdp.surface")),
+                    "textdp.contexts", "textdp.embedded", "textdp.budget", "textdp.surface",
+                    "textdp.batching",
+                    # The ε-grid grammar of the evaluations (command line and Python).
+                    "textdp.grid",
+                    # The versioned catalogue registries of mechanisms and detectors.
+                    "textdp.registries")),
     # The public candidates and the nearest-neighbour decode over them.
     ("tables and index", ("textdp.tables", "textdp.index")),
     # The embedded defaults (pipeline, table, default ε): built from tables, used by stages.
@@ -49,16 +54,25 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # What ε means on a space: automatic ε (the Privatizer's epsilon="auto") and the scale
     # figures of a report (common census names from detect's lexicon).
     ("calibration", ("textdp.calibration", "textdp.scale")),
+    # One validated configuration of every setting (it checks mechanism, targets, tables).
+    ("configuration", ("textdp.config",)),
+    # The stages the privatizer wires: target selection, the candidate space, the vectors
+    # draws start from, and the substitution that draws, keeps names consistent and writes
+    # the surface form.
+    ("stages", ("textdp.selection", "textdp.candidates", "textdp.representation",
+                "textdp.substitution")),
     # The wiring of the stages, and the package root that re-exports it.
     ("privatizer", ("textdp.privatizer", "textdp")),
     # Measurements and table releases built on the Privatizer.
     ("evaluation and release", ("textdp.evaluate", "textdp.evaluate.*", "textdp.release",
                                 "textdp.audit")),
-    # Commands that train a detector: they score it on the dev splits with evaluate's scorer
-    # and measure names surviving the whole Privatizer, so they sit above both. No detector
-    # imports them.
+    # The training of detectors: it scores them on the dev splits with evaluate's scorer and
+    # measures names surviving the whole Privatizer, so it sits above both. No detector
+    # imports it.
     ("detector training", ("textdp.detect.train", "textdp.detect.train_transformer")),
-    ("command line", ("textdp.cli", "textdp.__main__")),
+    # One module per command; they read options and call the library, which never imports
+    # them (nor argparse: test_argparse_only_in_the_command_line).
+    ("command line", ("textdp.cli", "textdp.cli.*", "textdp.__main__")),
     # Integrations: they depend on the core, never the other way.
     ("front ends", ("textdp.spark", "hf_textdp", "hf_textdp.*", "spacy_textdp",
                     "spacy_textdp.*")),
@@ -238,6 +252,42 @@ def test_the_graph_is_read() -> None:
     """Guards the reader itself: known imports, lazy ones included, are found."""
     graph = _graph()
     assert "textdp.privatizer" in graph["spacy_textdp.component"]
-    assert "textdp.mechanisms" in graph["textdp.privatizer"]
+    assert "textdp.substitution" in graph["textdp.privatizer"]
     assert "textdp.calibration" in graph["textdp.privatizer"]  # a function-level import
     assert _layer_of("textdp.detect.train") > _layer_of("textdp.detect.base")
+
+
+# Argparse belongs to the command line: the library takes plain Python arguments, so every
+# command's work can be called without a parsed Namespace (and without the command line).
+ARGPARSE_PACKAGE = "textdp.cli"
+
+
+def _argparse_imports(path: Path) -> list[int]:
+    """Lines of ``path`` that import argparse, in any form, at any depth (a lazy import, an
+    ``if TYPE_CHECKING`` one or ``from argparse import Namespace`` count too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        else:
+            continue
+        if any(n == "argparse" or n.startswith("argparse.") for n in names):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_argparse_only_in_the_command_line() -> None:
+    outside = []
+    for module, (path, _) in sorted(MODULES.items()):
+        if module == ARGPARSE_PACKAGE or module.startswith(ARGPARSE_PACKAGE + "."):
+            continue
+        outside += [f"{path.relative_to(ROOT).as_posix()}:{line} ({module})"
+                    for line in _argparse_imports(path)]
+    assert not outside, ("argparse imported outside textdp/cli (move the options and the "
+                         "handler into a command module of textdp/cli):\n  "
+                         + "\n  ".join(outside))
+    # The check reads what it should: the command line's own imports are found.
+    assert _argparse_imports(ROOT / "textdp" / "cli" / "args.py")

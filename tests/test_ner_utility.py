@@ -9,6 +9,7 @@ import json
 import pytest
 
 from textdp.cli import build_parser, main
+from textdp.cli.evaluate import ner_utility as ner_utility_command
 from textdp.detect.conll import Sentence
 from textdp.evaluate import ner_utility as nu
 
@@ -214,7 +215,7 @@ def test_training_settings_are_checked():
 def test_cli_parses_variants():
     args = build_parser().parse_args(["evaluate", "ner-utility", "--variants", "original,word",
                                       "--variant", "word={}", "--epsilon", "2", "--quick"])
-    assert args.handler is nu.cmd_ner_utility and args.quick and args.epsilon == 2.0
+    assert args.handler is ner_utility_command.run and args.quick and args.epsilon == 2.0
     extra = dict(nu.parse_variant_definition(v) for v in args.variant)
     assert nu.parse_variants(args.variants, extra) == {"original": None, "word": {}}
     default = build_parser().parse_args(["evaluate", "ner-utility"])

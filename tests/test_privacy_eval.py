@@ -12,14 +12,15 @@ import numpy as np
 import pytest
 from scipy.stats import skew
 
+from textdp.cli.evaluate.privacy import add_parser
 from textdp.evaluate.privacy import (
+    DEFAULT_EPSILONS,
     _load_sentences,
-    add_parser,
+    epsilon_grid,
     evaluate_privacy,
     name_leak,
     neighbour_distances,
     noisy_geometry,
-    parse_epsilons,
     plausible_deniability,
     skewness,
 )
@@ -105,13 +106,21 @@ def test_skewness():
     assert skewness(np.full(5, 0.3)) is None
 
 
-def test_parse_epsilons():
-    assert parse_epsilons("0.5,1") == [0.5, 1.0]
-    assert parse_epsilons(["0.5,1", "nadp:20,50"]) == {"*": [0.5, 1.0], "nadp": [20.0, 50.0]}
+def test_epsilon_grid_reads_the_grid_grammar_with_these_defaults():
+    mechs = ["mlaplace", "nadp"]
+    assert epsilon_grid(mechs, "0.5,1") == {"mlaplace": [0.5, 1.0], "nadp": [0.5, 1.0]}
+    assert epsilon_grid(mechs, ["0.5,1", "nadp:20,50"]) == {"mlaplace": [0.5, 1.0],
+                                                            "nadp": [20.0, 50.0]}
+    # A mechanism without values keeps its default grid (the same rule as evaluate utility).
+    assert epsilon_grid(mechs, ["nadp=20"]) == {"mlaplace": list(DEFAULT_EPSILONS["*"]),
+                                                "nadp": [20.0]}
+    assert epsilon_grid(mechs)["nadp"] == list(DEFAULT_EPSILONS["nadp"])
     with pytest.raises(ValueError, match="epsilon"):
-        parse_epsilons("1,x")
+        epsilon_grid(mechs, "1,x")
     with pytest.raises(ValueError, match="epsilon"):
-        parse_epsilons("-1")
+        epsilon_grid(mechs, "-1")
+    with pytest.raises(ValueError, match="epsilon is given for tem"):
+        epsilon_grid(mechs, "tem:1")
 
 
 def test_mechanisms_without_table_substitution_are_refused_before_any_work():

@@ -16,8 +16,9 @@ from scipy import stats
 import textdp.defaults as defaults_module
 from textdp.chunking import CHUNK_CHARS, OVERLAP_CHARS
 from textdp.defaults import DEFAULT_EPSILON
-from textdp.privatizer import PrivatizedText, Privatizer, is_word, surface_form
+from textdp.privatizer import PrivatizedText, Privatizer, is_word
 from textdp.report import Report
+from textdp.surface import surface_form
 
 MERKEL = "Angela Merkel met John Smith in Berlin on Tuesday."
 # Replacement words are public candidates: letters, optionally joined by - or '.
@@ -285,7 +286,7 @@ def test_report_reads_epsilon_at_the_distances_of_the_space(names_privatizer):
     diameter of the clipped table beside it, and every guarantee names what it holds
     between (detection is released without noise)."""
     rep = names_privatizer("Angela Merkel met John Smith.").report
-    radius = names_privatizer._radius
+    radius = names_privatizer.space.radius
     assert rep.diameter == pytest.approx(2 * radius)
     assert 0.3 * rep.diameter < rep.name_distance < rep.diameter
     assert rep.epsilon_at_name_distance == pytest.approx(rep.epsilon * rep.name_distance)
@@ -408,7 +409,7 @@ def test_pickle_excludes_the_table_and_is_small(names_privatizer):
     data = pickle.dumps(names_privatizer)
     assert len(data) < 100_000, len(data)
     clone = pickle.loads(data)
-    assert clone._table is None and not clone._ready
+    assert clone._table is None and not clone.loaded
     out = clone(MERKEL)
     assert out.report.tokens_replaced == 4 and out.text.endswith(" in Berlin on Tuesday.")
 

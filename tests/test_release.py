@@ -10,9 +10,10 @@ from itertools import product
 import numpy as np
 import pytest
 
+from textdp.cli.release_table import add_parser
 from textdp.mechanisms import create_mechanism
 from textdp.mechanisms.gaussian import analytic_gaussian_sigma
-from textdp.release import add_parser, can_release, release_table, write_word2vec
+from textdp.release import can_release, release_table, write_word2vec
 from textdp.tables import EmbeddingTable
 
 WORDS = ["".join(p) for p in product(string.ascii_lowercase[:8], repeat=2)][:48]

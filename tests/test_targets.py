@@ -19,7 +19,6 @@ from textdp.targets import (
 def test_names_stay_importable_from_the_privatizer():
     from textdp import privatizer
 
-    assert privatizer.resolve_targets is resolve_targets
     assert privatizer.DEFAULT_TARGETS == DEFAULT_TARGETS == ("PERSON",)
     assert privatizer.is_word is is_word
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from textdp.cli.evaluate import utility as utility_command
 from textdp.evaluate import utility
 from textdp.tables import EmbeddingTable
 
@@ -163,7 +164,7 @@ def test_unknown_task_lists_accepted_ones() -> None:
         utility.parse_tasks("sst2,nope")
     assert utility.parse_tasks("SST2, mr") == ["sst2", "mr"]
     with pytest.raises(ValueError, match="epsilon"):
-        utility.parse_epsilons("1,-2")
+        utility.epsilon_grid(["mlaplace"], "1,-2")
     with pytest.raises(ValueError, match="mechanism"):
         utility.parse_mechanisms("mlaplace,nosuch")
 
@@ -218,7 +219,7 @@ def test_evaluate_on_fake_folder(tmp_path: Path, blank_nlp) -> None:
 
 def _run_cli(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="textdp evaluate")
-    utility.add_parser(parser.add_subparsers(dest="what", required=True))
+    utility_command.add_parser(parser.add_subparsers(dest="what", required=True))
     args = parser.parse_args(argv)
     return args.handler(args)
 

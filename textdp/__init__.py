@@ -5,6 +5,7 @@
 """
 
 from textdp._version import __version__
+from textdp.config import PrivatizerConfig
 from textdp.index import NeighbourIndex
 from textdp.mechanisms import Mechanism, available, create_mechanism
 from textdp.privatizer import PrivatizedText, Privatizer
@@ -14,5 +15,5 @@ from textdp.tables import EmbeddingTable
 
 __all__ = [
     "EmbeddingTable", "Mechanism", "NeighbourIndex", "PrivatizedText", "Privatizer",
-    "RandomSource", "Report", "__version__", "available", "create_mechanism",
+    "PrivatizerConfig", "RandomSource", "Report", "__version__", "available", "create_mechanism",
 ]

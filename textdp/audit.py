@@ -13,18 +13,16 @@ member(s) that found it (``"minilm+handles"``, ``"rules"``, ``"pii"``, ``"deny_l
 ``score`` the detector's score where it has one (the MiniLM tagger's person probability),
 else ``null``. A span holds offsets and labels only: never a character of the text.
 
-``textdp detect FILE`` is the dry run: it writes one JSONL line per record of a ``.txt``,
-``.jsonl`` or ``.csv`` file (its input line, its 0-based record number, optionally an id field
-the user names, and its spans) and privatizes nothing; a summary of counts goes to stderr.
+``textdp detect FILE`` (:mod:`textdp.cli.detect`) is the dry run: it writes one JSONL line per
+record of a ``.txt``, ``.jsonl`` or ``.csv`` file (its input line, its 0-based record number,
+optionally an id field the user names, and its spans) and privatizes nothing; a summary of
+counts goes to stderr.
 
     textdp detect data.jsonl -o spans.jsonl --targets PERSON,EMAIL --id-field id
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -137,89 +135,3 @@ def _join_cuts(spans: list[dict[str, Any]], text: str, cuts: set[int]
             continue
         out.append(dict(r))
     return out
-
-
-def add_detection_arguments(p: argparse.ArgumentParser) -> None:
-    """The options of the detection stage (shared by ``detect``; ``privatize`` may reuse
-    them)."""
-    p.add_argument("--targets", default="PERSON",
-                   help="'all' or comma-separated labels (default PERSON; PII: EMAIL, PHONE, "
-                        "URL, HANDLE, IP, CREDIT_CARD); unknown labels are refused")
-    p.add_argument("--detector", default=None,
-                   help="detector: ensemble (default), minilm, trained, spacy, rules, handles, "
-                        "similarity, a+b unions, a spaCy package or hf:<model>")
-    add_list_arguments(p)
-    p.add_argument("--deny-label", default="PERSON", help="label of deny-list spans")
-    p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N")
-
-
-def add_list_arguments(p: argparse.ArgumentParser) -> None:
-    """``--allow``, ``--deny`` and ``--threshold`` (``detect`` and ``privatize``)."""
-    p.add_argument("--allow", default=None, metavar="WORDS",
-                   help="never targeted: comma-separated words or phrases, or @FILE (one a "
-                        "line)")
-    p.add_argument("--deny", default=None, metavar="WORDS",
-                   help="always targeted: comma-separated or @FILE")
-    p.add_argument("--threshold", type=float, default=None,
-                   help="drop detected spans scored below this (0-1); unscored spans (rules, "
-                        "handles, patterns, lists) are kept")
-
-
-def add_parser(sub: Any) -> None:
-    """``textdp detect`` (``sub``: the top-level subparsers)."""
-    from textdp.io import FORMATS
-
-    p = sub.add_parser("detect", help="dry run: the spans that would be targeted, as character "
-                                      "offsets, labels, detector and score (never the text)")
-    p.add_argument("input", help="a .txt, .jsonl or .csv file, or - for JSONL on stdin")
-    p.add_argument("-o", "--output", default="-", help="JSONL output (default: stdout)")
-    p.add_argument("--format", choices=FORMATS, default=None, help="override the file format")
-    p.add_argument("--text-field", default="text", help="JSONL key / CSV column with the text")
-    p.add_argument("--id-field", default=None,
-                   help="copy this JSONL key / CSV column into each output line (an id; it is "
-                        "written as it is, so never name a field that holds text)")
-    add_detection_arguments(p)
-    p.add_argument("--batch-size", type=int, default=256, help="records per batch")
-    p.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
-                   help="what to do with invalid UTF-8 (default: stop naming the line)")
-    p.set_defaults(handler=cmd_detect)
-
-
-def cmd_detect(args: argparse.Namespace) -> int:
-    """Run ``textdp detect``."""
-    import json
-    from itertools import islice
-
-    from textdp.io import InputError, atomic_output, detect_format, read_once
-
-    fmt = args.format or detect_format(args.input)
-    if args.id_field is not None and fmt == "txt":
-        raise InputError("--id-field needs JSONL or CSV input")
-    if args.id_field is not None and args.id_field == args.text_field:
-        raise InputError("--id-field must differ from --text-field: the text is never written")
-    auditor = Auditor(targets=args.targets, detector=args.detector, allow=args.allow,
-                      deny=args.deny, deny_label=args.deny_label, threshold=args.threshold,
-                      device=args.device, batch_size=args.batch_size)
-    counts: Counter[str] = Counter()
-    records = 0
-    with read_once(args.input, fmt, args.text_field, errors=args.encoding_errors) as checked, \
-            atomic_output(args.output) as out:
-        it = iter(checked.records())
-        while batch := list(islice(it, args.batch_size)):
-            texts = [rec if isinstance(rec, str) else rec[args.text_field] for _, rec in batch]
-            for (lineno, rec), spans in zip(batch, auditor.audit(texts)):
-                line: dict[str, Any] = {"line": lineno, "record": records}
-                if args.id_field is not None:
-                    assert isinstance(rec, dict)
-                    if args.id_field not in rec:
-                        raise InputError(f"{args.input}, line {lineno}: no field "
-                                         f"{args.id_field!r} (--id-field)")
-                    line["id"] = rec[args.id_field]
-                line["spans"] = spans
-                out.write(json.dumps(line, ensure_ascii=False) + "\n")
-                counts.update(s["label"] for s in spans)
-                records += 1
-    by_label = ", ".join(f"{label} {n}" for label, n in sorted(counts.items())) or "none"
-    print(f"textdp detect: {records} records, {sum(counts.values())} spans ({by_label}); "
-          "nothing was privatized", file=sys.stderr)
-    return 0

@@ -8,8 +8,9 @@ survives at most 1 % of draws".
 
 How P(unchanged) is estimated for a sampled word w:
 
-* Noise mechanisms whose noise is a random direction times a radius with a known law
-  (``mlaplace``, ``mahalanobis``, ``projection``, ``gaussian``, ``nadp``): the noisy point
+* Noise mechanisms whose noise is a random direction times a radius with a known law, which
+  their class declares (:meth:`~textdp.mechanisms.base.Mechanism.radial_law`: ``mlaplace``,
+  ``mahalanobis``, ``projection``, ``gaussian``, ``nadp``): the noisy point
   w + R·v leaves w's Voronoi cell (the region decoded to w) exactly once along the ray, because
   the cell is convex, at the radius t*(v) = min over other words c with v·(c − w) > 0 of
   ‖c − w‖² / (2 v·(c − w)). So P(unchanged | v) = P(R < t*(v)), which the radius law gives in
@@ -27,6 +28,8 @@ mechanism's parameters, the target, the statistic and the sampling settings.
 
     textdp calibrate --table default --target-unchanged 0.01
     textdp calibrate --mechanism nadp --target-unchanged 0.05 --quantile 0.9
+
+(the command is :mod:`textdp.cli.calibrate`).
 """
 
 from __future__ import annotations
@@ -43,17 +46,11 @@ from typing import Any
 
 import numpy as np
 import torch
-from scipy.special import gammainc
 
 from textdp.defaults import resolve_table
 from textdp.index import shared_index
 from textdp.io import atomic_output
-from textdp.mechanisms import Mechanism, MechanismSpec, create_mechanism
-from textdp.mechanisms.gaussian import Gaussian, analytic_gaussian_sigma, diameter_bound
-from textdp.mechanisms.mahalanobis import Mahalanobis, regularised_covariance_root
-from textdp.mechanisms.mlaplace import MultivariateLaplace
-from textdp.mechanisms.nadp import NADP
-from textdp.mechanisms.projection import Projection
+from textdp.mechanisms import Mechanism, MechanismSpec, RadialLaw, create_mechanism
 from textdp.rng import RandomSource
 from textdp.tables import EmbeddingTable, cache_dir
 from textdp.validation import check_open_unit, check_positive, check_positive_int
@@ -84,7 +81,8 @@ def mechanism_spec(mechanism: MechanismSpec) -> dict[str, Any]:
         raise ValueError(f"mechanism must be a name, a mapping or a Mechanism, got "
                          f"{type(mechanism).__name__}")
     spec.pop("epsilon", None)
-    create_mechanism(spec, 1.0)  # validates the name and arguments now
+    # Validates the name, the arguments and that the mechanism can be calibrated, now.
+    check_calibratable(create_mechanism(spec, 1.0))
     return spec
 
 
@@ -130,63 +128,18 @@ def sample_rows(table: EmbeddingTable, n_words: int, seed: int,
 
 
 # ---------------------------------------------------------------------------- estimators
-@dataclass
-class _RadialLaw:
-    """noisy = base + R·v: directions ``v`` independent of ε, radius law ``cdf(t, ε)``."""
-
-    space: np.ndarray                      # decode-space candidates
-    base: np.ndarray                       # decode-space points of the sampled words
-    direction: Callable[[int, RandomSource], torch.Tensor]
-    cdf: Callable[[np.ndarray, float], np.ndarray]  # P(R < t) for (words, draws) radii
-
-
-def _unit(n: int, dim: int, rng: RandomSource) -> torch.Tensor:
-    g = rng.normal((n, dim), "cpu")
-    return g / torch.linalg.vector_norm(g, dim=1, keepdim=True).clamp_min(1e-30)
-
-
-def _radial_law(spec: dict[str, Any], table: EmbeddingTable, rows: np.ndarray,
-                mech: Mechanism) -> _RadialLaw | None:
-    """The radial form of a prepared mechanism (ε = 1 instance), or ``None`` if unknown.
-
-    Exact types only: a subclass may draw its noise differently.
-    """
-    vectors = table.vectors
-    dim = vectors.shape[1]
-    kind = type(mech)
-    if kind is MultivariateLaplace:
-        return _RadialLaw(vectors, vectors[rows], lambda n, rng: _unit(n, dim, rng),
-                          lambda t, eps: gammainc(dim, t * eps))
-    if kind is Mahalanobis:
-        root = torch.from_numpy(regularised_covariance_root(vectors, mech.lam)
-                                .astype(np.float32))
-        return _RadialLaw(vectors, vectors[rows], lambda n, rng: _unit(n, dim, rng) @ root,
-                          lambda t, eps: gammainc(dim, t * eps))
-    if kind is Projection:
-        space = np.ascontiguousarray(mech.candidates, dtype=np.float32)
-        m, scale = space.shape[1], 1.0 + mech.beta
-        return _RadialLaw(space, space[rows], lambda n, rng: _unit(n, m, rng),
-                          lambda t, eps: gammainc(m, t * eps / scale))
-    if kind is Gaussian:
-        sens = diameter_bound(vectors) if mech.sensitivity == "diameter" \
-            else float(mech.sensitivity)
-        delta = mech.delta
-        return _RadialLaw(vectors, vectors[rows], lambda n, rng: _unit(n, dim, rng),
-                          lambda t, eps: _chi_cdf(t / (sens * analytic_gaussian_sigma(
-                              eps, delta, 1.0)), dim))
-    if kind is NADP:
-        assert mech.neighbourhoods is not None
-        sens = mech.neighbourhoods.row_sensitivity()[rows][:, None]
-        delta = mech.delta
-        return _RadialLaw(vectors, vectors[rows], lambda n, rng: _unit(n, dim, rng),
-                          lambda t, eps: _chi_cdf(t / (sens * analytic_gaussian_sigma(
-                              eps, delta, 1.0)), dim))
-    return None
-
-
-def _chi_cdf(x: np.ndarray, dim: int) -> np.ndarray:
-    """P(‖g‖ < x) for g standard normal in ``dim`` dimensions."""
-    return gammainc(dim / 2.0, np.square(x) / 2.0)
+def check_calibratable(mechanism: Mechanism) -> Mechanism:
+    """``mechanism`` if P(unchanged) can be measured on table vectors, else a ``ValueError``:
+    a mechanism that reads each target's text (``reads_context``, e.g. ``dpmlm``) or releases
+    representations instead of substituting (``dpnr``) has no table words to keep."""
+    if mechanism.reads_context:
+        raise ValueError(f"mechanism {mechanism.name!r} draws from the text around each "
+                         "target, not from a table vector: calibration measures vector "
+                         "mechanisms on a table; give epsilon as a number")
+    if not mechanism.substitutes:
+        raise ValueError(f"mechanism {mechanism.name!r} releases representations, it never "
+                         "substitutes a word: there is no P(unchanged) to calibrate")
+    return mechanism
 
 
 def exit_radii(space: np.ndarray, base: np.ndarray, own: np.ndarray,
@@ -246,7 +199,9 @@ class UnchangedEstimator:
         self.index = shared_index(table, "auto", torch.device("cpu"))
         reference = create_mechanism(self.spec, 1.0)
         reference.prepare(table.vectors, self.index, RandomSource(seed))
-        self._law = _radial_law(self.spec, table, self.rows, reference)
+        # The class declares its noise's radial law where it has one (ε = 1 instance; ε
+        # enters only through the law's cdf).
+        self._law: RadialLaw | None = reference.radial_law(self.rows)
         self._radii: np.ndarray | None = None
         if self._law is not None:
             self._radii = self._exit_radii()
@@ -434,67 +389,6 @@ def _write_json(path: Path, data: dict[str, Any]) -> None:
             json.dump(data, f, indent=2, default=str)
     except OSError:
         pass  # a read-only cache is no reason to fail
-
-
-# ---------------------------------------------------------------------------- command
-def _mechanism_arg(value: str) -> Any:
-    value = value.strip()
-    return json.loads(value) if value.startswith("{") else value
-
-
-def add_parser(sub: Any) -> None:
-    """``textdp calibrate`` (``sub``: the top-level subparsers)."""
-    p = sub.add_parser(
-        "calibrate", help="the epsilon at which a word survives a target share of draws")
-    p.add_argument("--table", default="default",
-                   help="'default' (the embedded vectors) or a word2vec/GloVe/fastText file")
-    p.add_argument("--target-unchanged", type=float, default=0.01,
-                   help="target P(unchanged) in (0, 1) (default 0.01)")
-    p.add_argument("--mechanism", type=_mechanism_arg, default="mlaplace",
-                   help='registered name or JSON like {"name": "nadp", "tau": 0.3}')
-    group = p.add_mutually_exclusive_group()
-    group.add_argument("--statistic", choices=STATISTICS, default=None,
-                       help="statistic over the words (default median)")
-    group.add_argument("--quantile", type=float, default=None,
-                       help="a quantile in (0, 1) over the words instead (0.9: 90 %% of words "
-                            "survive at most the target)")
-    p.add_argument("--n-words", type=int, default=DEFAULT_N_WORDS, help="words sampled")
-    p.add_argument("--n-draws", type=int, default=DEFAULT_N_DRAWS, help="draws per word")
-    p.add_argument("--seed", type=int, default=0, help="seed of the sample and the draws")
-    p.add_argument("--tol", type=float, default=DEFAULT_TOL, help="relative precision of ε")
-    p.add_argument("--clip-norm", default="median",
-                   help="'median' (as the Privatizer), a radius, or 'none'")
-    p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.set_defaults(handler=cmd_calibrate)
-
-
-def parse_clip_norm(value: str) -> float | str | None:
-    """``--clip-norm``: ``median``, ``none`` or a number."""
-    if value == "median":
-        return "median"
-    if value.lower() == "none":
-        return None
-    try:
-        return float(value)
-    except ValueError:
-        raise ValueError(f"clip_norm must be 'median', 'none' or a number, got {value!r}"
-                         ) from None
-
-
-def cmd_calibrate(args: Any) -> int:
-    """Run ``textdp calibrate``: print ε and the statistic it achieves."""
-    statistic: Statistic = args.quantile if args.quantile is not None else \
-        (args.statistic or "median")
-    result = calibrate_epsilon(
-        args.mechanism, args.table, target_unchanged=args.target_unchanged,
-        statistic=statistic, n_words=args.n_words, n_draws=args.n_draws, seed=args.seed,
-        tol=args.tol, clip_norm=parse_clip_norm(args.clip_norm), cache=not args.no_cache)
-    if args.json:
-        print(json.dumps(result.to_dict(), indent=2, default=str))
-    else:
-        print(result.summary())
-    return 0
 
 
 def check_auto(epsilon: Any, mechanism: Any, representation: str,

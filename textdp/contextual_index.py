@@ -20,17 +20,16 @@ once and cached under :func:`textdp.tables.cache_dir`.
 
     textdp build-index --contextual --model <path-or-name> --layer 1 -o ctx-index/
     textdp build-index --contextual --corpus public.txt -o ctx-index/
+
+(the command is :mod:`textdp.cli.build_index`).
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import hashlib
 import json
 import os
-import sys
-import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -39,7 +38,7 @@ import numpy as np
 import torch
 
 from textdp._version import __version__
-from textdp.contextual import DEFAULT_LAYER, ContextualEncoder, model_label, whole_word_vocabulary
+from textdp.contextual import ContextualEncoder, model_label, whole_word_vocabulary
 from textdp.io import atomic_output
 from textdp.tables import EmbeddingTable, cache_dir, is_real_word
 from textdp.validation import check_positive_int
@@ -362,65 +361,6 @@ def _default_index(encoder: ContextualEncoder) -> ContextualIndex:
     with contextlib.suppress(OSError):  # a read-only home is no reason to fail: rebuilt next time
         index.save(folder)
     return index
-
-
-# ---------------------------------------------------------------------- command line
-def add_parser(sub: Any) -> None:
-    """``textdp build-index`` (``sub``: the top-level subparsers)."""
-    p = sub.add_parser(
-        "build-index", help="build a public candidate index for contextual substitution",
-        description="Encode PUBLIC words with a transformer layer and save them as the "
-                    "candidates of `textdp privatize --representation contextual "
-                    "--contextual-index FOLDER`. Default: the model's whole-word vocabulary; "
-                    "--corpus: the words of a public text file (one text per line).")
-    p.add_argument("--contextual", action="store_true", required=True,
-                   help="build a contextual index (the only kind so far; required)")
-    p.add_argument("--model", default=None,
-                   help="transformers encoder folder or hub name (default: the embedded "
-                        "all-MiniLM-L6-v2)")
-    p.add_argument("--layer", type=int, default=DEFAULT_LAYER,
-                   help="hidden-state layer: 0 = input embeddings, 1 = first transformer layer "
-                        "(default)")
-    p.add_argument("--corpus", default=None,
-                   help="a PUBLIC UTF-8 text file, one text per line: index its words instead "
-                        "of the vocabulary (never the data you will privatize)")
-    p.add_argument("--min-count", type=int, default=1,
-                   help="with --corpus: keep words seen at least this often")
-    p.add_argument("--template", default=None,
-                   help=f"vocabulary words are encoded inside this text, '{{}}' being the word "
-                        f"(default {DEFAULT_TEMPLATE!r}: the word alone)")
-    p.add_argument("--limit", type=int, default=None,
-                   help="only the first N vocabulary words (small indexes for tests)")
-    p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or auto")
-    p.add_argument("-o", "--output", required=True, help="folder to write the index to")
-    p.set_defaults(handler=cmd_build_index)
-
-
-def cmd_build_index(args: argparse.Namespace) -> int:
-    """Run ``textdp build-index``; prints one line of provenance to stderr."""
-    if args.corpus is not None and (args.template is not None or args.limit is not None):
-        raise ValueError("--template and --limit apply to vocabulary indexes, not to --corpus")
-    out = Path(args.output)
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"--output {str(out)!r} is a file; give a folder")
-    encoder = ContextualEncoder(args.model, layer=args.layer, device=args.device)
-    start = time.perf_counter()
-    if args.corpus is not None:
-        if not os.path.isfile(args.corpus):
-            raise FileNotFoundError(2, "No such file", args.corpus)
-        with open(args.corpus, encoding="utf-8") as f:
-            index = ContextualIndex.from_corpus(encoder, (line.rstrip("\n") for line in f),
-                                                min_count=args.min_count,
-                                                corpus_name=os.path.basename(args.corpus))
-    else:
-        index = ContextualIndex.from_vocabulary(
-            encoder, template=DEFAULT_TEMPLATE if args.template is None else args.template,
-            limit=args.limit)
-    index.save(out)
-    print(f"textdp: contextual index of {len(index):,} words × {index.dim} d "
-          f"({index.meta['source']}, {model_label(encoder.model_name)} layer {encoder.layer}) "
-          f"written to {out} in {time.perf_counter() - start:.1f} s", file=sys.stderr)
-    return 0
 
 
 def resolve_contextual_index(spec: Any, encoder: ContextualEncoder) -> Any:

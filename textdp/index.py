@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import threading
 import time
 import weakref
@@ -64,6 +65,20 @@ if TYPE_CHECKING:
     from textdp.tables import EmbeddingTable
 
 BACKENDS = ("auto", "exact", "int8", "flat", "hnsw", "ivf")
+
+
+def _single_threaded_after_fork() -> None:
+    """OpenMP thread pools (torch, faiss) do not survive ``fork``: a forked child that computes
+    with its parent's pool hangs (``nlp.pipe(n_process=2)``, ``datasets.map(num_proc=2)``).
+    Forked children compute single-threaded instead; the processes are the parallelism."""
+    torch.set_num_threads(1)
+    faiss = sys.modules.get("faiss")
+    if faiss is not None:
+        faiss.omp_set_num_threads(1)
+
+
+os.register_at_fork(after_in_child=_single_threaded_after_fork)
+
 
 # Rows × dims above which a CPU decode switches from exact fp32 matmul to int8 + exact re-rank
 # in "auto" mode. Below it the exact GEMM costs little and the int8 stage's fixed costs

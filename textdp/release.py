@@ -2,14 +2,18 @@
 
     textdp release-table --mechanism nadp --epsilon 50 [--table default|FILE] -o noisy.vec
 
+(the command is :mod:`textdp.cli.release_table`; :func:`release_table` and
+:func:`write_word2vec` do the work.)
+
 Every candidate word of the table (clipped to its median norm, as the Privatizer clips it)
 gets one independent draw of the mechanism's noise, and the noisy vectors are written in
 word2vec text format (a ``rows dim`` header, then ``word v1 ... vd`` per line), which
 :meth:`~textdp.tables.EmbeddingTable.from_word2vec`, gensim and fastText read. The file is
 written to a temporary name and renamed into place, so a failure never leaves half a table.
 
-Which mechanisms can release a table: those with a ``release(vectors, rng)`` method (``nadp``),
-and the additive-noise mechanisms whose noisy vector is itself the private output before
+Which mechanisms can release a table: those whose class declares ``releases_table`` (see
+:class:`~textdp.mechanisms.base.Mechanism`): ``nadp`` through its ``release(vectors, rng)``
+method, and the additive-noise mechanisms whose noisy vector is itself the private output before
 decoding: ``gaussian``, ``mlaplace`` and ``mahalanobis`` (their ``perturb``). Each released row
 carries that mechanism's per-token guarantee for its word; releasing the whole table is one
 draw per word, so a word's guarantee is not weakened by the others' rows, and the words
@@ -21,41 +25,34 @@ knows the seed; by default it comes from OS entropy.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO
 
 import numpy as np
 import torch
 
-from textdp.mechanisms import Mechanism, MechanismSpec, NoiseMechanism, create_mechanism
-from textdp.mechanisms.gaussian import Gaussian
-from textdp.mechanisms.mahalanobis import Mahalanobis
-from textdp.mechanisms.mlaplace import MultivariateLaplace
+from textdp.mechanisms import Mechanism, MechanismSpec, create_mechanism, table_releasing
 from textdp.rng import RandomSource
 from textdp.tables import EmbeddingTable
 
-# Mechanisms without a release() method whose perturb() output may be released as it is.
-PERTURB_RELEASABLE = (Gaussian, MultivariateLaplace, Mahalanobis)
 _ROWS_PER_CHUNK = 4096
 
 
 def can_release(mechanism: Mechanism) -> bool:
-    """Whether ``mechanism`` can release noisy table vectors (see the module docstring).
+    """Whether ``mechanism`` can release noisy table vectors: its class declares
+    ``releases_table`` (see the module docstring).
 
     ``dpnr`` has a ``release`` too, but for a model's representations, not a table's rows
-    (its ``prepare`` refuses a table): it is not one of these."""
-    if not getattr(mechanism, "substitutes", True):
-        return False
-    return callable(getattr(mechanism, "release", None)) or \
-        type(mechanism) in PERTURB_RELEASABLE
+    (its ``prepare`` refuses a table): it does not declare it, and a mechanism that does not
+    substitute is refused whatever it declares."""
+    return bool(mechanism.substitutes and mechanism.releases_table)
 
 
 def check_releasable(mechanism: Mechanism) -> Mechanism:
     """``mechanism`` if it can release vectors, else a ``ValueError`` naming the ones that can."""
     if not can_release(mechanism):
-        releasable = sorted(["nadp", *(c.name for c in PERTURB_RELEASABLE)])
+        releasable = table_releasing()
         raise ValueError(f"mechanism {mechanism.name!r} cannot release a table (it decodes to "
                          f"words, or changes the dimension); use one of {releasable}")
     return mechanism
@@ -63,7 +60,8 @@ def check_releasable(mechanism: Mechanism) -> Mechanism:
 
 def release_vectors(mechanism: Mechanism, vectors: np.ndarray, rng: RandomSource
                     ) -> np.ndarray:
-    """Noisy float32 copies of ``vectors`` from a prepared mechanism, one draw per row."""
+    """Noisy float32 copies of ``vectors`` from a prepared mechanism, one draw per row: its
+    ``release(vectors, rng)`` where it has one, else its ``perturb``."""
     check_releasable(mechanism)
     release = getattr(mechanism, "release", None)
     index = mechanism._require_index()
@@ -74,7 +72,6 @@ def release_vectors(mechanism: Mechanism, vectors: np.ndarray, rng: RandomSource
             if callable(release):
                 out[lo:lo + len(chunk)] = release(chunk, rng)
             else:
-                assert isinstance(mechanism, NoiseMechanism)
                 noisy = mechanism.perturb(torch.from_numpy(chunk).to(index.device), rng)
                 out[lo:lo + len(chunk)] = noisy.cpu().numpy()
     return out
@@ -123,43 +120,3 @@ def write_word2vec(stream: IO[str], words: Sequence[str], vectors: np.ndarray,
         block = vectors[lo:lo + _ROWS_PER_CHUNK]
         stream.write("".join(f"{w} {fmt % tuple(row)}\n"
                              for w, row in zip(words[lo:lo + _ROWS_PER_CHUNK], block.tolist())))
-
-
-# ---------------------------------------------------------------------------- command
-def add_parser(sub: Any) -> None:
-    """``textdp release-table`` (``sub``: the top-level subparsers)."""
-    p = sub.add_parser("release-table",
-                       help="write a noisy copy of an embedding table (word2vec text)")
-    p.add_argument("--mechanism", default="nadp",
-                   help='nadp (default), gaussian, mlaplace, mahalanobis, or JSON like '
-                        '{"name": "nadp", "tau": 0.3}')
-    p.add_argument("--epsilon", type=float, required=True, help="ε of the mechanism")
-    p.add_argument("--table", default="default",
-                   help="'default' (the embedded vectors) or a word2vec/GloVe/fastText file")
-    p.add_argument("--clip-norm", default="median",
-                   help="'median' (as the Privatizer), a radius, or 'none'")
-    p.add_argument("--seed", type=int, default=None,
-                   help="fixed seed: reproducible, NOT private against anyone who knows it")
-    p.add_argument("--precision", type=int, default=6, help="significant digits per value")
-    p.add_argument("-o", "--output", required=True, help="output file (word2vec text)")
-    p.set_defaults(handler=cmd_release_table)
-
-
-def cmd_release_table(args: Any) -> int:
-    """Run ``textdp release-table``."""
-    from textdp.calibration import parse_clip_norm
-    from textdp.io import atomic_output
-
-    spec = args.mechanism.strip()
-    mechanism: Any = json.loads(spec) if spec.startswith("{") else spec
-    if not 1 <= args.precision <= 9:
-        raise ValueError(f"precision must be between 1 and 9, got {args.precision}")
-    check_releasable(create_mechanism(mechanism, args.epsilon))  # before loading the table
-    words, noisy = release_table(mechanism, args.epsilon, args.table,
-                                 clip_norm=parse_clip_norm(args.clip_norm), seed=args.seed)
-    with atomic_output(args.output) as out:
-        write_word2vec(out, words, noisy, args.precision)
-    if args.output != "-":
-        print(f"release-table: wrote {len(words):,} noisy vectors ({noisy.shape[1]} d) to "
-              f"{args.output}")
-    return 0

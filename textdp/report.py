@@ -27,6 +27,7 @@ term of ε·Σⱼ dⱼ; the worst case is ``epsilon_total × diameter`` (for ``d
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, dataclass
 from decimal import Decimal
 from typing import Any
@@ -124,19 +125,24 @@ class Report:
                    else epsilon * name_distance,
                    epsilon_at_diameter=None if diameter is None else epsilon * diameter)
 
+    def counted(self, n: int, redacted: int = 0, draws: int | None = None) -> Report:
+        """A report with this one's settings for ``n`` replaced tokens, ``draws`` of them
+        through the mechanism (default: every one) and ``redacted`` cost-free draws."""
+        return Report.for_tokens(
+            n, draws=draws, replace=self.replace, consistency=self.consistency,
+            mechanism=self.mechanism, epsilon=self.epsilon, delta=self.delta,
+            guarantee=self.guarantee, representation=self.representation, redacted=redacted,
+            scope=self.scope, holds_between=self.holds_between,
+            name_distance=self.name_distance, diameter=self.diameter)
+
     def merge(self, other: Report) -> Report:
         """Report for the concatenation of two texts privatized with the same settings."""
-        return Report.for_tokens(
-            self.tokens_replaced + other.tokens_replaced, draws=self.draws + other.draws,
-            replace=self.replace, consistency=self.consistency, mechanism=self.mechanism,
-            epsilon=self.epsilon, delta=self.delta, guarantee=self.guarantee,
-            representation=self.representation,
-            redacted=self.tokens_redacted + other.tokens_redacted, scope=self.scope,
-            holds_between=self.holds_between, name_distance=self.name_distance,
-            diameter=self.diameter,
-            spans=None if self.spans is None and other.spans is None
-            else (self.spans or ()) + (other.spans or ()),
-        )
+        merged = self.counted(self.tokens_replaced + other.tokens_replaced,
+                              self.tokens_redacted + other.tokens_redacted,
+                              draws=self.draws + other.draws)
+        if self.spans is None and other.spans is None:
+            return merged
+        return dataclasses.replace(merged, spans=(self.spans or ()) + (other.spans or ()))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-serialisable values (for ``doc._.dp``, JSONL and dataset columns)."""

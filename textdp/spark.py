@@ -47,6 +47,8 @@ from textdp.validation import resolve_output_column
 if TYPE_CHECKING:  # pyspark is an optional dependency (pip install "textdp[spark]")
     from pyspark.sql import DataFrame
 
+    from textdp.config import PrivatizerConfig
+
 #: What to do with a null text: keep it null (default), or fail the job naming the row.
 NULL_POLICIES = ("keep", "error")
 #: Configurations pickled larger than this go to the executors as a broadcast variable.
@@ -155,10 +157,8 @@ def privatize_column(
                                      names.count(scope_column) != 1):
         raise ValueError(f"scope_column {scope_column!r} must be one column of the DataFrame, "
                          "with consistency='dataset'")
-    options, driver = _validated_options(config)
-    if driver.key is not None:
-        options["key"] = driver.key  # one key for every executor: keyed pseudonyms agree
-    payload = _dumps(options)
+    settings = _validated_config(config)
+    payload = _dumps(settings)
     key = hashlib.sha256(payload).hexdigest()
     source: Any = payload
     if len(payload) > BROADCAST_BYTES:
@@ -166,8 +166,8 @@ def privatize_column(
         if sc is not None:  # classic Spark; Spark Connect ships it with the UDF
             source = sc.broadcast(payload)
 
-    seed = options.get("seed")
-    device = _DEFAULT_DEVICE if options["device"] is None else str(options["device"])
+    seed = settings.seed
+    device = _DEFAULT_DEVICE if settings.device is None else str(settings.device)
     if report_columns:
         out_type: Any = StructType([
             StructField(_TEXT_FIELD, StringType(), True),
@@ -238,9 +238,7 @@ def _worker_privatizer(key: str, source: Any, device: str) -> Any:
     from textdp.privatizer import Privatizer
 
     payload = source if isinstance(source, bytes) else source.value
-    options = pickle.loads(payload)
-    options["device"] = device
-    core = Privatizer(**options)
+    core = Privatizer(pickle.loads(payload), device=device)
     # Load the pipeline, table and index now, once, and prepare the mechanism with the
     # configuration's own generator: with a fixed seed every worker then prepares it alike
     # (e.g. the same random projection), whichever partition it happens to see first.
@@ -342,22 +340,24 @@ def _limit_threads(ctx: Any) -> None:
 
 
 # ---------------------------------------------------------------------------- helpers
-def _validated_options(config: Mapping[str, Any]) -> tuple[dict[str, Any], Any]:
-    """The options every executor builds its privatizer from, and the privatizer the driver
-    built from them to validate every parameter (DESIGN.md rule 5; this loads no model and
-    reads no text)."""
+def _validated_config(config: Mapping[str, Any]) -> "PrivatizerConfig":
+    """The configuration every executor builds its privatizer from, validated on the driver
+    by building a privatizer (DESIGN.md rule 5; this loads no model and reads no text), with
+    the driver's key of ``consistency="dataset"``: one key for every executor, so keyed
+    pseudonyms agree."""
     # The original text stays in the DataFrame's own column, so the executors' privatizers
     # never keep a copy (keep_original is a front-end decision here).
-    options = {"device": _DEFAULT_DEVICE, **config, "keep_original": False}
+    from textdp.config import from_mapping
     from textdp.privatizer import Privatizer
 
-    return options, Privatizer(**_driver_options(options))
+    settings = from_mapping({"device": _DEFAULT_DEVICE, **config, "keep_original": False})
+    driver = Privatizer(settings, device=_driver_device(settings.device))
+    return settings if driver.key is None else settings.with_changes(key=driver.key)
 
 
-def _driver_options(options: dict[str, Any]) -> dict[str, Any]:
-    """The options to validate on the driver: a CUDA device is checked for its form only,
+def _driver_device(device: Any) -> Any:
+    """The device to validate on the driver: a CUDA device is checked for its form only,
     since executors may have GPUs the driver lacks."""
-    device = options.get("device")
     if isinstance(device, str) and device.startswith("cuda"):
         import torch
 
@@ -370,16 +370,16 @@ def _driver_options(options: dict[str, Any]) -> dict[str, Any]:
             if parsed.type != "cuda":
                 raise ValueError(f"device must be 'cpu', 'cuda', 'cuda:N' or 'auto', got "
                                  f"{device!r}")
-            return {**options, "device": "cpu"}
-    return options
+            return "cpu"
+    return device
 
 
-def _dumps(options: Mapping[str, Any]) -> bytes:
+def _dumps(config: "PrivatizerConfig") -> bytes:
     """Pickle the configuration (cloudpickle: a detector or mechanism defined in ``__main__``
     travels by value)."""
     from pyspark import cloudpickle
 
-    return cloudpickle.dumps(dict(options))
+    return cloudpickle.dumps(config)
 
 
 def _spark_context(df: "DataFrame") -> Any:

@@ -85,7 +85,7 @@ def test_invoice_names_found_through_the_privatizer_tokenization():
 
     p = Privatizer(seed=3)
     docs = list(p.nlp.tokenizer.pipe([INVOICE]))
-    (spans,) = p._detector(docs)
+    (spans,) = p.selector.detector(docs)
     persons = [docs[0][s:e].text for s, e, lab in spans if lab == "PERSON"]
     assert "Oluwaseun Adeyemi" in persons and "Marta Kowalska" in persons
     (out,) = p.privatize([INVOICE])

@@ -212,11 +212,11 @@ def test_rank_picks_a_gpu(warm):
 def test_pickle_holds_configuration_only(warm):
     p = Privatizer(epsilon=1.0)
     p({"text": ["Angela Merkel met David Brown in Berlin."]})
-    assert p.core._ready
+    assert p.core.loaded
     blob = pickle.dumps(p)
     assert len(blob) < 4_000  # no table, index, pipeline or generator
     q = pickle.loads(blob)
-    assert not q.core._ready and q.core._nlp is None
+    assert not q.core.loaded and q.core._nlp is None
     assert q.options() == p.options()
 
 

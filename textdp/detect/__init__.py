@@ -1,4 +1,9 @@
-"""Detectors: which tokens are targets. All share the :class:`Detector` protocol."""
+"""Detectors: which tokens are targets. All share the :class:`Detector` protocol.
+
+Detectors are found by name in :data:`registry` (namespace ``textdp.detectors``, entry-point
+group ``textdp_detectors``): built-ins under ``textdp.<name>.v1`` with their short names as
+aliases, see :mod:`textdp.detect.named`.
+"""
 
 from __future__ import annotations
 
@@ -7,59 +12,71 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from textdp.detect.base import Detector, Finding, Span, find, merge_spans, normalise_label
-from textdp.detect.named import DEFAULT_DETECTOR, NAMES, is_named, named_detector
+from textdp.detect.named import (
+    DEFAULT_DETECTOR,
+    available,
+    build_named,
+    is_named,
+    named_detector,
+    register_detector,
+    registry,
+    union_members_hint,
+)
 from textdp.detect.spacy_ner import SpacyNERDetector
 
-# What create_detector accepts, for error messages.
-DETECTOR_FORMS = (f"None (the default, {DEFAULT_DETECTOR!r}), one of {', '.join(NAMES)}, a "
-                  "'+'-joined union of them ('trained+spacy+rules'), 'trained:<folder>' / "
-                  "'minilm:<folder>', an installed spaCy package or pipeline folder, "
-                  "'hf:<model>', or a Detector object")
+
+def detector_forms(names: list[str] | None = None) -> str:
+    """What create_detector accepts, for error messages (``names``: the registered ones,
+    entry points included, by default)."""
+    names = available() if names is None else names
+    return (f"None (the default, {DEFAULT_DETECTOR!r}), one of {', '.join(names)} (or its "
+            "versioned name, 'textdp.<name>.v1'), a '+'-joined union of them "
+            "('trained+spacy+rules'), 'trained:<folder>' / 'minilm:<folder>', an installed "
+            "spaCy package or pipeline folder, 'hf:<model>', or a Detector object")
+
+
+# The same for the built-in detectors (entry points are loaded only when a message needs them).
+DETECTOR_FORMS = detector_forms(sorted(registry.aliases))
 
 
 def create_detector(spec: Any = None, *, device: Any = "cpu") -> Detector:
     """A detector from ``None`` (the default, ``"ensemble"``: the packaged MiniLM name tagger,
     the recall rules and the names in handles and e-mail addresses, on a normalised view of
-    the text), a name (``"spacy"`` for the embedded spaCy NER, ``"trained"``, ``"rules"``,
-    ``"similarity"``, ``"handles"``, ``"ensemble"``, or a union such as
-    ``"trained+spacy+rules"``; see :mod:`textdp.detect.named`), a spaCy package name,
-    ``"hf:<model>"`` (a ``transformers`` token-classification folder or hub name), or an
-    object that follows the :class:`Detector` protocol. ``device`` (a torch device) is where
-    model-based members run (the MiniLM tagger)."""
+    the text), a registered name (``"spacy"`` for the embedded spaCy NER, ``"trained"``,
+    ``"rules"``, ``"similarity"``, ``"handles"``, ``"ensemble"``, ``"hf:<model>"`` for a
+    ``transformers`` token-classification folder or hub name, their versioned names such as
+    ``"textdp.rules.v1"``, a third-party name from the ``textdp_detectors`` entry points, or
+    a union such as ``"trained+spacy+rules"``; see :mod:`textdp.detect.named`), a spaCy
+    package name or pipeline folder, or an object that follows the :class:`Detector`
+    protocol. ``device`` (a torch device) is where model-based members run (the MiniLM
+    tagger)."""
     if spec is None:
         return named_detector(DEFAULT_DETECTOR, device=str(device))
-    if spec == "spacy":
-        return SpacyNERDetector()
-    if isinstance(spec, str) and spec.startswith("hf:"):
-        from textdp.detect.hf_ner import HFNERDetector  # transformers is imported lazily
-
-        return HFNERDetector(spec[3:])
-    if is_named(spec):  # "trained", "rules", "handles", "ensemble", "trained+rules", ...
-        return named_detector(spec, device=str(device))
     if isinstance(spec, str):
+        if is_named(spec):  # "trained", "rules", "hf:<model>", "trained+rules", ...
+            return named_detector(spec, device=str(device))
         _check_spacy_pipeline(spec)
-        return SpacyNERDetector(spec)
+        return build_named(f"spacy:{spec}", device=str(device))
     if callable(spec):
         return spec
-    raise ValueError(f"detector must be {DETECTOR_FORMS}; got {type(spec).__name__}")
+    raise ValueError(f"detector must be {detector_forms()}; got {type(spec).__name__}")
 
 
 def _check_spacy_pipeline(spec: str) -> None:
     """Refuse a detector name that is neither built in nor an installed spaCy package nor a
     pipeline folder, before any text is read (a typo used to fail at the first text)."""
     if "+" in spec:
-        unknown = [p for p in spec.split("+") if not is_named(p.strip()) and p.strip() != "spacy"]
+        unknown = [p.strip() for p in spec.split("+") if not is_named(p.strip())]
         raise ValueError(f"unknown detector{'s' if len(unknown) > 1 else ''} "
                          f"{', '.join(map(repr, unknown))} in the union {spec!r}; valid members: "
-                         f"{', '.join(n for n in NAMES if n != 'ensemble')}, "
-                         "'trained:<folder>', 'minilm:<folder>'")
+                         f"{union_members_hint()}")
     if os.path.isdir(spec):
         return
     import spacy.util
 
     if not spacy.util.is_package(spec):
-        raise ValueError(f"unknown detector {spec!r}: not a built-in name, an installed spaCy "
-                         f"package or a pipeline folder; valid: {DETECTOR_FORMS}")
+        raise ValueError(f"unknown detector {spec!r}: not a registered name, an installed spaCy "
+                         f"package or a pipeline folder; valid: {detector_forms()}")
 
 
 class PIIUnion:
@@ -129,5 +146,5 @@ def build_detector(spec: Any = None, *, device: Any = "cpu", targets: Any = None
 
 
 __all__ = ["DETECTOR_FORMS", "Detector", "Finding", "PIIUnion", "SpacyNERDetector", "Span",
-           "build_detector", "create_detector", "find", "merge_spans", "normalise_label",
-           "with_pii"]
+           "available", "build_detector", "create_detector", "detector_forms", "find",
+           "merge_spans", "normalise_label", "register_detector", "registry", "with_pii"]

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,18 +47,13 @@ import numpy as np
 import torch
 
 from textdp.calibration import resolve_table, sample_rows
+from textdp.grid import EpsilonGrid
+from textdp.grid import epsilon_grid as parse_epsilon_grid
 from textdp.index import shared_index
-from textdp.mechanisms import (
-    Mechanism,
-    NoiseMechanism,
-    available,
-    create_mechanism,
-    registry,
-)
-from textdp.mechanisms.base import ContextMechanism
+from textdp.mechanisms import Mechanism, available, create_mechanism, registry
 from textdp.rng import RandomSource
 from textdp.tables import EmbeddingTable
-from textdp.validation import check_epsilon, check_positive_int
+from textdp.validation import check_positive_int
 
 DEFAULT_MECHANISMS = ("mlaplace", "mahalanobis", "nadp")
 # ε per mechanism on the default table (en_core_web_md, clipped to the median norm), from
@@ -153,11 +148,12 @@ def neighbour_distances(mechanism: Mechanism, rows: np.ndarray, k: int = NEIGHBO
     return other_dist[:, 0], other_dist.mean(axis=1), own_list
 
 
-def noisy_geometry(mechanism: NoiseMechanism, vectors: np.ndarray, rows: np.ndarray,
+def noisy_geometry(mechanism: Mechanism, vectors: np.ndarray, rows: np.ndarray,
                    own_lists: np.ndarray, n_draws: int, rng: RandomSource,
                    k: int = NEIGHBOURS) -> tuple[np.ndarray, np.ndarray]:
-    """Per word, over ``n_draws`` noisy vectors ŵ: the mean distance ‖ŵ − w‖ (in the
-    mechanism's decode space) and the mean overlap |N_k(w) ∩ N_k(ŵ)| / k."""
+    """Per word, over ``n_draws`` noisy vectors ŵ of a mechanism that ``perturbs``: the mean
+    distance ‖ŵ − w‖ (in the mechanism's decode space) and the mean overlap
+    |N_k(w) ∩ N_k(ŵ)| / k."""
     index = mechanism._require_index()
     base = np.ascontiguousarray(mechanism.candidates[rows], np.float32)
     noise_distance = np.zeros(len(rows))
@@ -239,25 +235,17 @@ class PrivacyEvaluation:
         }
 
 
-EpsilonGrid = Sequence[float] | Mapping[str, Sequence[float]]
-
-
-def epsilon_grid(mechanisms: Sequence[str], epsilons: EpsilonGrid) -> dict[str, list[float]]:
-    """ε values per mechanism: one list for all, or a mapping (key ``"*"``: the rest)."""
-    if isinstance(epsilons, Mapping):
-        grid = {m: list(epsilons.get(m, epsilons.get("*", ()))) for m in mechanisms}
-    else:
-        grid = {m: list(epsilons) for m in mechanisms}
-    for m, values in grid.items():
-        if not values:
-            raise ValueError(f"epsilon: no values for mechanism {m!r}")
-        grid[m] = [check_epsilon(v) for v in values]
-    return grid
+def epsilon_grid(mechanisms: Sequence[str],
+                 epsilons: EpsilonGrid | None = None) -> dict[str, list[float]]:
+    """ε values per mechanism, in any form of :mod:`textdp.grid` (numbers for every
+    mechanism, ``"nadp:20,50"`` entries, a mapping with ``"*"`` for the rest); a mechanism
+    without values takes its :data:`DEFAULT_EPSILONS`."""
+    return parse_epsilon_grid(mechanisms, epsilons, defaults=DEFAULT_EPSILONS)
 
 
 def evaluate_privacy(
     mechanisms: Sequence[str],
-    epsilons: EpsilonGrid,
+    epsilons: EpsilonGrid | None,
     *,
     table: EmbeddingTable | str | os.PathLike[str] | None = None,
     n_words: int | None = None,
@@ -272,7 +260,9 @@ def evaluate_privacy(
 
     Args:
         mechanisms: registered mechanism names.
-        epsilons: ε values for every mechanism, or ``{name: values, "*": values}``.
+        epsilons: the ε grid in any form of :mod:`textdp.grid`: values for every mechanism,
+            ``"name:values"`` entries or ``{name: values, "*": values}``; ``None`` or a
+            mechanism without values: :data:`DEFAULT_EPSILONS` (see :func:`epsilon_grid`).
         table: ``None``/``"default"``, a word2vec/GloVe/fastText file or an EmbeddingTable
             (clipped to its median norm here, as the Privatizer does).
         n_words, n_draws: sample sizes (defaults: 1000 × 100, or 100 × 20 with ``quick``).
@@ -289,12 +279,13 @@ def evaluate_privacy(
     if not names:
         raise ValueError("mechanisms must name at least one registered mechanism")
     for m in names:
-        if m not in available():
+        if m not in registry:  # a short name or a versioned one (textdp.mlaplace.v1)
             raise ValueError(f"mechanism must be one of {available()}, got {m!r}")
         factory = registry.get(m)
         # Measured on table vectors: dpnr releases representations, dpmlm draws from text.
-        if isinstance(factory, type) and (issubclass(factory, ContextMechanism) or
-                                          not getattr(factory, "substitutes", True)):
+        # Both are declared on the class (a factory function declares neither).
+        if getattr(factory, "reads_context", False) or \
+                not getattr(factory, "substitutes", True):
             raise ValueError(f"mechanism {m!r} does not substitute from table vectors; "
                              "evaluate privacy measures mechanisms that do")
     grid = epsilon_grid(names, epsilons)
@@ -329,7 +320,7 @@ def evaluate_privacy(
                 "never_kept": float((n_same == 0).mean()),
                 "always_kept": float((n_same == n_draws).mean()),
             }
-            if isinstance(mech, NoiseMechanism):
+            if mech.perturbs:  # a noisy vector to measure (not the exponential draws)
                 if own_lists is None:
                     nn1, knn, own_lists = neighbour_distances(mech, rows)
                     neighbours[name] = {"nn1": nn1, "knn": knn}
@@ -386,7 +377,7 @@ def _load_sentences(path: str | os.PathLike[str], sentences: int | None) -> list
 
 def name_leak(
     mechanisms: Sequence[str],
-    epsilons: EpsilonGrid,
+    epsilons: EpsilonGrid | None,
     conll: str | os.PathLike[str],
     *,
     table: EmbeddingTable | str | os.PathLike[str] | None = None,
@@ -606,93 +597,8 @@ def report_body(evaluation: PrivacyEvaluation, notes: Sequence[str] = ()) -> str
     return "\n".join(parts)
 
 
-# ---------------------------------------------------------------------------- command
-def parse_epsilons(values: Sequence[str] | str) -> Sequence[float] | dict[str, list[float]]:
-    """``--epsilon`` values: ``0.5,1,2`` (every mechanism) and/or ``name:20,50`` (one; also
-    ``name=20,50``, the syntax ``textdp evaluate utility`` accepts too)."""
-    if isinstance(values, str):
-        values = [values]
-    grid: dict[str, list[float]] = {}
-    for value in values:
-        name, _, numbers = value.replace("=", ":").rpartition(":")
-        key = name.strip() or "*"
-        try:
-            parsed = [float(v) for v in numbers.split(",") if v.strip()]
-        except ValueError:
-            raise ValueError(f"epsilon must be comma-separated numbers, optionally after "
-                             f"'mechanism:', got {value!r}") from None
-        if not parsed:
-            raise ValueError(f"epsilon: no numbers in {value!r}")
-        grid[key] = [check_epsilon(v) for v in parsed]
-    if list(grid) == ["*"]:
-        return grid["*"]
-    return grid
-
-
-def add_parser(sub: Any) -> None:
-    """``textdp evaluate privacy`` (``sub``: the ``evaluate`` command's subparsers)."""
-    p = sub.add_parser(
-        "privacy", help="plausible deniability (N_w, S_w), distance geometry, recovery "
-                        "skewness and name leak of mechanisms over ε, with plots")
-    p.add_argument("--mechanism", default=",".join(DEFAULT_MECHANISMS),
-                   help="comma-separated registered mechanisms (default: %(default)s)")
-    p.add_argument("--epsilon", action="append", default=None,
-                   help="comma-separated ε for every mechanism, or NAME:values for one "
-                        "(repeatable; default: " + " ".join(
-                            f"{'' if k == '*' else k + ':'}{','.join(f'{e:g}' for e in v)}"
-                            for k, v in DEFAULT_EPSILONS.items()) + ")")
-    p.add_argument("--table", default="default",
-                   help="'default' (the embedded vectors) or a word2vec/GloVe/fastText file")
-    p.add_argument("--data", default=os.path.join("..", "shared", "data"),
-                   help="folder laid out like ../shared/data; its conll2003/eng.testa gives "
-                        "the name-leak rate (skipped with a note when absent)")
-    p.add_argument("--n-words", type=int, default=None,
-                   help=f"words sampled (default {FULL_WORDS}, {QUICK_WORDS} with --quick)")
-    p.add_argument("--n-draws", type=int, default=None,
-                   help=f"draws per word (default {FULL_DRAWS}, {QUICK_DRAWS} with --quick)")
-    p.add_argument("--sentences", type=int, default=None,
-                   help=f"CoNLL sentences for the name leak (default all, {QUICK_SENTENCES} "
-                        "with --quick)")
-    p.add_argument("--quick", action="store_true", help="small samples (about a minute)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the sample and every draw")
-    p.add_argument("-o", "--output", default="report",
-                   help="report folder (default: report/); writes privacy.md, privacy.json, "
-                        "PNGs and index.md")
-    p.set_defaults(handler=cmd_privacy)
-
-
-def cmd_privacy(args: Any) -> int:
-    """Run ``textdp evaluate privacy``."""
-    from textdp.evaluate.report import command_line, write_section
-
-    mechanisms = [m.strip() for m in args.mechanism.split(",") if m.strip()]
-    epsilons = parse_epsilons(args.epsilon) if args.epsilon else DEFAULT_EPSILONS
-    epsilon_grid(mechanisms, epsilons)  # validate before any work
-    conll = Path(args.data) / CONLL_DEV
-    notes = []
-    if not conll.is_file():
-        notes.append(f"Name leak not measured: `{conll}` does not exist (pass --data).")
-
-    def log(line: str) -> None:
-        print(line, flush=True)
-
-    start = time.perf_counter()
-    evaluation = evaluate_privacy(
-        mechanisms, epsilons, table=args.table, n_words=args.n_words, n_draws=args.n_draws,
-        quick=args.quick, seed=args.seed, conll=conll if conll.is_file() else None,
-        sentences=args.sentences, log=log)
-    seconds = time.perf_counter() - start
-    figures = plot_report(evaluation, args.output)
-    notes.append(f"Run time: {seconds:.0f} s (wall clock, {os.cpu_count()} CPUs visible).")
-    md = write_section(args.output, "privacy", title="Privacy", command=command_line(),
-                       body_markdown=report_body(evaluation, notes), figures=figures,
-                       data={**evaluation.to_json(), "seconds": seconds})
-    print(f"privacy: wrote {md} and {len(figures)} figures")
-    return 0
-
-
 __all__ = [
-    "PrivacyEvaluation", "WordFigures", "add_parser", "cmd_privacy", "evaluate_privacy",
+    "PrivacyEvaluation", "WordFigures", "epsilon_grid", "evaluate_privacy",
     "name_leak", "neighbour_distances", "noisy_geometry", "plausible_deniability",
     "plot_report", "skewness",
 ]

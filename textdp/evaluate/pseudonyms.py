@@ -3,6 +3,8 @@
     textdp evaluate pseudonyms --data ../shared/data            # CoNLL dev articles, WNUT, BTC
     textdp evaluate pseudonyms --data ../shared/data --replace word --domains conll
 
+(:func:`evaluate_pseudonyms` from Python; the command is :mod:`textdp.cli.evaluate.pseudonyms`.)
+
 For every gold person word token (one with a letter) of each dev text (CoNLL-2003 dev: whole
 articles; WNUT-17 and BTC: one post or tweet per text) the privatizer's output word is compared
 with the original:
@@ -24,9 +26,10 @@ Docs are built from the gold tokens, so output and gold tokens align one to one.
 
 from __future__ import annotations
 
-import json
+import os
 import time
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -158,47 +161,44 @@ def person_words(documents: list[Document]) -> tuple[list[str], list[str]]:
     return list(kinds), list(kinds.values())
 
 
-def add_parser(sub: Any) -> None:
-    """``textdp evaluate pseudonyms`` (``sub``: the ``evaluate`` command's subparsers)."""
-    p = sub.add_parser("pseudonyms", help="do names become names, consistently, at the stated "
-                                          "cost? (gold-labelled dev data)")
-    p.add_argument("--data", default=None,
-                   help="the data folder (default ../shared/data): CoNLL-2003 dev articles, "
-                        "WNUT-17 and BTC dev posts")
-    p.add_argument("--domains", default="conll,wnut17,btc",
-                   help="comma-separated: conll, wnut17, btc")
-    p.add_argument("--replace", choices=("name", "word"), default=None,
-                   help="what replaces a person (default: the privatizer's default)")
-    p.add_argument("--epsilon", type=float, default=None, help="ε (default: the default)")
-    p.add_argument("--consistency", default="document",
-                   choices=("document", "dataset", "mention"))
-    p.add_argument("--draws", type=int, default=2000,
-                   help="draws per person word for P(unchanged) (0: skip)")
-    p.add_argument("--limit", type=int, default=None, help="only the first N texts per domain")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--json", default=None, help="also write the figures to this JSON file")
-    p.set_defaults(handler=cmd_pseudonyms)
+def evaluate_pseudonyms(*, data_dir: str | os.PathLike[str] | None = None,
+                        domains: str | Sequence[str] = "conll,wnut17,btc",
+                        replace: str | None = None, epsilon: float | None = None,
+                        consistency: str = "document", draws: int = 2000,
+                        limit: int | None = None, seed: int = 0,
+                        log: Callable[[str], Any] = lambda line: None) -> dict[str, Any]:
+    """The figures of the module docstring on every domain's dev split.
 
+    Args:
+        data_dir: the data folder (default: ``../shared/data`` or ``$TEXTDP_DATA``).
+        domains: comma-separated or a list of ``conll``, ``wnut17``, ``btc``.
+        replace, epsilon, consistency: the privatizer's (``None``: its defaults).
+        draws: draws per person word for P(unchanged) (0: not measured).
+        limit: only the first N texts per domain.
+        seed: the privatizer's and the draws' seed (figures are reproducible).
+        log: called with one summary line per domain (counts and shares; never text).
 
-def cmd_pseudonyms(args: Any) -> int:
+    Returns:
+        ``{"config": <the privatizer's description>, <domain>: <its row>, ...}``.
+    """
     from textdp.detect.corpora import DOMAINS, default_data_dir, load_split, resolve_domains
     from textdp.privatizer import Privatizer
 
-    privatizer = Privatizer(epsilon=args.epsilon, replace=args.replace, seed=args.seed,
-                            consistency=args.consistency)
-    root = args.data or default_data_dir()
+    privatizer = Privatizer(epsilon=epsilon, replace=replace, seed=seed,
+                            consistency=consistency)
+    root = data_dir or default_data_dir()
     results: dict[str, Any] = {"config": privatizer.describe()}
-    for domain in resolve_domains(args.domains):
+    for domain in resolve_domains(domains):
         # CoNLL dev as whole articles (names repeat inside them); the others post by post.
         documents = read_conll(f"{root}/{DOMAINS['conll'].dev}") if domain.name == "conll" \
             else load_split(domain, "dev", root)
-        documents = documents[:args.limit] if args.limit else documents
+        documents = documents[:limit] if limit else documents
         row = score_texts(privatizer, documents)
-        if args.draws:
+        if draws:
             words, kinds = person_words(documents)
             if privatizer.replace != "name":
                 kinds = ["word"] * len(kinds)
-            rates = unchanged_rates(privatizer, words, kinds, args.draws, seed=args.seed)
+            rates = unchanged_rates(privatizer, words, kinds, draws, seed=seed)
             known = rates[~np.isnan(rates)]
             row.update(unchanged_words=int(known.size),
                        unchanged_mean=float(known.mean()) if known.size else None,
@@ -206,11 +206,8 @@ def cmd_pseudonyms(args: Any) -> int:
                        unchanged_over_1pct=float((known > UNCHANGED_LIMIT).mean())
                        if known.size else None)
         results[domain.name] = row
-        print(_line(domain.name, row))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(results, f, indent=2)
-    return 0
+        log(_line(domain.name, row))
+    return results
 
 
 def _line(name: str, row: dict[str, Any]) -> str:

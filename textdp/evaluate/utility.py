@@ -42,14 +42,15 @@ import csv
 import math
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from numbers import Real
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from textdp.grid import EpsilonGrid
+from textdp.grid import epsilon_grid as parse_epsilon_grid
 from textdp.tables import EmbeddingTable
 
 ORIGINAL = "original"
@@ -126,60 +127,15 @@ def parse_tasks(value: str | Sequence[str] | None) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def parse_epsilons(value: str | Iterable[float]) -> list[float]:
-    """ε values from ``"0.5,1,2"`` or numbers; each must be finite and > 0."""
-    from textdp.validation import check_epsilon
-
-    items: Iterable[Any] = value.split(",") if isinstance(value, str) else value
-    out = []
-    for item in items:
-        if isinstance(item, str):
-            if not item.strip():
-                continue
-            try:
-                item = float(item)
-            except ValueError:
-                raise ValueError(f"epsilon must be comma-separated numbers > 0, got "
-                                 f"{item.strip()!r}") from None
-        out.append(check_epsilon(item))
-    if not out:
-        raise ValueError("epsilon needs at least one value > 0")
-    return list(dict.fromkeys(out))
-
-
 def epsilon_grid(mechanisms: Sequence[str],
-                 values: Sequence[str] | Sequence[float] | Mapping[str, Any] | str | None = None,
-                 ) -> dict[str, list[float]]:
-    """ε values per mechanism.
-
-    ``values``: ``None`` (each mechanism's default grid: :data:`MECHANISM_EPSILONS`, else
-    :data:`DEFAULT_EPSILONS`), numbers for every mechanism, a mapping ``{name: values}``, or
-    command-line strings: ``"1,2,3"`` for every mechanism and ``"nadp=10,50"`` (or
-    ``"nadp:10,50"``) for one (a
-    mechanism with neither keeps its default grid).
-    """
-    common: list[float] | None = None
-    own: dict[str, list[float]] = {}
-    if isinstance(values, Mapping):
-        own = {str(k): parse_epsilons(v) for k, v in values.items()}
-    elif values is not None:
-        items = [values] if isinstance(values, (str, Real)) else list(values)
-        if items and all(isinstance(v, Real) and not isinstance(v, str) for v in items):
-            common = parse_epsilons(items)
-        else:
-            for item in items:
-                # "nadp=10,50" or "nadp:10,50" (the syntax of `textdp evaluate privacy`)
-                name, sep, rest = str(item).replace(":", "=").partition("=")
-                if sep:
-                    own[name.strip()] = parse_epsilons(rest)
-                else:
-                    common = parse_epsilons(str(item))
-    stray = [m for m in own if m not in mechanisms]
-    if stray:
-        raise ValueError(f"epsilon is given for {', '.join(stray)}, which is not among the "
-                         f"mechanisms {', '.join(mechanisms)}")
-    return {m: own.get(m) or common or list(MECHANISM_EPSILONS.get(m, DEFAULT_EPSILONS))
-            for m in mechanisms}
+                 values: EpsilonGrid | None = None) -> dict[str, list[float]]:
+    """ε values per mechanism, in any form of :mod:`textdp.grid`: ``None`` (each mechanism's
+    default grid: :data:`MECHANISM_EPSILONS`, else :data:`DEFAULT_EPSILONS`), numbers for
+    every mechanism, a mapping ``{name: values}``, or command-line strings: ``"1,2,3"`` for
+    every mechanism and ``"nadp=10,50"`` (or ``"nadp:10,50"``) for one (a mechanism with
+    neither keeps its default grid)."""
+    return parse_epsilon_grid(mechanisms, values,
+                              defaults={"*": DEFAULT_EPSILONS, **MECHANISM_EPSILONS})
 
 
 def parse_mechanisms(value: str | Sequence[str]) -> list[str]:
@@ -591,7 +547,7 @@ def _resolve_table(table: Any) -> EmbeddingTable:
 
 def evaluate_utility(
     mechanisms: Sequence[str],
-    epsilons: Sequence[float] | Mapping[str, Sequence[float]] | None = None,
+    epsilons: EpsilonGrid | None = None,
     *,
     data_dir: str | os.PathLike[str],
     table: Any = None,
@@ -873,73 +829,3 @@ def report_body(rows: Sequence[dict[str, Any]], sizes: Sequence[dict[str, Any]] 
                  for r in rows if r["task"] == task]
         parts += ["", f"## {spec.title}", "", markdown_table(shown, cols)]
     return "\n".join(parts)
-
-
-def add_parser(sub: Any) -> None:
-    """``textdp evaluate utility`` (``sub``: the ``evaluate`` command's subparsers)."""
-    p = sub.add_parser(
-        "utility", help="word similarity, odd-man-out, STS-B and classification on original "
-                        "and privatized text over ε, with plots")
-    p.add_argument("--data", required=True,
-                   help="folder laid out like ../shared/data (wordsim/, oddmanout/, "
-                        "stsbenchmark/, senteval/)")
-    p.add_argument("--mechanism", default=",".join(DEFAULT_MECHANISMS),
-                   help="comma-separated registered mechanisms (default: %(default)s)")
-    p.add_argument("--epsilon", action="append", default=None,
-                   help="comma-separated ε per token for every mechanism, or NAME=LIST for one "
-                        "(repeatable). Default: "
-                        + ",".join(f"{e:g}" for e in DEFAULT_EPSILONS) + "; " + "; ".join(
-                            f"{m}={','.join(f'{e:g}' for e in g)}"
-                            for m, g in MECHANISM_EPSILONS.items())
-                        + " (from 'nearly every word replaced' to 'most kept' on the default "
-                          "table)")
-    p.add_argument("--table", default="default",
-                   help="'default' (the embedded vectors) or a word2vec/GloVe/fastText file")
-    p.add_argument("--tasks", default=None,
-                   help=f"comma-separated subset of {','.join(TASKS)} (default: all)")
-    p.add_argument("--quick", action="store_true",
-                   help=f"≤ {QUICK_LIMIT} sentences per split and {QUICK_FOLDS}-fold CV")
-    p.add_argument("--limit", type=int, default=None,
-                   help="subsample each sentence split to at most N (reproducibly)")
-    p.add_argument("--folds", type=int, default=None,
-                   help=f"CV folds for MR/CR/SUBJ (default {DEFAULT_FOLDS}, {QUICK_FOLDS} "
-                        "with --quick)")
-    p.add_argument("--seed", type=int, default=0,
-                   help="seed of the privatizers, subsamples and CV splits (default 0)")
-    p.add_argument("-o", "--output", default="report",
-                   help="report folder (default: report/); writes utility.md, utility.json, "
-                        "PNGs and index.md")
-    p.set_defaults(handler=cmd_utility)
-
-
-def cmd_utility(args: Any) -> int:
-    """Run ``textdp evaluate utility``."""
-    from textdp.evaluate.report import command_line, write_section
-
-    # Validate every argument and the data folder before any work.
-    tasks = parse_tasks(args.tasks)
-    mechanisms = parse_mechanisms(args.mechanism)
-    epsilons = epsilon_grid(mechanisms, args.epsilon)
-    check_data(args.data, tasks)
-    sizes: list[dict[str, Any]] = []
-
-    def log(line: str) -> None:
-        print(line, flush=True)
-
-    start, cpu_start = time.perf_counter(), time.process_time()
-    rows = evaluate_utility(mechanisms, epsilons, data_dir=args.data, table=args.table,
-                            tasks=tasks, quick=args.quick, seed=args.seed, limit=args.limit,
-                            folds=args.folds, log=log, sizes_out=sizes)
-    seconds = time.perf_counter() - start
-    cpu_seconds = time.process_time() - cpu_start
-    figures = plot_report(rows, args.output)
-    notes = [f"Run time: {seconds:.0f} s wall clock, {cpu_seconds:.0f} s CPU of this process "
-             f"({os.cpu_count()} CPUs visible; other jobs on the machine lengthen the wall "
-             "clock)."]
-    md = write_section(args.output, "utility", title="Utility", command=command_line(),
-                       body_markdown=report_body(rows, sizes, notes), figures=figures,
-                       data={"rows": rows, "sizes": sizes, "seconds": seconds,
-                             "quick": bool(args.quick), "seed": args.seed,
-                             "table": str(args.table)})
-    print(f"utility: wrote {md} and {len(figures)} figures")
-    return 0

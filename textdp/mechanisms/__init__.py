@@ -1,22 +1,36 @@
 """Mechanisms: one module each, all behind one catalogue registry.
 
+Each built-in mechanism registers itself in its own module with
+:func:`~textdp.mechanisms.base.register_mechanism`, under a versioned name
+(``textdp.mlaplace.v1``) with its short name (``mlaplace``) as an alias; both resolve to the
+same class, and an instance's ``name`` is the short one. A new built-in mechanism is one new
+module (a :class:`Mechanism` subclass under ``@register_mechanism``) imported below.
+
 Third-party packages add a mechanism through the ``textdp_mechanisms`` entry-point group::
 
     [project.entry-points.textdp_mechanisms]
-    my_mechanism = "my_package.module:MyMechanism"
+    "my_package.my_mechanism.v1" = "my_package.module:MyMechanism"
 
 The registered object is called with ``epsilon`` and its own keyword arguments and must return
-a :class:`Mechanism`.
+a :class:`Mechanism`. What it can do beyond ``sample`` is declared on its class
+(``reads_context``, ``perturbs``, ``releases_table``, ``radial_law``; see
+:mod:`textdp.mechanisms.base`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-import catalogue
-
-from textdp.mechanisms.base import Mechanism, NoiseMechanism
+from textdp.mechanisms.base import (
+    ContextMechanism,
+    Mechanism,
+    NoiseMechanism,
+    RadialLaw,
+    register_mechanism,
+    registry,
+)
 from textdp.mechanisms.custext import CusText
 from textdp.mechanisms.diffractor import Diffractor
 from textdp.mechanisms.dpmlm import DPMLM
@@ -31,23 +45,67 @@ from textdp.mechanisms.tem import TruncatedExponential
 from textdp.mechanisms.truncated_gumbel import TruncatedGumbel
 from textdp.mechanisms.vickrey import Vickrey, VickreyMahalanobis
 
-registry = catalogue.create("textdp", "mechanisms", entry_points=True)
-
-for _cls in (MultivariateLaplace, Projection, Mahalanobis, Vickrey, TruncatedExponential,
-             SanText, Gaussian, NADP):
-    registry.register(_cls.name, func=_cls)
-registry.register(DPNRMechanism.name, func=DPNRMechanism)  # representation release only
-registry.register(DPMLM.name, func=DPMLM)  # draws from the text: a ContextMechanism
-# Mechanism parity with MLDP and pyPANTERA (issue 18).
-for _cls in (TruncatedGumbel, CusText, VickreyMahalanobis, Diffractor):
-    registry.register(_cls.name, func=_cls)
-
 MechanismSpec = str | Mapping[str, Any] | Mechanism
 
 
 def available() -> list[str]:
-    """Names of every registered mechanism (built-in and from entry points)."""
-    return sorted(registry.get_all())
+    """Every registered mechanism once (built-in and from entry points), sorted: a built-in
+    by its short name (``mlaplace``; its versioned name ``textdp.mlaplace.v1`` is accepted
+    too, see :func:`versioned_name`), a third-party one by the name it registered."""
+    return registry.names()
+
+
+def versioned_name(name: str) -> str:
+    """The versioned registry name of the mechanism ``name`` (``mlaplace`` →
+    ``textdp.mlaplace.v1``; a name without an alias is returned as it is)."""
+    return registry.versioned(name)
+
+
+@dataclass(frozen=True)
+class CatalogueRow:
+    """One mechanism as ``textdp mechanisms`` lists it.
+
+    Attributes:
+        name: the short name (``mlaplace``), what :func:`available` lists and reports carry.
+        versioned: its versioned registry name (``textdp.mlaplace.v1``), or ``name`` itself
+            for an entry without one.
+        description, guarantee: the class's own lines (empty where it has none).
+        decodes_subsets: whether person names can decode to the public name vocabulary.
+        releases_table: whether ``textdp release-table`` accepts it.
+    """
+
+    name: str
+    versioned: str
+    description: str
+    guarantee: str
+    decodes_subsets: bool
+    releases_table: bool
+
+    @property
+    def label(self) -> str:
+        """``"mlaplace (textdp.mlaplace.v1)"``, or the name alone where both are the same."""
+        return self.name if self.versioned == self.name else f"{self.name} ({self.versioned})"
+
+
+def catalogue_rows() -> list[CatalogueRow]:
+    """Every registered mechanism once, in :func:`available` order, with what the command
+    line shows about it (see :class:`CatalogueRow`)."""
+    rows = []
+    for name in available():
+        factory = registry.get(name)
+        rows.append(CatalogueRow(
+            name=name, versioned=registry.versioned(name),
+            description=str(getattr(factory, "description", "") or ""),
+            guarantee=str(getattr(factory, "guarantee", "") or ""),
+            decodes_subsets=bool(getattr(factory, "decodes_subsets", False)),
+            releases_table=bool(getattr(factory, "releases_table", False))))
+    return rows
+
+
+def table_releasing() -> list[str]:
+    """Names (as :func:`available` lists them) of the mechanisms whose class declares
+    ``releases_table`` (for messages of ``textdp release-table``)."""
+    return [row.name for row in catalogue_rows() if row.releases_table]
 
 
 def create_mechanism(spec: MechanismSpec, epsilon: float | None = None) -> Mechanism:
@@ -111,8 +169,10 @@ def _check_parameters(name: str, factory: Any, kwargs: Mapping[str, Any]) -> Non
 
 
 __all__ = [
-    "DPMLM", "NADP", "CusText", "DPNRMechanism", "Diffractor", "Gaussian", "Mahalanobis",
-    "Mechanism", "MechanismSpec", "MultivariateLaplace", "NoiseMechanism", "Projection",
-    "SanText", "TruncatedExponential", "TruncatedGumbel", "Vickrey", "VickreyMahalanobis",
-    "available", "create_mechanism", "registry",
+    "DPMLM", "NADP", "CatalogueRow", "ContextMechanism", "CusText", "DPNRMechanism",
+    "Diffractor", "Gaussian", "Mahalanobis", "Mechanism", "MechanismSpec",
+    "MultivariateLaplace", "NoiseMechanism", "Projection", "RadialLaw", "SanText",
+    "TruncatedExponential", "TruncatedGumbel", "Vickrey", "VickreyMahalanobis", "available",
+    "catalogue_rows", "create_mechanism", "register_mechanism", "registry", "table_releasing",
+    "versioned_name",
 ]

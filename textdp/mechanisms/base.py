@@ -10,20 +10,62 @@ from each target's text instead, see below):
 Every call works on a whole batch: ``vectors`` holds each *distinct* input once and
 ``inverse`` says which distinct vector each token uses, so repeated words are looked up once
 but still get independent draws.
+
+What a mechanism can do beyond :meth:`Mechanism.sample` is declared on its class, not found by
+type checks: :attr:`~Mechanism.reads_context`, :attr:`~Mechanism.perturbs`,
+:attr:`~Mechanism.releases_table` and :meth:`~Mechanism.radial_law`. A mechanism is registered
+with :func:`register_mechanism` (``textdp.<name>.v1`` and its short name ``<name>``).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import torch
+from scipy.special import gammainc
 
 from textdp.index import NeighbourIndex
+from textdp.registries import VersionedRegistry, builtin_name
 from textdp.rng import RandomSource
 from textdp.validation import check_epsilon
+
+#: Every mechanism, built-in (``textdp.mlaplace.v1`` and its alias ``mlaplace``) and from the
+#: ``textdp_mechanisms`` entry-point group. The registered object is called with ``epsilon``
+#: and its own keyword arguments and returns a :class:`Mechanism`.
+registry = VersionedRegistry("textdp", "mechanisms")
+
+M = TypeVar("M", bound="type[Mechanism]")
+
+
+def register_mechanism(cls: M) -> M:
+    """Class decorator: register ``cls`` as ``textdp.<cls.name>.v1`` with ``cls.name`` as its
+    alias (one line under the class's own module; the instance's ``name`` stays the short
+    name, which reports carry)."""
+    return registry.register_versioned(builtin_name(cls.name), cls, alias=cls.name)
+
+
+@dataclass(frozen=True)
+class RadialLaw:
+    """How a noise mechanism moves a candidate: ``noisy = base + R·v``, with directions ``v``
+    whose law does not depend on ε and a radius ``R`` whose CDF is known in closed form.
+    Calibration reads P(unchanged) off it exactly (see :mod:`textdp.calibration`).
+
+    Attributes:
+        space: the candidates in the space the mechanism decodes in.
+        base: the decode-space points of the words asked about.
+        direction: ``direction(n, rng)``: ``(n, dim)`` directions ``v`` (any ε).
+        cdf: ``cdf(t, ε)``: P(R < t), elementwise over an array of radii ``t`` of shape
+            ``(words, draws)`` (a per-word scale may broadcast over ``(words, 1)``).
+    """
+
+    space: np.ndarray
+    base: np.ndarray
+    direction: Callable[[int, RandomSource], torch.Tensor]
+    cdf: Callable[[np.ndarray, float], np.ndarray]
 
 
 class Mechanism(ABC):
@@ -50,6 +92,27 @@ class Mechanism(ABC):
     #: mechanism's scores) does not depend on which public set is decoded to, so the guarantee
     #: is the same for any subset.
     decodes_subsets: ClassVar[bool] = False
+    #: True where the mechanism draws each target from its text (a :class:`ContextMechanism`:
+    #: ``load`` and ``sample_in_context`` instead of ``prepare`` and ``sample``).
+    reads_context: ClassVar[bool] = False
+    #: True where :meth:`perturb` gives the noisy vector the decode reads (noise-then-decode,
+    #: a :class:`NoiseMechanism`); the others pick a candidate directly and have none.
+    perturbs: ClassVar[bool] = False
+    #: True where the noisy vectors may be published as they are (``textdp release-table``):
+    #: ``release(vectors, rng)`` where the class has one, else :meth:`perturb`; one draw per
+    #: row carries the mechanism's per-token guarantee. Declared per class, see
+    #: :data:`DECLARED_PER_CLASS`.
+    releases_table: ClassVar[bool] = False
+    #: Capabilities that describe how one class draws its noise: a subclass may draw it
+    #: differently (``vickrey_mahalanobis`` has ``mahalanobis``'s noise but Vickrey's choice),
+    #: so it does not inherit them; it declares them again in its own body where they hold.
+    DECLARED_PER_CLASS: ClassVar[tuple[str, ...]] = ("releases_table", "radial_law")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for capability in Mechanism.DECLARED_PER_CLASS:
+            if capability not in vars(cls):
+                setattr(cls, capability, vars(Mechanism)[capability])
 
     def __init__(self, epsilon: float) -> None:
         self.epsilon = check_epsilon(epsilon)
@@ -79,6 +142,19 @@ class Mechanism(ABC):
         """Candidate vectors as the decode step compares them (identity unless the mechanism
         works in another space, like ``projection``'s projected one)."""
         return candidates
+
+    # ------------------------------------------------------------------ capabilities
+    def perturb(self, vectors: torch.Tensor, rng: RandomSource) -> torch.Tensor:
+        """Noisy copies of ``vectors`` where :attr:`perturbs`; the others refuse with a
+        ``TypeError`` (they have no noisy vector)."""
+        raise TypeError(f"mechanism {self.name!r} picks a candidate directly: it has no noisy "
+                        "vector to perturb (perturbs is False)")
+
+    def radial_law(self, rows: np.ndarray) -> RadialLaw | None:
+        """The :class:`RadialLaw` of this prepared mechanism at the candidates ``rows`` (for
+        any ε), or ``None`` where the noise has no known radial form (calibration then
+        samples the mechanism instead). Declared per class, see :data:`DECLARED_PER_CLASS`."""
+        return None
 
     # ------------------------------------------------------------------ reporting
     @property
@@ -119,6 +195,7 @@ class NoiseMechanism(Mechanism):
     subset of it: decoding is post-processing)."""
 
     decodes_subsets = True
+    perturbs = True
 
     @abstractmethod
     def noise(self, n: int, dim: int, rng: RandomSource, device: torch.device) -> torch.Tensor:
@@ -158,6 +235,22 @@ def multivariate_laplace(n: int, dim: int, epsilon: float, rng: RandomSource,
     return directions * torch.from_numpy(radius).to(device)[:, None]
 
 
+def sphere_directions(dim: int) -> Callable[[int, RandomSource], torch.Tensor]:
+    """A :attr:`RadialLaw.direction`: ``n`` directions uniform on the unit sphere in ``dim``
+    dimensions, drawn on the CPU."""
+    def draw(n: int, rng: RandomSource) -> torch.Tensor:
+        return laplace_directions(n, dim, rng, torch.device("cpu"))
+
+    return draw
+
+
+def laplace_radius_cdf(dim: int, scale: float = 1.0) -> Callable[[np.ndarray, float], np.ndarray]:
+    """A :attr:`RadialLaw.cdf`: P(R < t) for the radius of :func:`multivariate_laplace` noise
+    at ε / ``scale`` (a sensitivity), R ~ Gamma(dim, scale/ε): the regularised lower
+    incomplete gamma function P(dim, t·ε/scale)."""
+    return lambda t, eps: gammainc(dim, t * eps / scale)
+
+
 class ContextMechanism(Mechanism):
     """A mechanism that draws each target from its text, not from a vector (e.g. ``dpmlm``).
 
@@ -165,8 +258,11 @@ class ContextMechanism(Mechanism):
     themselves. The :class:`~textdp.privatizer.Privatizer` calls :meth:`load` once (instead of
     :meth:`prepare`), then per batch :meth:`sample_in_context` with the texts and the character
     spans of their targets; :meth:`sample_free` replaces targets over a text's ε budget with
-    draws that depend on no text. ``sample`` (the vector interface) does not apply.
+    draws that depend on no text. ``sample`` (the vector interface) does not apply
+    (:attr:`reads_context` says so without a type check).
     """
+
+    reads_context = True
 
     @abstractmethod
     def load(self, device: torch.device) -> None:

@@ -29,7 +29,7 @@ import numpy as np
 import torch
 
 from textdp.index import NeighbourIndex
-from textdp.mechanisms.base import Mechanism
+from textdp.mechanisms.base import Mechanism, register_mechanism
 from textdp.mechanisms.exponential import gumbel_noise
 from textdp.rng import RandomSource
 from textdp.validation import check_positive_int
@@ -96,6 +96,7 @@ def set_logits(inputs: torch.Tensor, members: torch.Tensor, candidates: torch.Te
     return torch.where(valid, epsilon / 2.0 * u, torch.full_like(d, -math.inf))
 
 
+@register_mechanism
 class CusText(Mechanism):
     """Exponential mechanism over a customised output set from a public partition."""
 

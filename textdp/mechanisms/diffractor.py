@@ -34,7 +34,7 @@ import numpy as np
 import torch
 
 from textdp.index import NeighbourIndex
-from textdp.mechanisms.base import Mechanism
+from textdp.mechanisms.base import Mechanism, register_mechanism
 from textdp.mechanisms.exponential import gumbel_noise
 from textdp.rng import RandomSource
 from textdp.validation import check_choice, check_positive_int
@@ -108,6 +108,7 @@ def two_sided_geometric(n: int, epsilon: float, rng: RandomSource) -> np.ndarray
     return rng.numpy.geometric(p, size=n) - rng.numpy.geometric(p, size=n)
 
 
+@register_mechanism
 class Diffractor(Mechanism):
     """Noise on positions in L public one-dimensional word lists; one list per draw."""
 

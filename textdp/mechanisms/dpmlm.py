@@ -39,7 +39,7 @@ from textdp.contextual import (
     whole_word_vocabulary,
     window_limit,
 )
-from textdp.mechanisms.base import ContextMechanism
+from textdp.mechanisms.base import ContextMechanism, register_mechanism
 from textdp.rng import RandomSource
 from textdp.validation import check_positive_int
 
@@ -49,6 +49,7 @@ PAPER_CLIP_MAX = 16.304797887802124
 DEFAULT_BATCH_TOKENS = 8_192
 
 
+@register_mechanism
 class DPMLM(ContextMechanism):
     """Mask the word, draw a whole word from the MLM's clipped logits (exponential mechanism).
 

@@ -67,7 +67,7 @@ import numpy as np
 import torch
 
 from textdp.index import NeighbourIndex
-from textdp.mechanisms.base import Mechanism
+from textdp.mechanisms.base import Mechanism, register_mechanism
 from textdp.rng import RandomSource
 from textdp.validation import check_choice, check_epsilon
 
@@ -216,6 +216,7 @@ def vector_epsilon(epsilon: float, dim: int, calibration: str = "coordinate") ->
     return epsilon * dim if calibration == "coordinate" else epsilon
 
 
+@register_mechanism
 class DPNRMechanism(Mechanism):
     """DPNR for representation release; registered as ``dpnr``.
 

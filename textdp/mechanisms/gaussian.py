@@ -18,10 +18,15 @@ from typing import Any
 import numpy as np
 import torch
 from scipy.optimize import brentq
-from scipy.special import log_ndtr
+from scipy.special import gammainc, log_ndtr
 
 from textdp.index import NeighbourIndex
-from textdp.mechanisms.base import NoiseMechanism
+from textdp.mechanisms.base import (
+    NoiseMechanism,
+    RadialLaw,
+    register_mechanism,
+    sphere_directions,
+)
 from textdp.rng import RandomSource
 from textdp.validation import check_epsilon, check_open_unit, check_positive
 
@@ -59,12 +64,19 @@ def diameter_bound(vectors: np.ndarray) -> float:
     return float(2.0 * np.sqrt((centred.astype(np.float64) ** 2).sum(axis=1).max()))
 
 
+def chi_cdf(x: np.ndarray, dim: int) -> np.ndarray:
+    """P(‖g‖ < x) for g standard normal in ``dim`` dimensions (a Gaussian noise radius)."""
+    return gammainc(dim / 2.0, np.square(x) / 2.0)
+
+
+@register_mechanism
 class Gaussian(NoiseMechanism):
     """Isotropic Gaussian noise calibrated by the analytic Gaussian mechanism."""
 
     name = "gaussian"
     description = "Gaussian noise, σ from the analytic Gaussian mechanism, nearest word"
     guarantee = "(ε, δ)-DP per token for inputs within L2 distance `sensitivity` (default: all)"
+    releases_table = True  # the noisy vector itself is the private output before decoding
 
     def __init__(self, epsilon: float, delta: float = DEFAULT_DELTA,
                  sensitivity: float | str = "diameter") -> None:
@@ -89,6 +101,17 @@ class Gaussian(NoiseMechanism):
         if self.sigma is None:
             raise RuntimeError("gaussian was used before prepare()")
         return rng.normal((n, dim), device) * self.sigma
+
+    def radial_law(self, rows: np.ndarray) -> RadialLaw:
+        """A uniform direction times a chi(d) radius scaled by σ(ε) of the sensitivity."""
+        vectors = self.candidates
+        dim = vectors.shape[1]
+        sens = diameter_bound(vectors) if self.sensitivity == "diameter" \
+            else float(self.sensitivity)
+        delta = self.delta
+        return RadialLaw(vectors, vectors[rows], sphere_directions(dim),
+                         lambda t, eps: chi_cdf(t / (sens * analytic_gaussian_sigma(
+                             eps, delta, 1.0)), dim))
 
     def params(self) -> dict[str, Any]:
         return {"epsilon": self.epsilon, "delta": self._delta, "sensitivity": self.sensitivity}

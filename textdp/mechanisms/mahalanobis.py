@@ -14,7 +14,14 @@ import numpy as np
 import torch
 
 from textdp.index import NeighbourIndex
-from textdp.mechanisms.base import NoiseMechanism, multivariate_laplace
+from textdp.mechanisms.base import (
+    NoiseMechanism,
+    RadialLaw,
+    laplace_radius_cdf,
+    multivariate_laplace,
+    register_mechanism,
+    sphere_directions,
+)
 from textdp.rng import RandomSource
 from textdp.validation import check_closed_unit
 
@@ -30,6 +37,7 @@ def regularised_covariance_root(vectors: np.ndarray, lam: float) -> np.ndarray:
     return (basis * np.sqrt(np.clip(values, 0.0, None))) @ basis.T
 
 
+@register_mechanism
 class Mahalanobis(NoiseMechanism):
     """Elliptical noise from the table's regularised covariance, nearest public word."""
 
@@ -37,6 +45,7 @@ class Mahalanobis(NoiseMechanism):
     description = "Mahalanobis mechanism: noise shaped by λ·Σ + (1-λ)·I, nearest word"
     guarantee = "ε·d_Σλ(x, x') metric DP per token (regularised Mahalanobis norm)"
     metric = "mahalanobis"
+    releases_table = True  # the noisy vector itself is the private output before decoding
 
     def __init__(self, epsilon: float, lam: float = DEFAULT_LAMBDA) -> None:
         super().__init__(epsilon)
@@ -53,6 +62,17 @@ class Mahalanobis(NoiseMechanism):
         if self._root is None:
             raise RuntimeError("mahalanobis was used before prepare()")
         return z @ self._root.to(device)  # root is symmetric, so z·R = (R·zᵀ)ᵀ
+
+    def radial_law(self, rows: np.ndarray) -> RadialLaw:
+        """A uniform direction shaped by Σ_λ^{1/2} times a Gamma(d, 1/ε) radius."""
+        if self._root is None:
+            raise RuntimeError("mahalanobis was used before prepare()")
+        vectors = self.candidates
+        dim = vectors.shape[1]
+        root = self._root.cpu()
+        sphere = sphere_directions(dim)
+        return RadialLaw(vectors, vectors[rows], lambda n, rng: sphere(n, rng) @ root,
+                         laplace_radius_cdf(dim))
 
     def params(self) -> dict[str, Any]:
         return {"epsilon": self.epsilon, "lam": self.lam}

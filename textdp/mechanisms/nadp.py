@@ -60,8 +60,13 @@ from scipy.sparse.csgraph import connected_components
 from textdp.defaults import resolve_table
 from textdp.index import NeighbourIndex, shared_index
 from textdp.io import atomic_output
-from textdp.mechanisms.base import NoiseMechanism
-from textdp.mechanisms.gaussian import DEFAULT_DELTA, analytic_gaussian_sigma
+from textdp.mechanisms.base import (
+    NoiseMechanism,
+    RadialLaw,
+    register_mechanism,
+    sphere_directions,
+)
+from textdp.mechanisms.gaussian import DEFAULT_DELTA, analytic_gaussian_sigma, chi_cdf
 from textdp.rng import RandomSource
 from textdp.tables import EmbeddingTable, cache_dir
 from textdp.validation import check_closed_unit, check_open_unit, check_positive_int
@@ -300,6 +305,7 @@ def _save_npz(path: Path, **arrays: np.ndarray) -> None:
         pass  # a read-only cache is no reason to fail; we recompute next time
 
 
+@register_mechanism
 class NADP(NoiseMechanism):
     """Gaussian noise scaled to each word's neighbourhood in the table's kNN graph.
 
@@ -324,6 +330,7 @@ class NADP(NoiseMechanism):
 
     name = "nadp"
     table_words_only = True  # σ comes from the input word's neighbourhood in the table
+    releases_table = True  # release(): what NADP was designed for
     description = ("Neighbourhood-aware DP: Gaussian noise with σ per kNN-graph neighbourhood "
                    "(analytic Gaussian mechanism), nearest word")
     guarantee = ("(ε, δ)-DP per token only between two words of the same neighbourhood "
@@ -411,6 +418,18 @@ class NADP(NoiseMechanism):
         noisy = tokens + self.noise(tokens.shape[0], tokens.shape[1], rng,
                                     index.device) * sigma[:, None]
         return index.search(noisy, k=1)[1][:, 0]
+
+    def radial_law(self, rows: np.ndarray) -> RadialLaw:
+        """A uniform direction times a chi(d) radius scaled by each word's neighbourhood σ."""
+        if self.neighbourhoods is None:
+            raise RuntimeError("nadp was used before prepare()")
+        vectors = self.candidates
+        dim = vectors.shape[1]
+        sens = self.neighbourhoods.row_sensitivity()[rows][:, None]
+        delta = self.delta
+        return RadialLaw(vectors, vectors[rows], sphere_directions(dim),
+                         lambda t, eps: chi_cdf(t / (sens * analytic_gaussian_sigma(
+                             eps, delta, 1.0)), dim))
 
     def release(self, vectors: np.ndarray | torch.Tensor, rng: RandomSource) -> np.ndarray:
         """Noisy copies of ``vectors`` (e.g. the whole table) as a float32 array: each row gets

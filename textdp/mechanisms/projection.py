@@ -25,7 +25,14 @@ import numpy as np
 import torch
 
 from textdp.index import NeighbourIndex
-from textdp.mechanisms.base import NoiseMechanism, multivariate_laplace
+from textdp.mechanisms.base import (
+    NoiseMechanism,
+    RadialLaw,
+    laplace_radius_cdf,
+    multivariate_laplace,
+    register_mechanism,
+    sphere_directions,
+)
 from textdp.rng import RandomSource
 from textdp.validation import check_open_unit, check_positive
 
@@ -70,6 +77,7 @@ def identity_beta(dim: int, delta: float) -> float:
     return (math.log(dim) + math.sqrt(math.log(1.0 / delta))) / math.sqrt(dim)
 
 
+@register_mechanism
 class Projection(NoiseMechanism):
     """Random projection to m dims, multivariate Laplace with sensitivity 1 + β, decode there.
 
@@ -138,6 +146,13 @@ class Projection(NoiseMechanism):
 
     def noise(self, n: int, dim: int, rng: RandomSource, device: torch.device) -> torch.Tensor:
         return multivariate_laplace(n, dim, self.epsilon / (1.0 + self.beta), rng, device)
+
+    def radial_law(self, rows: np.ndarray) -> RadialLaw:
+        """Multivariate Laplace noise at ε/(1 + β) in the (projected) decode space."""
+        space = np.ascontiguousarray(self.candidates, dtype=np.float32)
+        m = space.shape[1]
+        return RadialLaw(space, space[rows], sphere_directions(m),
+                         laplace_radius_cdf(m, scale=1.0 + self.beta))
 
     def decode_space(self, candidates: np.ndarray) -> np.ndarray:
         if self.matrix is None:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import torch
 
 from textdp.index import NeighbourIndex
-from textdp.mechanisms.base import Mechanism
+from textdp.mechanisms.base import Mechanism, register_mechanism
 from textdp.mechanisms.exponential import sample_from_logits
 from textdp.rng import RandomSource
 
 
+@register_mechanism
 class SanText(Mechanism):
     """Exponential mechanism with score −d(x, y)."""
 

@@ -14,7 +14,7 @@ from typing import Any
 import torch
 
 from textdp.index import NeighbourIndex
-from textdp.mechanisms.base import Mechanism
+from textdp.mechanisms.base import Mechanism, register_mechanism
 from textdp.mechanisms.exponential import sample_from_logits
 from textdp.rng import RandomSource
 from textdp.validation import check_open_unit
@@ -22,6 +22,7 @@ from textdp.validation import check_open_unit
 DEFAULT_BETA = 0.001
 
 
+@register_mechanism
 class TruncatedExponential(Mechanism):
     """Exponential mechanism over distances, truncated at γ."""
 

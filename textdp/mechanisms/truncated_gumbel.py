@@ -33,7 +33,7 @@ import numpy as np
 import torch
 
 from textdp.index import NeighbourIndex
-from textdp.mechanisms.base import Mechanism
+from textdp.mechanisms.base import Mechanism, register_mechanism
 from textdp.mechanisms.exponential import _open_uniform
 from textdp.rng import RandomSource
 
@@ -130,6 +130,7 @@ def truncated_poisson(n: int, mean: float, maximum: int, rng: RandomSource) -> n
     return k
 
 
+@register_mechanism
 class TruncatedGumbel(Mechanism):
     """k ~ truncated Poisson nearest words, truncated-Gumbel-noised distances, argmin."""
 

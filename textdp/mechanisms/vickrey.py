@@ -16,7 +16,7 @@ from typing import Any
 import torch
 
 from textdp.index import NeighbourIndex
-from textdp.mechanisms.base import NoiseMechanism, multivariate_laplace
+from textdp.mechanisms.base import NoiseMechanism, multivariate_laplace, register_mechanism
 from textdp.mechanisms.mahalanobis import DEFAULT_LAMBDA, Mahalanobis
 from textdp.rng import RandomSource
 from textdp.validation import check_closed_unit
@@ -24,6 +24,7 @@ from textdp.validation import check_closed_unit
 DEFAULT_T = 0.75
 
 
+@register_mechanism
 class Vickrey(NoiseMechanism):
     """Multivariate Laplace noise, then a second-price choice between the two nearest words."""
 
@@ -57,10 +58,13 @@ class Vickrey(NoiseMechanism):
         return {"epsilon": self.epsilon, "t": self.t}
 
 
+@register_mechanism
 class VickreyMahalanobis(Mahalanobis, Vickrey):
     """Mahalanobis-shaped noise (Xu et al. 2020), then the Vickrey choice (pyPANTERA's
     ``VickreyMhl``): post-processing of ``mahalanobis``. The noise and its preparation are
-    :class:`Mahalanobis`'s, the choice :class:`Vickrey`'s (method resolution order)."""
+    :class:`Mahalanobis`'s, the choice :class:`Vickrey`'s (method resolution order). It does
+    not inherit ``mahalanobis``'s ``radial_law`` nor ``releases_table`` (declared per class):
+    the second-price choice is not a nearest-word decode, so calibration samples it."""
 
     name = "vickrey_mahalanobis"
     description = ("Vickrey mechanism on Mahalanobis noise (λ·Σ + (1-λ)·I): pick 1st or 2nd "

@@ -1,43 +1,39 @@
-"""The ``textdp`` command line.
+"""``textdp privatize``: privatize a .txt, .jsonl or .csv file, or standard input.
 
     textdp privatize data.jsonl -o private.jsonl --text-field text --epsilon 0.5
     textdp privatize notes.txt -o notes.private.txt --targets all --mechanism mahalanobis
     textdp privatize data.jsonl --representation contextual --contextual-index ctx-index/
     echo '{"text": "Angela Merkel met John Smith."}' | textdp privatize -
-    textdp build-index --contextual --model <path-or-name> --layer 1 -o ctx-index/
-    textdp mechanisms
-    textdp calibrate --table default --target-unchanged 0.01
-    textdp evaluate privacy --mechanism mlaplace,mahalanobis,nadp -o report/
-    textdp evaluate utility --data ../shared/data --mechanism mlaplace,nadp -o report/
-    textdp evaluate ner-utility --variants original,word,name --json ner-utility.json
-    textdp release-table --mechanism nadp --epsilon 25 -o noisy.vec
-    textdp detect data.jsonl -o spans.jsonl       # a dry run: the targeted spans, no text
     echo "Anna Smith called" | textdp privatize - --format txt
 
-Errors are one line on stderr naming the parameter, file and line (exit status 2); the text
-being privatized is never printed. ``privatize`` reads its input once and checks every record
-before it writes anything, whatever the input (a file, ``-``, ``/dev/stdin``, a FIFO): nothing
-is written when a record is malformed. A regular output file appears only complete (the
-previous one stays as it was on any failure, SIGINT or SIGTERM); ``-o -``, a FIFO or a device
-are written as the run goes (textdp.io). ε above ``EPSILON_WARNING_CEILING`` prints a warning;
-above ``MAX_EPSILON`` it is refused.
+The input is read once and every record checked before anything is written, whatever the input
+(a file, ``-``, ``/dev/stdin``, a FIFO): nothing is written when a record is malformed. A
+regular output file appears only complete (the previous one stays as it was on any failure,
+SIGINT or SIGTERM); ``-o -``, a FIFO or a device are written as the run goes (textdp.io). ε
+above :data:`EPSILON_WARNING_CEILING` prints a warning; above :data:`MAX_EPSILON` it is refused.
+Errors name the parameter, file and line, never the text being privatized.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import math
 import os
 import re
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
-from textdp._version import __version__
+from textdp.cli.args import (
+    add_list_arguments,
+    clip_norm_arg,
+    epsilon_or_auto_arg,
+    exclude_arg,
+    mechanism_arg,
+)
 from textdp.defaults import default_epsilon
 from textdp.io import (
     FORMATS,
@@ -63,29 +59,8 @@ MAX_EPSILON = 1e100
 DEFAULT_REPORT_FIELD = "dp"
 
 
-def _mechanism_arg(value: str) -> Any:
-    """``name`` or a JSON mapping ``{"name": ..., ...}``."""
-    value = value.strip()
-    return json.loads(value) if value.startswith("{") else value
-
-
-def _epsilon_arg(value: str) -> float | str:
-    """A number, or ``auto`` (calibrated; see ``textdp calibrate``)."""
-    if value.strip().lower() == "auto":
-        return "auto"
-    try:
-        return float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number or 'auto', got {value!r}") from None
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="textdp", description="Differentially private substitution of names in text.")
-    parser.add_argument("--version", action="version", version=f"textdp {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-    from textdp.audit import add_list_arguments
-
+def add_parser(sub: Any) -> None:
+    """``textdp privatize`` (``sub``: the top-level subparsers)."""
     p = sub.add_parser("privatize", help="privatize a .txt, .jsonl or .csv file (or - for stdin)")
     p.add_argument("input", help="input file (FIFOs, /dev/stdin and <(...) work; give --format), "
                                  "or - for JSONL on stdin (plain text: - --format txt); read "
@@ -96,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "written as the run goes; a symlink's target is replaced, the link kept")
     p.add_argument("--format", choices=FORMATS, default=None, help="override the file format")
     p.add_argument("--text-field", default="text", help="JSONL key / CSV column with the text")
-    p.add_argument("--epsilon", type=_epsilon_arg, default=None,
+    p.add_argument("--epsilon", type=epsilon_or_auto_arg, default=None,
                    help=f"ε per token (default {default_epsilon('static'):g}; "
                         f"{default_epsilon('contextual'):g} "
                         "with --representation contextual), or 'auto' to calibrate it to "
@@ -105,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
                         f"refused above {MAX_EPSILON:g}")
     p.add_argument("--target-unchanged", type=float, default=None,
                    help="with --epsilon auto: target P(word unchanged) (default 0.01)")
-    p.add_argument("--mechanism", type=_mechanism_arg, default="mlaplace",
+    p.add_argument("--mechanism", type=mechanism_arg, default="mlaplace",
                    help='registered name or JSON like {"name": "mahalanobis", "lam": 0.2}')
     p.add_argument("--targets", default="PERSON",
                    help="'all' or comma-separated entity labels (default PERSON)")
@@ -131,6 +106,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or auto")
     p.add_argument("--index", default="auto", help="nearest-neighbour backend")
     p.add_argument("--batch-size", type=int, default=256, help="records per batch")
+    p.add_argument("--clip-norm", type=clip_norm_arg, default="median",
+                   help="clip vectors to this radius before the mechanism: 'median' (default: "
+                        "the table's median norm), a radius, or 'none'")
+    p.add_argument("--surface", choices=("input", "table"), default="input",
+                   help="casing of substitutes: that of the replaced token (default; released "
+                        "without noise) or as the public table spells them")
+    p.add_argument("--secure", action="store_true",
+                   help="draw every random bit from ChaCha20 keyed from the OS, re-keyed per "
+                        "batch (excludes --seed)")
     p.add_argument("--max-epsilon-per-text", type=float, default=None,
                    help="budget for the composed ε of one record (see --budget-policy)")
     p.add_argument("--budget-policy", choices=("truncate", "refuse"), default="truncate",
@@ -164,42 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
                    help="what to do with invalid UTF-8 (default: stop naming the line)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-
-    sub.add_parser("mechanisms", help="list the registered mechanisms and their guarantees")
-
-    from textdp.audit import add_parser as add_detect
-    from textdp.calibration import add_parser as add_calibrate
-    from textdp.contextual_index import add_parser as add_build_index
-    from textdp.detect.train import add_parser as add_train_detector
-    from textdp.embeddings.train import add_parser as add_train_embeddings
-    from textdp.evaluate.detection import add_parser as add_evaluate_detection
-    from textdp.evaluate.ner_utility import add_parser as add_evaluate_ner_utility
-    from textdp.evaluate.polarized import add_parser as add_evaluate_polarized
-    from textdp.evaluate.privacy import add_parser as add_evaluate_privacy
-    from textdp.evaluate.pseudonyms import add_parser as add_evaluate_pseudonyms
-    from textdp.evaluate.utility import add_parser as add_evaluate_utility
-    from textdp.release import add_parser as add_release_table
-
-    ev = sub.add_parser("evaluate", help="measure textdp's parts on public data")
-    ev_sub = ev.add_subparsers(dest="what", required=True)
-    add_evaluate_detection(ev_sub)
-    add_evaluate_privacy(ev_sub)
-    add_evaluate_utility(ev_sub)
-    add_evaluate_ner_utility(ev_sub)
-    add_evaluate_pseudonyms(ev_sub)
-    add_evaluate_polarized(ev_sub)
-    add_detect(sub)
-    add_calibrate(sub)
-    add_release_table(sub)
-    add_train_detector(sub)
-    add_train_embeddings(sub)
-    add_build_index(sub)
-    b = sub.add_parser("bench", help="run the benchmark suite (python -m bench) of a source "
-                                     "checkout; arguments go to it (--quick, --only, --device)")
-    b.add_argument("bench_args", nargs=argparse.REMAINDER,
-                   help="e.g. --quick --only static,mechanisms --device cuda")
-    b.set_defaults(handler=cmd_bench)
-    return parser
+    p.set_defaults(handler=run)
 
 
 def _batched(it: Iterator[Any], n: int) -> Iterator[list[Any]]:
@@ -249,37 +198,33 @@ def _privatize_batch(privatizer: Any, texts: list[str | None], lines: list[int],
     raise ValueError(problem)
 
 
+def config_from_args(args: argparse.Namespace) -> Any:
+    """The :class:`~textdp.config.PrivatizerConfig` of ``textdp privatize``'s parsed options:
+    every option named like a setting is that setting; the key is read from ``--key-file``
+    and ``--exclude`` expanded. Validated here, before any text is read."""
+    import dataclasses
+
+    from textdp.config import PrivatizerConfig, from_mapping
+
+    settings = {f.name: getattr(args, f.name) for f in dataclasses.fields(PrivatizerConfig)
+                if hasattr(args, f.name)}
+    settings.update(key=_read_key(args.key_file), exclude=exclude_arg(args.exclude))
+    if settings.get("layer") is None:
+        settings.pop("layer", None)  # the config's default layer
+    return from_mapping(settings)
+
+
 def privatizer_from_args(args: argparse.Namespace) -> Any:
     """The :class:`~textdp.privatizer.Privatizer` of ``textdp privatize``'s parsed options,
     every parameter validated (it loads no model and reads no text)."""
     from textdp.privatizer import Privatizer
 
     _check_epsilon(args.epsilon)
-    privatizer = Privatizer(
-        epsilon=args.epsilon, mechanism=args.mechanism, targets=args.targets, table=args.table,
-        detector=args.detector, seed=args.seed, device=args.device, index=args.index,
-        batch_size=args.batch_size, max_epsilon_per_text=args.max_epsilon_per_text,
-        budget_policy=args.budget_policy, representation=args.representation,
-        target_unchanged=args.target_unchanged,
-        model=args.model, contextual_index=args.contextual_index,
-        replace=args.replace, consistency=args.consistency, key=_read_key(args.key_file),
-        allow=args.allow, deny=args.deny, threshold=args.threshold,
-        exclude=_exclude_arg(args.exclude), report_spans=args.report_spans,
-        **({} if args.layer is None else {"layer": args.layer}),
-    )
     if args.scope_field is not None and args.consistency != "dataset":
         raise ValueError("--scope-field needs --consistency dataset")
+    privatizer = Privatizer(config_from_args(args))
     _check_epsilon(privatizer.epsilon)  # a mechanism given as JSON may carry its own ε
     return privatizer
-
-
-def _exclude_arg(value: str) -> Any:
-    """``--exclude``: ``default``, ``none``, or words (comma-separated or ``@FILE``)."""
-    if value in ("default", "none"):
-        return None if value == "none" else "default"
-    from textdp.detect.lists import read_list
-
-    return read_list(value)
 
 
 def _read_key(path: str | None) -> bytes | None:
@@ -294,7 +239,9 @@ def _read_key(path: str | None) -> bytes | None:
         raise InputError(f"--key-file {path}: cannot read it ({err.strerror})") from None
 
 
-def cmd_privatize(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
+    """Run ``textdp privatize``: every parameter is checked before the input is read, every
+    record before anything is written."""
     fmt = args.format or detect_format(args.input)
     if args.report and fmt != "jsonl":
         raise InputError("--report needs JSONL input (other formats have no place for it)")
@@ -430,111 +377,3 @@ def _same_file(a: str, b: str) -> bool:
     from pathlib import Path
 
     return Path(a).resolve() == Path(b).resolve()
-
-
-def cmd_mechanisms(args: argparse.Namespace) -> int:
-    from textdp.mechanisms import available, registry
-    from textdp.report import HOLDS_BETWEEN
-
-    rows = []
-    for name in available():
-        cls = registry.get(name)
-        rows.append((name, getattr(cls, "description", ""), getattr(cls, "guarantee", "")))
-    width = max(len(r[0]) for r in rows)
-    for name, desc, guarantee in rows:
-        names = "" if getattr(registry.get(name), "decodes_subsets", False) else \
-            " (draws from its own candidates: person names become any word, replace='word')"
-        print(f"{name:<{width}}  {desc}\n{'':<{width}}  guarantee: {guarantee}{names}")
-        if name == "nadp":
-            from textdp.mechanisms.nadp import table_shares
-
-            print(f"{'':<{width}}  on the default table: {table_shares().line()}")
-    print(f"\nEvery guarantee holds between {HOLDS_BETWEEN}: those are released without "
-          "noise (surface='table' drops the casing condition). Metric-DP ε is a rate per "
-          "unit of distance: reports give ε × the median distance between two person names "
-          "and ε × the space's diameter beside it (README, \"Choosing ε\"). With "
-          "representation='contextual' (or dpmlm) and targets='all' every draw reads the "
-          "whole text, so the bound is per text, ε·Σ distances of all its tokens (report "
-          "scope 'text'). Person names become public names by default (replace='name'): "
-          "the noise or the draw is the same, only the candidates are the table's words in "
-          "the census name lists, so decoding to them is post-processing and every guarantee "
-          "above is unchanged; one draw serves every mention of a name in a text "
-          "(consistency='document'), so ε is charged once per distinct name, and the output "
-          "shows which mentions repeat a name.")
-    return 0
-
-
-def cmd_bench(args: argparse.Namespace) -> int:
-    """``textdp bench``: the suite lives in the repository's ``bench/``, next to the package
-    (it reads ../shared/data and is not installed with the wheel)."""
-    return run_bench(args.bench_args)
-
-
-def run_bench(bench_args: Sequence[str]) -> int:
-    """Run ``python -m bench BENCH_ARGS`` in the source checkout this package comes from."""
-    import subprocess
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1]
-    if not (root / "bench" / "__main__.py").is_file():
-        raise ValueError("textdp bench runs the suite of a source checkout (bench/ next to the "
-                         "textdp package); install textdp with `pip install -e .` from a clone")
-    return subprocess.call([sys.executable, "-m", "bench", *bench_args], cwd=root)
-
-
-def cmd_handler(args: argparse.Namespace) -> int:
-    """Commands whose parser names its own handler (evaluate ..., calibrate, release-table,
-    train-detector, build-index)."""
-    return args.handler(args)
-
-
-COMMANDS = {"privatize": cmd_privatize, "mechanisms": cmd_mechanisms}
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``textdp`` console script."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["bench"] and not {"-h", "--help"} & set(argv[1:2]):
-        # Everything after "bench" belongs to the suite (argparse would claim its options).
-        return run_bench(argv[1:])
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        return COMMANDS.get(args.command, cmd_handler)(args)
-    except (InputError, OutputError) as err:
-        if isinstance(err, OutputError) and "Broken pipe" in str(err):
-            _silence_stdout()  # the reader went away: nothing more can reach it
-        return _error(str(err))
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError) as err:
-        return _error(f"{err.filename}: {err.strerror}" if err.filename else
-                      (err.strerror or type(err).__name__))
-    except OSError as err:  # e.g. ENOSPC from another command's writer
-        where = f"{err.filename}: " if err.filename else ""
-        return _error(f"{where}{err.strerror or type(err).__name__}")
-    except ValueError as err:
-        return _error(str(err))
-    except Interrupted as err:
-        print(f"textdp: {err}", file=sys.stderr)
-        return 130
-    except KeyboardInterrupt:
-        print("textdp: interrupted (a file being written was removed; finished files were kept)",
-              file=sys.stderr)
-        return 130
-
-
-def _error(message: str) -> int:
-    print(f"textdp: error: {message}", file=sys.stderr)
-    return 2
-
-
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null so the interpreter's final flush does not fail again."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError):
-        pass
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,110 @@
+"""Batching: texts in, pieces of bounded size through a vectorised step, results out in order.
+
+Texts are cut into chunks (:mod:`textdp.chunking`) and gathered into batches by count and by
+characters, so memory is bounded by one batch whatever the length of the input or of one
+text. Each text's pieces are joined back, their reports merged, and its result yielded as
+soon as all its pieces ran; its state (budget, pseudonyms drawn) lives exactly as long.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from textdp.budget import TextState
+from textdp.chunking import BATCH_CHARS, Chunk, chunk_text
+from textdp.report import Report
+
+
+@dataclass(frozen=True)
+class PrivatizedText:
+    """One privatized text and its report (``original`` only with ``keep_original=True``)."""
+
+    text: str
+    report: Report
+    original: str | None = None
+
+    def __repr__(self) -> str:  # never show text in reprs (rule 7): logs often print objects
+        return (f"PrivatizedText(chars={len(self.text)}, "
+                f"tokens_replaced={self.report.tokens_replaced})")
+
+
+class Piece(NamedTuple):
+    """A chunk of the text of row ``row``."""
+
+    row: int
+    text: str
+    chunk: Chunk
+
+
+#: The vectorised step: the output of each piece's core and its report, given the pieces of
+#: a batch and the state of their texts.
+RunPieces = Callable[[list[Piece], dict[int, TextState]], list[tuple[str, Report]]]
+
+
+def stream(texts: Iterable[str | None], run: RunPieces, *, empty: Report, batch_size: int,
+           keep_original: bool = False, scopes: Iterable[Any] | None = None
+           ) -> Iterator[PrivatizedText | None]:
+    """Run ``run`` over the pieces of ``texts`` in batches of at most ``batch_size`` pieces
+    and about :data:`~textdp.chunking.BATCH_CHARS` characters; yield one result per text in
+    input order (``None`` for a ``None`` text, which costs nothing; ``empty`` as the report
+    of a text without pieces). ``scopes``: per text, the scope of its keyed pseudonyms.
+    A non-string row raises ``ValueError`` naming it when it is reached."""
+    rows: dict[int, tuple[list[str], list[Report], str | None] | None] = {}
+    batch: list[Piece] = []
+    chars = 0
+    states: dict[int, TextState] = {}  # per text: budget left, names drawn, scope
+    scope_of = iter(scopes) if scopes is not None else None
+    done = n = 0  # rows before `done` have been yielded; `n` rows were read
+    for i, text in enumerate(texts):
+        n = i + 1
+        scope = next(scope_of, None) if scope_of is not None else None
+        check_row(i, text)
+        if text is None:  # missing: passes through as None, costs nothing
+            rows[i] = None
+            continue
+        rows[i] = ([], [], text if keep_original else None)
+        if scope is not None:
+            states[i] = TextState(scope=str(scope))
+        for chunk in chunk_text(text):
+            batch.append(Piece(i, text, chunk))
+            chars += chunk.end - chunk.start
+            if len(batch) >= batch_size or chars >= BATCH_CHARS:
+                _run(batch, run, rows, states)
+                batch, chars = [], 0
+                yield from _finished(rows, states, done, i, empty)  # rows < i ran
+                done = i
+    _run(batch, run, rows, states)
+    yield from _finished(rows, states, done, n, empty)
+
+
+def check_row(i: int, text: Any) -> None:
+    """A text is a string, or ``None`` for a missing one (it passes through)."""
+    if text is not None and not isinstance(text, str):
+        raise ValueError(f"row {i}: expected a string, got {type(text).__name__}")
+
+
+def _run(batch: list[Piece], run: RunPieces, rows: dict[int, Any],
+         states: dict[int, TextState]) -> None:
+    """Run one batch; append each piece's output and report to its row."""
+    if batch:
+        for piece, (out, report) in zip(batch, run(batch, states)):
+            rows[piece.row][0].append(out)
+            rows[piece.row][1].append(report)
+
+
+def _finished(rows: dict[int, Any], states: dict[int, TextState], start: int, stop: int,
+              empty: Report) -> Iterator[PrivatizedText | None]:
+    """The results of rows ``start:stop`` (all their pieces ran); their state is dropped."""
+    for i in range(start, stop):
+        states.pop(i, None)
+        row = rows.pop(i)
+        if row is None:
+            yield None
+            continue
+        outs, reports, original = row
+        report = reports[0] if reports else empty
+        for other in reports[1:]:
+            report = report.merge(other)
+        yield PrivatizedText("".join(outs), report, original)

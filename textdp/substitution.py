@@ -1,0 +1,223 @@
+"""Substitution: from target masks to new words and a report per doc.
+
+Targets are grouped into draws (consistency, :func:`textdp.pseudonyms.plan_draws`), draws a
+text made in an earlier batch are re-used, placeholders and PII surrogates are written without
+a draw, the budget is charged per draw (over-budget draws start from a public stand-in), and the
+rest are drawn in one call per candidate set: a vector mechanism on the targets' static or
+contextual vectors, decoded to the candidates of each draw's kind; or a context mechanism
+(``dpmlm``) on each target's text. The surface form (casing) comes last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import torch
+
+from textdp.budget import TextState, over_budget
+from textdp.candidates import CandidateSpace
+from textdp.config import PrivatizerConfig
+from textdp.contexts import target_contexts
+from textdp.contextual import ContextualEncoder
+from textdp.mechanisms import Mechanism
+from textdp.mechanisms.base import ContextMechanism
+from textdp.pseudonyms import keyed_source, pii_replacement, plan_draws, positional_kinds, tag
+from textdp.report import (
+    HOLDS_BETWEEN,
+    HOLDS_BETWEEN_ANY_CASING,
+    HOLDS_BETWEEN_NAME_KINDS,
+    HOLDS_BETWEEN_REPEATS,
+    Report,
+)
+from textdp.representation import contextual_inputs, static_inputs
+from textdp.rng import RandomSource
+from textdp.selection import Mask
+from textdp.surface import surface_form
+
+
+def report_template(config: PrivatizerConfig, mechanism: Mechanism,
+                    space: CandidateSpace | None) -> Report:
+    """The report of a text with nothing replaced: what every report of this privatizer
+    states (mechanism, ε, guarantee, what it holds between, scale); counts go in with
+    :meth:`Report.counted`."""
+    in_context = mechanism.reads_context
+    # A context mechanism reads each target's text: its representation is contextual.
+    representation = "contextual" if in_context else config.representation
+    # With targets="all" every draw reads the whole text (see textdp.contexts).
+    scope = "text" if representation == "contextual" and config.targets == "all" else "token"
+    guarantee = mechanism.guarantee
+    shares_line = getattr(mechanism, "shares_line", None)  # nadp: how much it covers
+    if callable(shares_line) and mechanism.prepared:
+        guarantee = f"{guarantee}; {shares_line()}"
+    holds_between = HOLDS_BETWEEN if config.surface == "input" else HOLDS_BETWEEN_ANY_CASING
+    replace = space.replace if space is not None else config.effective_replace
+    if replace == "name":
+        holds_between += HOLDS_BETWEEN_NAME_KINDS
+    if config.consistency != "mention" and config.targets != "all" and replace != "tag":
+        holds_between += HOLDS_BETWEEN_REPEATS
+    scale = space.scale if space is not None else None
+    return Report.for_tokens(
+        0, mechanism=mechanism.name, epsilon=mechanism.epsilon, delta=mechanism.delta,
+        guarantee=guarantee, representation=representation, scope=scope, replace=replace,
+        consistency=config.consistency, holds_between=holds_between,
+        name_distance=None if scale is None else scale.name_distance,
+        diameter=None if scale is None else scale.diameter)
+
+
+class Substituter:
+    """Draws the substitutes of one privatizer (built once its candidates are ready).
+
+    Args:
+        config: the privatizer's settings.
+        mechanism: the prepared mechanism.
+        space: the candidate space (``None`` for a context mechanism, which has its own).
+        key: the secret of ``consistency="dataset"`` (``None`` otherwise).
+        encoder: the contextual encoder (contextual representation only).
+        device: the torch device of the draws.
+    """
+
+    def __init__(self, config: PrivatizerConfig, mechanism: Mechanism,
+                 space: CandidateSpace | None, *, key: bytes | None,
+                 encoder: ContextualEncoder | None, device: torch.device) -> None:
+        self.config = config
+        self.mechanism = mechanism
+        self.space = space
+        self.key = key
+        self.encoder = encoder
+        self.device = device
+        self.replace = space.replace if space is not None else config.effective_replace
+        self.report = report_template(config, mechanism, space)
+        # With entity targets, the other targets of a text are masked in its contexts.
+        self.isolate = config.targets != "all"
+
+    def substitute(self, docs: Sequence[Any], masks: list[Mask], owners: list[int],
+                   states: dict[int, TextState], rng: RandomSource
+                   ) -> list[tuple[list[str], Report]]:
+        """The new words of each doc and its report. ``owners``: the text each doc belongs
+        to; ``states``: per text, its budget left, names drawn and scope (updated here);
+        ``rng``: the privatizer's random source (re-keyed per batch by the privatizer, and
+        replaced by front ends that key a stream per batch)."""
+        words = [[t.text for t in doc] for doc in docs]
+        flat = [(d, k) for d, mask in enumerate(masks) for k, lab in enumerate(mask)
+                if lab is not None]
+        if not flat:
+            return [(list(ws), self.report) for ws in words]
+        cfg = self.config
+        tokens = [words[d][k] for d, k in flat]
+        labels = [masks[d][k] or "*" for d, k in flat]
+        kinds = [positional_kinds(mask) for mask in masks]
+        plan = plan_draws(tokens, labels, [owners[d] for d, _ in flat],
+                          [kinds[d][k] for d, k in flat], replace=self.replace,
+                          consistency=cfg.consistency)
+        first = plan.first.tolist()
+        draw_owner = [owners[flat[t][0]] for t in first]
+        subs: list[str | None] = [None] * len(first)
+        for j, (t, key, kind) in enumerate(zip(first, plan.keys, plan.kinds)):
+            state = states.get(draw_owner[j])
+            if kind == "tag":
+                subs[j] = tag(labels[t])
+            elif key is not None and state is not None and (labels[t], key) in state.names:
+                subs[j] = state.names[(labels[t], key)]  # drawn in an earlier batch
+            elif kind == "pii":  # a surrogate of the value's format: no draw on the value
+                source = rng if self.key is None or key is None else keyed_source(
+                    self.key, state.scope if state else "", labels[t], key)
+                subs[j] = pii_replacement(labels[t], tokens[t], self.replace, source)
+                if key is not None and cfg.consistency == "document":
+                    states.setdefault(draw_owner[j], TextState()).names[(labels[t], key)] = \
+                        subs[j]
+        todo = np.asarray([j for j, sub in enumerate(subs) if sub is None], dtype=np.int64)
+        # Over-budget draws are redacted: made from a public stand-in, not from the target.
+        over = over_budget([draw_owner[j] for j in todo.tolist()], states,
+                           epsilon=self.mechanism.epsilon,
+                           max_epsilon_per_text=cfg.max_epsilon_per_text,
+                           policy=cfg.budget_policy)
+        if todo.size:
+            drawn = self._draw(docs, flat, tokens, labels, plan, todo, over, draw_owner, states,
+                               rng)
+            for j, sub in zip(todo.tolist(), drawn):
+                subs[j] = sub
+                key = plan.keys[j]
+                if key is not None and cfg.consistency == "document":
+                    states.setdefault(draw_owner[j], TextState()).names[
+                        (labels[first[j]], key)] = sub
+        out = [list(ws) for ws in words]
+        replaced = [0] * len(words)
+        for (d, k), tok, j in zip(flat, tokens, plan.of_target.tolist()):
+            sub = subs[j]
+            assert sub is not None
+            out[d][k] = surface_form(sub, tok) if cfg.surface == "input" and \
+                plan.kinds[j] not in ("tag", "pii") else sub
+            replaced[d] += 1
+        charged = [0] * len(words)
+        redacted = [0] * len(words)
+        for j, free in zip(todo.tolist(), over.tolist()):
+            d = flat[first[j]][0]
+            if free:
+                redacted[d] += 1
+            else:
+                charged[d] += 1
+        return [(out[d], self.report.counted(replaced[d], redacted[d], draws=charged[d]))
+                for d in range(len(words))]
+
+    def _draw(self, docs: Sequence[Any], flat: list[tuple[int, int]], tokens: list[str],
+              labels: list[str], plan: Any, todo: np.ndarray, over: np.ndarray,
+              draw_owner: list[int], states: dict[int, TextState], rng: RandomSource
+              ) -> list[str]:
+        """One public word per draw in ``todo``, each read from its first mention (over-budget
+        draws from a public stand-in), decoded to its candidate set: the whole table or a
+        name kind. Keyed draws (``consistency="dataset"``) each get the random source of
+        their (scope, name); the others share the privatizer's for one call per set."""
+        reps = plan.first[todo]
+        if self.mechanism.reads_context:
+            return self._draw_in_context(docs, flat, labels, reps, over, rng)
+        space = self.space
+        assert space is not None
+        if self.encoder is not None:
+            wanted = np.zeros(len(flat), dtype=bool)
+            wanted[reps[~over]] = True
+            vecs = contextual_inputs(self.encoder, space, docs, flat, labels, wanted,
+                                     isolate=self.isolate, device=self.device)[reps]
+            inverse = torch.arange(len(reps), device=self.device)
+        else:
+            vecs, inverse = static_inputs(space, [tokens[t] for t in reps.tolist()],
+                                          [labels[t] for t in reps.tolist()], over,
+                                          self.device)
+        kinds = [plan.kinds[j] for j in todo.tolist()]
+        out = [""] * len(todo)
+        with torch.inference_mode():
+            for kind in dict.fromkeys(kinds):
+                sel = [i for i, k in enumerate(kinds) if k == kind]
+                candidates = space.decoder(kind)
+                groups: list[tuple[list[int], RandomSource]] = []
+                for i in sel:
+                    key = plan.keys[todo[i]]
+                    if self.key is not None and key is not None:
+                        scope = states.get(draw_owner[todo[i]], TextState()).scope
+                        groups.append(([i], keyed_source(self.key, scope, labels[reps[i]], key)))
+                shared = sorted(set(sel) - {rows[0] for rows, _ in groups})
+                if shared:
+                    groups.append((shared, rng))
+                for rows, source in groups:
+                    inv = inverse[torch.as_tensor(rows, device=inverse.device)]
+                    for i, word in zip(rows, candidates.draw(self.mechanism, vecs, inv,
+                                                             source)):
+                        out[i] = word
+        return out
+
+    def _draw_in_context(self, docs: Sequence[Any], flat: list[tuple[int, int]],
+                         labels: list[str], reps: np.ndarray, over: np.ndarray,
+                         rng: RandomSource) -> list[str]:
+        """Substitutes from a context mechanism for the targets ``reps``, each read in the
+        context :mod:`textdp.contexts` builds; over-budget ones get text-free draws."""
+        mech = self.mechanism
+        assert isinstance(mech, ContextMechanism)
+        wanted = np.zeros(len(flat), dtype=bool)
+        wanted[reps[~over]] = True
+        texts, spans, rows = target_contexts(docs, flat, labels, wanted, isolate=self.isolate)
+        by_target: dict[int, str] = {}
+        if texts:
+            by_target = dict(zip(rows.tolist(), mech.sample_in_context(texts, spans, rng)))
+        free = iter(mech.sample_free(int(over.sum()), rng))
+        return [next(free) if o else by_target[t] for t, o in zip(reps.tolist(), over.tolist())]
