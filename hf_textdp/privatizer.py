@@ -258,8 +258,7 @@ class Privatizer:
         else:
             return
         if key != self._stream_key or key[0] == 0:
-            state = np.random.SeedSequence([seed, *key]).generate_state(2, np.uint32)
-            core.rng = RandomSource(int(state[0]) << 32 | int(state[1]))
+            core.rng = RandomSource.keyed(seed, *key)
             self._stream_key = key
 
     # ------------------------------------------------------------------ reporting

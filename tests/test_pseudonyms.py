@@ -184,7 +184,7 @@ def test_a_name_comes_back_unchanged_in_under_one_percent(names_privatizer, word
 
 
 def test_spreading_moves_each_draw_among_its_nearest_names(names_privatizer):
-    spread = names_privatizer.decoder("first").spread
+    spread = names_privatizer.space.decoder("first").spread
     assert spread.shape[1] == NAME_SPREAD
     assert (spread[:, 0] == np.arange(len(spread))).all()  # itself first
 

@@ -289,3 +289,15 @@ def test_copies_of_seeded_sources_continue_the_stream():
     clone = copy.deepcopy(src)
     np.testing.assert_array_equal(clone.numpy.random(5), src.numpy.random(5))
     assert torch.equal(clone.normal(4, "cpu"), src.normal(4, "cpu"))
+
+
+def test_keyed_streams_are_reproducible_and_independent_per_key():
+    """One derivation of per-batch streams from a seed (hf batches and ranks, Spark
+    partitions): the same seed and key give the same draws, other keys or seeds others."""
+    def draws(seed, *key):
+        return RandomSource.keyed(seed, *key).numpy.standard_normal(8)
+
+    np.testing.assert_array_equal(draws(5, 0, 100), draws(5, 0, 100))
+    others = [draws(5, 0, 101), draws(5, 1, 100), draws(6, 0, 100), draws(5, 2, 0, 100)]
+    assert all(not np.allclose(draws(5, 0, 100), o) for o in others)
+    assert RandomSource.keyed(5, 0, 100).seed is not None  # a seeded, reproducible source

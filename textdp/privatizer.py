@@ -1,16 +1,11 @@
 """Privatizer: wires the stages of one configuration and runs them on batches of texts.
 
-    text → tokens (spaCy tokenizer) → target selection (:mod:`textdp.selection`, the detector
-    of :mod:`textdp.detect`) → representation (:mod:`textdp.representation`) → mechanism and
-    decode against the candidate space (:mod:`textdp.candidates`) → consistency and surface
-    form (:mod:`textdp.substitution`) → text and a report
-
-Every setting lives in one :class:`~textdp.config.PrivatizerConfig`, validated before any text
-is read (DESIGN.md rule 5). The privacy rules hold in the stages: candidates come only from the
-public table (1); an out-of-vocabulary target is drawn from a public stand-in, never published
-unchanged (2); reports state ε per draw and the composed bound (3); noise is never returned
-(4); randomness comes from an explicit generator (6); the original text is kept nowhere unless
-``keep_original`` (7).
+text → tokens → target selection (:mod:`textdp.selection`) → representation
+(:mod:`textdp.representation`) → mechanism and decode against the candidate space
+(:mod:`textdp.candidates`) → consistency and surface form (:mod:`textdp.substitution`) → text
+and a report, in bounded batches (:mod:`textdp.batching`). Every setting lives in one
+:class:`~textdp.config.PrivatizerConfig`, validated before any text is read; the stages keep
+DESIGN.md's privacy rules (public candidates, public stand-ins, ε stated per draw).
 """
 
 from __future__ import annotations
@@ -28,10 +23,10 @@ from textdp.contextual_index import resolve_contextual_index
 from textdp.detect import Span, build_detector
 from textdp.index import resolve_device
 from textdp.memory import release_free_memory
-from textdp.pseudonyms import CandidateSet, merge_pii_tokens, resolve_key
+from textdp.pseudonyms import merge_pii_tokens, resolve_key
 from textdp.report import Report
 from textdp.rng import RandomSource
-from textdp.selection import TargetSelector, audit_spans, restrict_to_cores, shift_spans
+from textdp.selection import Selector, TargetSelector, audit_spans, restrict_to_cores, shift_spans
 from textdp.substitution import Substituter
 from textdp.surface import join_words
 from textdp.tables import EmbeddingTable, resolve_exclude
@@ -77,7 +72,7 @@ class Privatizer:
         detector = None if config.targets == "all" else build_detector(
             config.detector, device=self.device, targets=config.targets, allow=config.allow,
             deny=config.deny, threshold=config.threshold)
-        self.selector = TargetSelector(config.targets, detector)
+        self.selector: Selector = TargetSelector(config.targets, detector)
         self.exclude = resolve_exclude(config.exclude)
         self._nlp = nlp
         self._table: EmbeddingTable | None = None
@@ -145,7 +140,8 @@ class Privatizer:
 
     @property
     def space(self) -> CandidateSpace:
-        """The candidate space (set up on first use)."""
+        """The candidate space (set up on first use): the clipped table, its index, and what
+        each kind of draw decodes to (:meth:`CandidateSpace.decoder`)."""
         self._setup()
         assert self._space is not None
         return self._space
@@ -159,10 +155,6 @@ class Privatizer:
     def loaded(self) -> bool:
         """Whether the models and the candidates are loaded (on the first batch)."""
         return self._substituter is not None
-
-    def decoder(self, kind: str) -> CandidateSet:
-        """The candidates a draw of ``kind`` decodes to (:meth:`CandidateSpace.decoder`)."""
-        return self.space.decoder(kind)
 
     def _setup(self) -> Substituter:
         if self._substituter is None:

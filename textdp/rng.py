@@ -152,6 +152,16 @@ class RandomSource:
         self.numpy = np.random.default_rng(self._sequence.spawn(1)[0])
         self._torch.clear()
 
+    @classmethod
+    def keyed(cls, seed: int, *key: int) -> RandomSource:
+        """The seeded stream of ``seed`` for ``key`` (e.g. a batch's first dataset index, a
+        worker's rank, a partition and its row offset): distinct keys give independent streams,
+        the same seed and key the same one. The one way front ends derive per-batch streams
+        from a seed; as reproducible, and as NOT private against anyone who knows the seed,
+        as the seed itself."""
+        state = np.random.SeedSequence([seed, *key]).generate_state(2, np.uint32)
+        return cls(int(state[0]) << 32 | int(state[1]))
+
     def spawn(self) -> RandomSource:
         """An independent child source (for a mechanism's one-off draws, e.g. a projection)."""
         if self.secure:

@@ -25,6 +25,11 @@ AuditSpan = tuple[int, int, str, str, float | None]
 class Selector(Protocol):
     """What the privatizer asks of target selection."""
 
+    #: The detector run when a caller gives no spans (``None`` with ``targets="all"``).
+    detector: Any
+    #: The PII labels among the targets (their tokens are merged into one token each).
+    pii_labels: list[str]
+
     def masks(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None
               ) -> list[Mask]: ...
 

@@ -279,9 +279,7 @@ def _privatize_partition(batches: Iterator[Any], *, key: str, source: Any, devic
         live = np.flatnonzero(~missing)
         values = series.to_numpy(dtype=object)
         if seed is not None:
-            state = np.random.SeedSequence([seed, 2, partition, offset]).generate_state(
-                2, np.uint32)
-            core.rng = RandomSource(int(state[0]) << 32 | int(state[1]))
+            core.rng = RandomSource.keyed(seed, 2, partition, offset)
         scope_values = None if scopes is None else scopes.to_numpy(dtype=object)
         results = core.privatize([values[i] for i in live], scopes=None if scope_values is None
                                  else [scope_values[i] for i in live]) if live.size else []

@@ -127,7 +127,7 @@ def unchanged_rates(privatizer: Any, words: list[str], kinds: list[str], draws: 
     out = np.full(len(words), np.nan)
     rng = RandomSource(seed)
     for kind in dict.fromkeys(kinds):
-        candidates = privatizer.decoder(kind)
+        candidates = privatizer.space.decoder(kind)
         picked = [i for i, k in enumerate(kinds) if k == kind and rows[i] >= 0]
         if not picked:
             continue
