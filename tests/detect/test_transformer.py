@@ -13,6 +13,7 @@ from textdp.detect.transformer import (
     DEFAULT_MODEL,
     TransformerNameDetector,
     load_config,
+    person_probabilities,
     shape_class,
     spans_of,
     windows,
@@ -85,6 +86,37 @@ def test_threshold_trades_recall(nlp):
     low = TransformerNameDetector(threshold=0.01)([doc])[0]
     high = TransformerNameDetector(threshold=0.99)([doc])[0]
     assert sum(e - s for s, e, _ in low) >= sum(e - s for s, e, _ in high)
+
+
+# Chat, news and notes of very different lengths and casing, so a batch mixes them.
+MIXED = [
+    "hey mike did u see jessica at the gym lol",
+    "Angela Merkel met John Smith in Berlin on Tuesday to discuss the budget .",
+    "PATIENT ROBERT BROWN SEEN BY DR PATEL",
+    "thx anna !!",
+    "The committee under Carlos Ruiz approved the plan after a long debate that lasted "
+    "until midnight , said spokesman Kelly O'Neill , who declined to name the members .",
+    "ok",
+    "call sarah or tom tomorrow about the invoice from acme corp",
+    "Lakers beat Celtics 101-99 ; LeBron James scored 31 .",
+] * 3
+
+
+def test_a_texts_probabilities_do_not_depend_on_its_batch():
+    """Whether a word is a name depends on its own text only: read alone or batched with
+    other texts (another row of the dataset, another user's message), its probabilities are
+    the same. Dynamic int8 quantization, which scales a whole batch's activations at once,
+    broke this (up to 0.56 apart on CoNLL dev), so it is off by default."""
+    detector = TransformerNameDetector()
+    assert not detector.quantize
+    model, tokenizer = detector._parts()
+    texts = [t.split() for t in MIXED]
+    together = person_probabilities(model, tokenizer, texts, batch_size=8)
+    for words, (prob, begins) in zip(texts, together):
+        alone_prob, alone_begins = person_probabilities(model, tokenizer, [words])[0]
+        np.testing.assert_allclose(prob, alone_prob, atol=1e-5)
+        assert (begins == alone_begins).all()
+    assert max(p.max() for p, _ in together) > 0.9  # the names are found
 
 
 def test_bad_arguments_fail_before_reading(tmp_path):
