@@ -58,7 +58,6 @@ from textdp.pseudonyms import merge_pii_tokens
 from textdp.report import Report
 from textdp.tables import EmbeddingTable
 
-DEFAULT_MECHANISM = "mlaplace"
 DEFAULT_BATCH_SIZE = 256
 #: ``detector`` value: the pipeline's own entities only (no detector where it set them).
 ENTS_ONLY = "ents"
