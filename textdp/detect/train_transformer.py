@@ -331,7 +331,7 @@ def choose_threshold_end_to_end(folder: str | os.PathLike[str],
 def measure_speed(folder: str | os.PathLike[str], data_dir: str | os.PathLike[str] | None,
                   texts: int = 1000) -> str:
     """Words per second of the saved tagger on CoNLL-2003 dev sentences on this machine's
-    CPU, in float32 and in int8 (the default on CPU)."""
+    CPU, in float32 (the default) and in int8 (``quantize=True``)."""
     import torch
 
     from textdp.detect.corpora import DOMAINS, load_split, sentences
