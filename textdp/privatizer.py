@@ -260,10 +260,11 @@ class Privatizer:
             found = self.selector.findings(docs)  # the spans, with detector and score
             if found is not None:
                 spans = [[f.span for f in fs] for fs in found]
-        masks = self.selector.masks(docs, spans)
+        words = [[t.text for t in doc] for doc in docs]  # read once, for both stages
+        masks = self.selector.masks(docs, spans, words=words)
         restrict_to_cores(docs, masks, cores or ())
-        out = substituter.substitute(docs, masks, list(owners) if owners is not None
-                                     else list(range(len(docs))),
+        owners = list(range(len(docs))) if owners is None else list(owners)
+        out = substituter.substitute(docs, words, masks, owners,
                                      {} if states is None else states, self.rng)
         if found is None:
             return out
@@ -289,8 +290,7 @@ class Privatizer:
 
     def __repr__(self) -> str:
         return (f"Privatizer(mechanism={self.mechanism!r}, targets={self.config.targets!r}, "
-                f"representation={self.config.representation!r}, "
-                f"device={str(self.device)!r})")
+                f"representation={self.config.representation!r}, device={str(self.device)!r})")
 
 
 def _texts(texts: Iterable[str]) -> Iterable[str]:

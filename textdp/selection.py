@@ -30,8 +30,8 @@ class Selector(Protocol):
     #: The PII labels among the targets (their tokens are merged into one token each).
     pii_labels: list[str]
 
-    def masks(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None
-              ) -> list[Mask]: ...
+    def masks(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None, *,
+              words: Sequence[Sequence[str]] | None = None) -> list[Mask]: ...
 
     def findings(self, docs: Sequence[Any]) -> list[list[Finding]] | None: ...
 
@@ -51,11 +51,13 @@ class TargetSelector:
         #: The PII labels among the targets: their tokens are merged into one token each.
         self.pii_labels = [] if targets == "all" else [t for t in targets if t in PII_LABELS]
 
-    def masks(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None
-              ) -> list[Mask]:
+    def masks(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None, *,
+              words: Sequence[Sequence[str]] | None = None) -> list[Mask]:
         """Per doc, per token: the label that makes it a target, or ``None``. ``spans``: the
-        entity spans per doc; ``None`` runs the detector."""
-        words = [[t.text for t in doc] for doc in docs]
+        entity spans per doc; ``None`` runs the detector. ``words``: each doc's token texts,
+        when the caller has them already."""
+        if words is None:
+            words = [[t.text for t in doc] for doc in docs]
         if self.targets == "all":
             return [["*" if is_word(w) else None for w in ws] for ws in words]
         if spans is None:

@@ -92,14 +92,13 @@ class Substituter:
         # With entity targets, the other targets of a text are masked in its contexts.
         self.isolate = config.targets != "all"
 
-    def substitute(self, docs: Sequence[Any], masks: list[Mask], owners: list[int],
-                   states: dict[int, TextState], rng: RandomSource
+    def substitute(self, docs: Sequence[Any], words: Sequence[Sequence[str]], masks: list[Mask],
+                   owners: list[int], states: dict[int, TextState], rng: RandomSource
                    ) -> list[tuple[list[str], Report]]:
-        """The new words of each doc and its report. ``owners``: the text each doc belongs
-        to; ``states``: per text, its budget left, names drawn and scope (updated here);
-        ``rng``: the privatizer's random source (re-keyed per batch by the privatizer, and
-        replaced by front ends that key a stream per batch)."""
-        words = [[t.text for t in doc] for doc in docs]
+        """The new words of each doc and its report. ``words``: each doc's token texts;
+        ``owners``: the text each doc belongs to; ``states``: per text, its budget left, names
+        drawn and scope (updated here); ``rng``: the privatizer's random source (re-keyed per
+        batch by the privatizer, and replaced by front ends that key a stream per batch)."""
         flat = [(d, k) for d, mask in enumerate(masks) for k, lab in enumerate(mask)
                 if lab is not None]
         if not flat:

@@ -14,6 +14,7 @@ import os
 from typing import Any
 
 from textdp.detect.base import normalise_label
+from textdp.detect.lists import read_list
 from textdp.evaluate.detection import (
     TARGET,
     conll_survival,
@@ -24,16 +25,6 @@ from textdp.evaluate.detection import (
 )
 from textdp.io import atomic_output
 from textdp.targets import resolve_targets
-
-
-def read_seeds(value: str | None) -> list[str] | None:
-    """``--seeds``: comma-separated words, or ``@file`` with one word a line."""
-    if value is None:
-        return None
-    if value.startswith("@"):
-        with open(value[1:], encoding="utf-8") as f:
-            return [w.strip() for w in f if w.strip()]
-    return [w.strip() for w in value.split(",") if w.strip()]
 
 
 def add_parser(sub: Any) -> None:
@@ -98,9 +89,9 @@ def run(args: argparse.Namespace) -> int:
         figures = [{**r.as_dict(), **({"survival": s.as_dict()} if s else {})}
                    for r, s in pairs]
     else:
-        runs = evaluate_file(args.data, args.detector or [None], unit=args.unit,
-                             seeds=read_seeds(args.seeds), threshold=args.threshold,
-                             label=args.label, limit=args.limit)
+        seeds = None if args.seeds is None else list(read_list(args.seeds))
+        runs = evaluate_file(args.data, args.detector or [None], unit=args.unit, seeds=seeds,
+                             threshold=args.threshold, label=args.label, limit=args.limit)
         figures = [r.as_dict() for r in runs]
         if not args.no_survival and normalise_label(args.label) == TARGET:
             surv = conll_survival(args.data, args.detector or [None], limit=args.limit,
