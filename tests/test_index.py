@@ -153,23 +153,6 @@ def test_auto_on_large_cpu_tables_still_finds_the_neighbours(monkeypatch, unifor
     assert (ids == ref_i[:, 0]).mean() >= 0.9
 
 
-@pytest.mark.parametrize("fast,expected", [(True, "int8"), (False, "exact")])
-def test_auto_uses_int8_only_where_it_is_measured_faster(monkeypatch, uniform, fast, expected):
-    """Without VNNI, CPU int8 matmul ran the decode 22× slower than float32."""
-    monkeypatch.setattr(index_module, "AUTO_EXACT_MAX_CELLS", 1000)
-    monkeypatch.setattr(index_module, "int8_matmul_fast", lambda: fast)
-    if expected == "int8" and not index_module.int8_matmul_available():
-        pytest.skip("torch._int_mm does not run on this CPU build")
-    assert NeighbourIndex(uniform[0], backend="auto", device="cpu").backend == expected
-
-
-def test_the_int8_speed_check_is_measured_once():
-    index_module.int8_matmul_fast.cache_clear()
-    first = index_module.int8_matmul_fast()
-    assert isinstance(first, bool) and index_module.int8_matmul_fast() is first
-    assert index_module.int8_matmul_fast.cache_info().hits >= 1
-
-
 @pytest.mark.parametrize("backend", ["annoy", "EXACT", "", None, "brute"])
 def test_bad_backend_rejected(backend, uniform):
     with pytest.raises(ValueError, match="backend"):

