@@ -59,13 +59,14 @@ reason; faiss ``IndexFlatL2`` (exact, BLAS), which was no faster than the torch 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -256,31 +257,26 @@ def choose_backend(rates: dict[str, float]) -> str:
 # parallel region whose barrier waits for all threads. When other processes share the cores
 # (HF ``num_proc``, Spark executors, a busy machine) one descheduled thread stalls every op;
 # measured on 2 shared cores, the pool decoded 1.2–5× faster than 2 OpenMP threads, and on idle
-# cores it is as fast.
-_POOL: ThreadPoolExecutor | None = None
-_POOL_KEY: tuple[int, int] = (0, 0)
-_POOL_LOCK = threading.Lock()
-
-
-def _chunk_pool(workers: int) -> ThreadPoolExecutor:
-    """The process's pool of ``workers`` single-threaded torch workers (rebuilt after fork)."""
-    global _POOL, _POOL_KEY
-    key = (os.getpid(), workers)
-    with _POOL_LOCK:
-        if _POOL is None or key != _POOL_KEY:
-            if _POOL is not None and _POOL_KEY[0] == key[0]:
-                _POOL.shutdown(wait=False)
-            caller_threads = torch.get_num_threads()
-            pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="textdp-index",
-                                      initializer=torch.set_num_threads, initargs=(1,))
-            # Start every worker now (a barrier holds each one until all exist), then give
-            # torch back the caller's thread count: set_num_threads(1) in a worker also sets
-            # the default that threads created later inherit.
-            barrier = threading.Barrier(workers)
-            list(pool.map(lambda _: barrier.wait(), range(workers)))
-            torch.set_num_threads(caller_threads)
-            _POOL, _POOL_KEY = pool, key
-        return _POOL
+# cores it is as fast. The pool lives for one search only: while its idle workers existed, the
+# caller's own multi-threaded torch work ran on ~1.2 cores instead of ~1.9 (the MiniLM name
+# tagger 25–35 % slower after the first decode), and starting two threads costs ~0.1 ms.
+@contextlib.contextmanager
+def _chunk_pool(workers: int) -> Iterator[ThreadPoolExecutor]:
+    """A pool of ``workers`` single-threaded torch workers, shut down on exit."""
+    caller_threads = torch.get_num_threads()
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="textdp-index",
+                              initializer=torch.set_num_threads, initargs=(1,))
+    try:
+        # Start every worker now (a barrier holds each one until all exist), then give torch
+        # back the caller's thread count: set_num_threads(1) in a worker also sets the
+        # default that threads created later inherit.
+        barrier = threading.Barrier(workers)
+        list(pool.map(lambda _: barrier.wait(), range(workers)))
+        torch.set_num_threads(caller_threads)
+        yield pool
+    finally:
+        pool.shutdown(wait=True)
+        torch.set_num_threads(caller_threads)
 
 
 def _run_chunks(fn: Callable[[Any], None], starts: Iterable[Any], *, parallel: bool) -> None:
@@ -300,8 +296,9 @@ def _run_chunks(fn: Callable[[Any], None], starts: Iterable[Any], *, parallel: b
         with torch.inference_mode(inference), torch.no_grad():
             fn(chunk)
 
-    for _ in _chunk_pool(torch.get_num_threads()).map(call, starts):
-        pass
+    with _chunk_pool(workers) as pool:
+        for _ in pool.map(call, starts):
+            pass
 
 
 def _padded_rows(n: int) -> int:
