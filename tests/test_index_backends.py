@@ -148,6 +148,33 @@ def test_chunks_and_workers_give_the_same_answer(monkeypatch, embedding_like):
         torch.set_num_threads(before)
 
 
+def test_no_worker_outlives_its_search(monkeypatch, embedding_like):
+    """Idle decode workers cost the caller's own multi-threaded torch work most of a core
+    (the name tagger ran on ~1.2 of 2 cores while they existed): none may stay behind."""
+    data, near, _ = embedding_like
+    monkeypatch.setattr(index_module, "_INT8_ROWS", 37)
+    monkeypatch.setattr(index_module, "_CHUNK_CELLS", len(data) * 37)
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        for backend in cpu_backends():
+            seen: list[str] = []
+            real = index_module._chunk_pool
+
+            def spying(workers, real=real, seen=seen):
+                seen.append(f"{workers} workers")
+                return real(workers)
+
+            monkeypatch.setattr(index_module, "_chunk_pool", spying)
+            NeighbourIndex(data, backend=backend).search(near, k=1)
+            assert seen == ["2 workers"], backend  # the search did run on a pool
+            alive = [t.name for t in threading.enumerate() if t.name.startswith("textdp-index")]
+            assert alive == [], (backend, alive)
+            assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_inference_mode_then_normal_mode(embedding_like, threads):
     """Buffers and outputs made under torch.inference_mode() do not break later calls."""
