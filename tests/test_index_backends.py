@@ -128,7 +128,7 @@ def test_chunks_and_workers_give_the_same_answer(monkeypatch, embedding_like):
     one = {b: NeighbourIndex(data, backend=b).search(queries, k=2) for b in backends}
     before = torch.get_num_threads()
     monkeypatch.setattr(index_module, "_CHUNK_CELLS", len(data) * 37)
-    monkeypatch.setattr(index_module, "_INT8_ROWS", 37)  # the bf16 chunk size too
+    monkeypatch.setattr(index_module, "_STAGE_ROWS", 37)
     torch.set_num_threads(2)
     try:
         for backend in backends:
@@ -152,7 +152,7 @@ def test_no_worker_outlives_its_search(monkeypatch, embedding_like):
     """Idle decode workers cost the caller's own multi-threaded torch work most of a core
     (the name tagger ran on ~1.2 of 2 cores while they existed): none may stay behind."""
     data, near, _ = embedding_like
-    monkeypatch.setattr(index_module, "_INT8_ROWS", 37)
+    monkeypatch.setattr(index_module, "_STAGE_ROWS", 37)
     monkeypatch.setattr(index_module, "_CHUNK_CELLS", len(data) * 37)
     before = torch.get_num_threads()
     torch.set_num_threads(2)

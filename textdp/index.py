@@ -103,10 +103,10 @@ AUTO_EXACT_MAX_CELLS = 1_000_000
 # How much faster than exact an approximate first stage must be measured for "auto" to take it.
 AUTO_MIN_GAIN = 1.25
 _CHUNK_CELLS = 1 << 22  # queries × rows per exact matmul chunk (16 MiB of float32 scores)
-# Queries per int8 GEMM. Its int32 scores go to a buffer kept per worker thread: a fresh
-# allocation of more than 32 MiB (256 × the GloVe table) is an mmap whose page faults cost
-# more than the GEMM itself.
-_INT8_ROWS = 256
+# Queries per first-stage GEMM (int8 and bf16). The int8 stage's int32 scores go to a buffer
+# kept per worker thread: a fresh allocation of more than 32 MiB (256 × the GloVe table) is an
+# mmap whose page faults cost more than the GEMM itself.
+_STAGE_ROWS = 256
 BLOCK = 32  # candidates per block of the blocked argmax / shortlist
 # Blocks whose best int8 candidate is re-ranked exactly (for k = 1). Over multivariate-Laplace
 # noisy vectors of en_core_web_md and GloVe (raw or clipped, ε from 0.3 to 100) 4 blocks
@@ -523,7 +523,7 @@ class NeighbourIndex:
         # One quantization scale per chunk: rows sorted by magnitude, and a chunk ends where
         # the magnitude doubles, so no row loses more than one bit of its 8.
         row_max, order = torch.sort(scaled.abs().amax(dim=1))
-        step = _INT8_ROWS
+        step = _STAGE_ROWS
         limits = torch.searchsorted(row_max, 2 * row_max, right=True).tolist()
         bounds = []
         start = 0
@@ -597,10 +597,10 @@ class NeighbourIndex:
         out_i = torch.empty((n, k), dtype=torch.int64)
 
         def run(start: int) -> None:
-            stop = start + _INT8_ROWS
+            stop = start + _STAGE_ROWS
             out_d[start:stop], out_i[start:stop] = self._bf16_chunk(q[start:stop], k)
 
-        _run_chunks(run, range(0, n, _INT8_ROWS), parallel=True)
+        _run_chunks(run, range(0, n, _STAGE_ROWS), parallel=True)
         return out_d, out_i
 
     def _bf16_chunk(self, chunk: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -647,7 +647,7 @@ class NeighbourIndex:
             # A normal tensor even when called under inference_mode: those may be written in
             # place in either mode, inference tensors only inside it.
             with torch.inference_mode(False):
-                buf = torch.empty((max(rows, _INT8_ROWS), self._codes_t.shape[1]),
+                buf = torch.empty((max(rows, _STAGE_ROWS), self._codes_t.shape[1]),
                                   dtype=torch.int32)
             self._scratch[key] = buf
         return buf[:rows]
