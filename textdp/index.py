@@ -207,9 +207,8 @@ _MEASURE_REPEATS = 3
 _MEASURED: dict[tuple[int, int, int], dict[str, float]] = {}
 
 
-def measure_backends(vectors: np.ndarray, backends: Iterable[str] | None = None
-                     ) -> dict[str, float]:
-    """Queries per second of each CPU backend on ``vectors``, measured here and now.
+def measure_backends(vectors: np.ndarray) -> dict[str, float]:
+    """Queries per second of each of :func:`cpu_backends` on ``vectors``, measured here and now.
 
     A top-1 search of :data:`_MEASURE_QUERIES` noisy table rows per backend (the best of
     :data:`_MEASURE_REPEATS` after a warm-up). Cached per process, table shape and torch thread
@@ -224,8 +223,7 @@ def measure_backends(vectors: np.ndarray, backends: Iterable[str] | None = None
     base = torch.from_numpy(np.ascontiguousarray(vectors, dtype=np.float32))[picked]
     spread = float(base.norm(dim=1).median()) or 1.0
     queries = base + torch.randn(base.shape, generator=gen) * (spread / dim ** 0.5)
-    indexes = {b: NeighbourIndex(vectors, backend=b, device="cpu")
-               for b in backends or cpu_backends()}
+    indexes = {b: NeighbourIndex(vectors, backend=b, device="cpu") for b in cpu_backends()}
     best = dict.fromkeys(indexes, float("inf"))
     with torch.inference_mode():
         # A warm-up round, then interleaved timed rounds: a process's first large searches
@@ -342,9 +340,8 @@ class NeighbourIndex:
                 backend = choose_backend(rates)
                 self.choice = {"rates": {b: round(r) for b, r in rates.items()},
                                "chosen": backend}
-        elif (backend == "int8" and not (self.device.type == "cpu" and int8_matmul_available())
-              ) or (backend == "bf16" and not (self.device.type == "cpu" and
-                                               bf16_matmul_available())):
+        elif backend in ("int8", "bf16") and (self.device.type != "cpu" or
+                                              backend not in cpu_backends()):
             backend = "exact"  # a GPU, or a torch without the CPU kernel: exact is the fallback
         self.backend = backend
         self.recall = recall
@@ -577,18 +574,24 @@ class NeighbourIndex:
         within = picked.argmax(dim=2, keepdim=True) if kk == 1 else \
             picked.topk(kk, dim=2, sorted=False).indices
         position = (top_blocks[:, :, None] * BLOCK + within).reshape(rows, -1)
-        real = position < len(self)
-        cand = self._int8_ids.take(position)  # padding positions map to row 0, masked below
-        vecs = self._matrix.index_select(0, cand.reshape(-1)).view(rows, cand.shape[1], -1)
+        # Padding positions map to row 0 and are masked out of the re-rank.
+        _, dist, ids = self._rerank(chunk, self._int8_ids.take(position),
+                                    position < len(self), k)
+        return dist, ids
+
+    def _rerank(self, chunk: torch.Tensor, cand: torch.Tensor, real: torch.Tensor, k: int
+                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Exact top-``k`` of each query among its shortlist ``cand`` (``(rows, m)`` row ids,
+        ``real`` false for padding): the best scores q·c − ½‖c‖², their Euclidean distances
+        and row ids."""
+        assert self._matrix is not None and self._half_sq_norms is not None
+        vecs = self._matrix.index_select(0, cand.reshape(-1)).view(*cand.shape, -1)
         exact = torch.bmm(vecs, chunk[:, :, None])[:, :, 0]
         exact -= self._half_sq_norms.take(cand)
         exact = torch.where(real, exact, -torch.inf)
-        if k == 1:
-            top, pos = exact.max(dim=1, keepdim=True)
-        else:
-            top, pos = exact.topk(k, dim=1)
+        top, pos = exact.topk(k, dim=1) if k > 1 else exact.max(dim=1, keepdim=True)
         q_sq = (chunk * chunk).sum(dim=1, keepdim=True)
-        return torch.sqrt(torch.clamp(q_sq - 2 * top, min=0)), cand.gather(1, pos)
+        return top, torch.sqrt(torch.clamp(q_sq - 2 * top, min=0)), cand.gather(1, pos)
 
     # ------------------------------------------------------------------ bf16 + re-rank
     def _bf16(self, q: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -613,7 +616,6 @@ class NeighbourIndex:
         right, and blocks whose maxima are misread hold only scores below 0. Rows whose k-th
         re-ranked score is ≤ 0 (queries near the origin) are searched again exactly.
         """
-        assert self._matrix is not None and self._half_sq_norms is not None
         rows = chunk.shape[0]
         n_blocks = self._block_half.shape[0]
         scores = chunk.to(torch.bfloat16) @ self._bf16_t  # (rows, columns) ≈ q·c
@@ -626,14 +628,9 @@ class NeighbourIndex:
         approx = scores.gather(1, columns).float() - self._col_half.take(columns)
         within = approx.view(rows, kb, BLOCK).topk(per, dim=2, sorted=False).indices
         columns = columns.view(rows, kb, BLOCK).gather(2, within).reshape(rows, -1)
-        cand = self._col_ids.take(columns)  # padding columns map to row 0, masked below
-        vecs = self._matrix.index_select(0, cand.reshape(-1)).view(rows, cand.shape[1], -1)
-        exact = torch.bmm(vecs, chunk[:, :, None])[:, :, 0]
-        exact -= self._half_sq_norms.take(cand)
-        exact = torch.where(self._col_real.take(columns), exact, -torch.inf)
-        top, pos = exact.topk(k, dim=1) if k > 1 else exact.max(dim=1, keepdim=True)
-        q_sq = (chunk * chunk).sum(dim=1, keepdim=True)
-        dist, ids = torch.sqrt(torch.clamp(q_sq - 2 * top, min=0)), cand.gather(1, pos)
+        # Padding columns map to row 0 and are masked out of the re-rank.
+        top, dist, ids = self._rerank(chunk, self._col_ids.take(columns),
+                                      self._col_real.take(columns), k)
         redo = torch.nonzero(~(top[:, -1] > 0))[:, 0]
         if len(redo):
             dist[redo], ids[redo] = self._exact_serial(chunk[redo], k)

@@ -34,6 +34,7 @@ from textdp.cli.args import (
     exclude_arg,
     mechanism_arg,
 )
+from textdp.contextual import PRECISIONS
 from textdp.defaults import default_epsilon
 from textdp.io import (
     FORMATS,
@@ -99,8 +100,7 @@ def add_parser(sub: Any) -> None:
                         "embedded all-MiniLM-L6-v2)")
     p.add_argument("--layer", type=int, default=None,
                    help="contextual: hidden-state layer, 0 = input embeddings (default 1)")
-    p.add_argument("--precision", choices=("auto", "float32", "bfloat16", "float16"),
-                   default="auto",
+    p.add_argument("--precision", choices=PRECISIONS, default="auto",
                    help="contextual: the encoder's forward-pass precision (auto: bfloat16 on "
                         "a GPU and on a CPU where it is measured faster, else float32)")
     p.add_argument("--contextual-index", default=None, metavar="FOLDER",
