@@ -1,11 +1,12 @@
-"""textdp.tokenization: punctuation glued between words is split off names."""
+"""textdp.tokenization: punctuation glued between words is split off names; the tokenizer
+warmed with public words tokenizes as before and keeps nothing of a text."""
 
 from __future__ import annotations
 
 import pytest
 
 from textdp.privatizer import Privatizer
-from textdp.tokenization import split_glued_punctuation
+from textdp.tokenization import split_glued_punctuation, transient_strings, warm_tokenizer
 
 
 @pytest.mark.parametrize("text,tokens", [
@@ -32,3 +33,53 @@ def test_glued_names_are_replaced_and_their_neighbours_kept():
         out = res.text
         assert out.startswith("(") and ")met[" in out and "]in Berlin." in out
         assert not any(name in out for name in ("Angela", "Merkel", "John", "Smith"))
+
+
+WARM_WORDS = ["the", "of", "don't", "U.S.", "e-mail", "said", "Merkel", "12:30", "can",
+              "not", "met", "in", "Berlin", ":)", "http://t.co", "hi", "mr", "Mr.", "a", "n't"]
+MESSY = ("The U.S. said:Hi (Angela Merkel)met[John Smith]in Berlin at 12:30 -- don't "
+         "e-mail mr. Lee @kim_jo #tbt http://t.co/x :) The the THE cannot can't Mr. Said")
+
+
+def _blank() -> object:
+    import spacy
+
+    return split_glued_punctuation(spacy.blank("en"))
+
+
+def test_warming_changes_no_token_and_keeps_only_public_words():
+    """A warmed tokenizer gives the tokens of a cold one, inside a memory zone as outside;
+    the warmed words keep their lexemes after a zone, a word first seen in the zone does
+    not (the privacy of transient_strings holds)."""
+    cold, warm = _blank(), _blank()
+    forms = warm_tokenizer(warm, WARM_WORDS)
+    # 20 words and a title form of the 14 lower-case ones that start with a letter (not of
+    # "U.S.", "Merkel", "12:30", ":)", "Berlin", "Mr.").
+    assert forms == 34
+    assert warm.tokenizer.max_cache_size >= 2 * forms
+    assert "Hi" in warm.vocab.strings and "Xylofrob" not in warm.vocab.strings
+    for _ in range(2):  # the second round reads the cache the first one may have filled
+        expected = [t.text for t in cold.make_doc(MESSY)]
+        assert [t.text for t in warm.make_doc(MESSY)] == expected
+        with transient_strings(warm):
+            assert [t.text for t in warm.make_doc(MESSY + " Xylofrob")] == \
+                [*expected, "Xylofrob"]
+    assert "Xylofrob" not in warm.vocab.strings
+    lexemes = {lex.orth_ for lex in warm.vocab}
+    assert {"the", "The", "Merkel", "Hi"} <= lexemes and "Xylofrob" not in lexemes
+
+
+def test_warming_inside_a_zone_is_refused():
+    nlp = _blank()
+    with transient_strings(nlp), pytest.raises(RuntimeError, match="memory zone"):
+        warm_tokenizer(nlp, ["the"])
+
+
+def test_the_shared_pipeline_is_warmed_with_its_vector_words(nlp):
+    from textdp.tables import spacy_row_keys
+
+    first_of_row, _ = spacy_row_keys(nlp.vocab)
+    assert len(first_of_row) >= 20_000  # en_core_web_md: 20,000 rows, one word each
+    lexemes = {lex.orth_ for lex in nlp.vocab}
+    assert {"the", "The", "government", "Government"} <= lexemes
+    assert nlp.tokenizer.max_cache_size >= 2 * len(first_of_row)

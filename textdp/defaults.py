@@ -26,7 +26,7 @@ from textdp.embedded import EMBEDDED_PIPELINE_PACKAGE as EMBEDDED_PIPELINE_PACKA
 from textdp.embedded import EMBEDDED_TRANSFORMER_PACKAGE as EMBEDDED_TRANSFORMER_PACKAGE
 from textdp.embedded import MissingDefaultError as MissingDefaultError
 from textdp.embedded import transformer_path as transformer_path
-from textdp.tables import EmbeddingTable
+from textdp.tables import EmbeddingTable, spacy_row_keys
 from textdp.validation import check_choice, check_positive
 
 PREFERRED_PIPELINES = ("en_core_web_lg", "en_core_web_md", "en_core_web_trf")
@@ -118,7 +118,12 @@ def load_pipeline() -> Any:
     every privatizer, the spaCy detector, the default table). Read-only: ``add_pipe``,
     ``remove_pipe``, ``replace_pipe`` and ``rename_pipe`` raise :class:`SharedPipelineError`;
     :func:`fresh_pipeline` gives a pipeline of your own to add ``dp_privatizer`` to."""
+    from textdp.tokenization import warm_tokenizer
+
     nlp = fresh_pipeline()
+    # Public words only: the pipeline's own vector vocabulary (textdp.tokenization).
+    first_of_row, _ = spacy_row_keys(nlp.vocab)
+    warm_tokenizer(nlp, (first_of_row[row] for row in sorted(first_of_row)))
     for method in _STRUCTURAL:
         setattr(nlp, method, _Refuse(method))
     return nlp

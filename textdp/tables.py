@@ -84,6 +84,24 @@ def cache_dir() -> Path:
     return Path(os.environ.get("TEXTDP_CACHE", Path.home() / ".cache" / "textdp"))
 
 
+def spacy_row_keys(vocab: Any) -> tuple[dict[int, str], dict[str, int]]:
+    """The words of a spaCy ``Vocab``'s vectors: per row, the first key (insertion order:
+    the word the row was trained for, so rows come in the table's frequency order), and
+    every other key with its row (pruned words that spaCy points at a kept row)."""
+    strings = vocab.strings
+    first_of_row: dict[int, str] = {}
+    extra: dict[str, int] = {}
+    for key, row in vocab.vectors.key2row.items():
+        if key not in strings:
+            continue
+        word = strings[key]
+        if row not in first_of_row:
+            first_of_row[row] = word
+        else:
+            extra.setdefault(word, row)
+    return first_of_row, extra
+
+
 class EmbeddingTable:
     """Public words and their float32 vectors.
 
@@ -271,19 +289,7 @@ class EmbeddingTable:
         if vectors.shape[0] == 0 or vectors.shape[1] == 0:
             raise ValueError("this spaCy vocab has no vectors (use a pipeline with vectors)")
         data = np.asarray(vectors.data if not hasattr(vectors.data, "get") else vectors.data.get())
-        strings = vocab.strings
-        key_rows = list(vectors.key2row.items())
-        keys = [strings[k] if k in strings else None for k, _ in key_rows]  # noqa: SIM401
-        rows = np.fromiter((r for _, r in key_rows), dtype=np.int64, count=len(key_rows))
-        first_of_row: dict[int, str] = {}
-        extra: dict[str, int] = {}
-        for key, row in zip(keys, rows.tolist()):
-            if key is None:
-                continue
-            if row not in first_of_row:
-                first_of_row[row] = key
-            else:
-                extra.setdefault(key, row)
+        first_of_row, extra = spacy_row_keys(vocab)
         row_words = [first_of_row.get(r, f"<row{r}>") for r in range(data.shape[0])]
         return cls(row_words, data, extra_keys=extra, name=name)
 
