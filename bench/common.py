@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import json
 import os
 import platform
@@ -36,6 +37,24 @@ def shared_data_dir() -> Path:
     if not path.is_dir():
         raise SystemExit(f"evaluation data not found at {path} (set TEXTDP_SHARED_DATA)")
     return path
+
+
+# ---------------------------------------------------------------------------- tokenization
+@functools.lru_cache(maxsize=1)
+def _corpus_pipeline() -> Any:
+    from textdp.defaults import fresh_pipeline
+
+    return fresh_pipeline()
+
+
+def corpus_docs(texts: Sequence[str]) -> list[Any]:
+    """spaCy docs of ``texts`` for timing the substitution stage alone, made by a copy of the
+    default pipeline of the benchmark's own. Tokenizing the corpus with the privatizer's
+    shared pipeline, outside a memory zone, would keep a lexeme and a tokenizer-cache entry
+    for each of its words and flatter every end-to-end figure timed after it: a user's
+    process sees new text, whose words only textdp's warm-up with public words
+    (:func:`textdp.tokenization.warm_tokenizer`) has prepared."""
+    return list(_corpus_pipeline().tokenizer.pipe(texts))
 
 
 # ---------------------------------------------------------------------------- data readers

@@ -59,6 +59,7 @@ if __package__ in (None, ""):  # run as a script: make the repository root impor
 
 from bench.common import (
     chunks,
+    corpus_docs,
     machine_info,
     print_machine,
     read_conll,
@@ -164,7 +165,7 @@ def run_speed(args: argparse.Namespace, nlp: Any, index: Any) -> dict[str, Any]:
     epsilon = args.epsilon or DEFAULT_CONTEXTUAL_EPSILON
     texts = take_until([s.text for s in read_conll("train")], lambda t: t.count(" ") + 1,
                        args.min_tokens)
-    docs = list(nlp.tokenizer.pipe(texts))
+    docs = corpus_docs(texts)
     n_tokens = sum(len(d) for d in docs)
     n_words = sum(is_word(t.text) for d in docs for t in d)
     privatizer = contextual_privatizer(epsilon, args, nlp, index)

@@ -32,6 +32,7 @@ if __package__ in (None, ""):  # run as a script: make the repository root impor
 
 from bench.common import (
     chunks,
+    corpus_docs,
     machine_info,
     print_machine,
     read_conll,
@@ -70,10 +71,7 @@ def measure(name: str, settings: dict[str, Any], stage_only: bool, texts: list[s
 
     made = {device: Privatizer(seed=0, device=device, batch_size=args.batch_size, **settings)
             for device in dict.fromkeys((args.device, "cpu"))}
-    nlp = made["cpu"].nlp
-    for p in made.values():
-        p._nlp = nlp  # one tokenizer for both: the same tokens
-    docs = {device: [nlp.make_doc(t) for t in (texts if device == args.device else cpu_texts)]
+    docs = {device: corpus_docs(texts if device == args.device else cpu_texts)
             for device in made}
     tokens = {device: sum(len(d) for d in ds) for device, ds in docs.items()}
 

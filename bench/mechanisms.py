@@ -41,6 +41,7 @@ if __package__ in (None, ""):  # run as a script: make the repository root impor
 
 from bench.common import (
     chunks,
+    corpus_docs,
     machine_info,
     print_machine,
     read_conll,
@@ -112,7 +113,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     nlp = load_pipeline()
     sentences = [s.text for s in read_conll("train")]
     texts = take_until(sentences, lambda t: t.count(" ") + 1, args.min_tokens)
-    docs = list(nlp.tokenizer.pipe(texts))
+    docs = corpus_docs(texts)
     n_tokens = sum(len(d) for d in docs)
     words = [t.text for d in docs for t in d if is_word(t.text)]
     mldp_words = [w.lower() for w in words[:args.mldp_words]]

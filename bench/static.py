@@ -41,6 +41,7 @@ if __package__ in (None, ""):  # run as a script: make the repository root impor
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import (
+    corpus_docs,
     machine_info,
     print_machine,
     read_conll,
@@ -195,7 +196,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     table = load_table(args.table)
     nlp = load_pipeline()
     texts, source = load_texts(args.source, args.min_tokens)
-    docs = list(nlp.tokenizer.pipe(texts))
+    docs = corpus_docs(texts)
     words = [[t.text for t in doc] for doc in docs]
     n_tokens = sum(len(ws) for ws in words)
     n_words = sum(is_word(w) for ws in words for w in ws)
