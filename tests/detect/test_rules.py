@@ -1,4 +1,4 @@
-"""The recall rules on crafted sentences: titles, other mentions, possessives."""
+"""The recall rules on crafted sentences: titles, other mentions, possessives, address words."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import pytest
 
 from textdp.detect import create_detector
 from textdp.detect.rules import (
+    ADDRESS_WORDS,
     NameRules,
+    drop_address_words,
     expand_mentions,
     extend_names,
     is_capitalised,
@@ -117,6 +119,28 @@ def test_expand_adds_titles_and_mentions_to_other_spans(nlp):
     assert (6, 7, "GPE") in out
     assert NameRules(coreference=False).expand([doc], base)[0] == sorted(
         [(0, 2, "PERSON"), (4, 5, "PERSON"), (6, 7, "GPE")])
+
+
+def test_address_words_are_cut_out_of_person_spans():
+    words = toks("Dear Ann Lee , Sincerely , LOL Bob ! Hey")
+    spans = [(0, 3, "PERSON"), (4, 5, "PERSON"), (6, 8, "PERSON"), (9, 10, "PERSON"),
+             (3, 4, "ORG")]
+    out = drop_address_words(words, spans)
+    assert names(words, out) == ["Ann Lee", "Bob"]
+    assert (3, 4, "ORG") in out  # other labels are left alone
+    assert drop_address_words(words, [(1, 3, "PERSON")]) == [(1, 3, "PERSON")]
+    # Names that are also sign-off words are not in the list: they stay names.
+    assert not {"love", "hope", "best", "kind", "ty"} & ADDRESS_WORDS
+
+
+def test_expand_keeps_greetings_and_sign_offs_out_of_names(nlp):
+    """A tagger that takes "Dear" and "Sincerely" for names (MiniLM did) loses them in
+    expand; the names next to them stay, and their other mentions are still found."""
+    doc = nlp.tokenizer("Dear Ann Lee, thanks. Sincerely, Bob Stone. cc Lee")
+    words = [t.text for t in doc]
+    tagged = [[(0, 3, "PERSON"), (6, 7, "PERSON"), (8, 10, "PERSON")]]
+    (out,) = NameRules().expand([doc], tagged)
+    assert names(words, out) == ["Ann Lee", "Bob Stone", "Lee"]
 
 
 def test_custom_titles_and_pickle():
