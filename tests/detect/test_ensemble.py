@@ -136,3 +136,22 @@ def test_names_in_any_casing_do_not_survive(default_privatizer, text, names):
     out = default_privatizer(text).text.split()
     for name in names:
         assert name.casefold() not in {w.casefold() for w in out}
+
+
+# A letter and a chat: the names go, the greetings and sign-offs stay where they stood.
+ADDRESSED = [
+    ("Dear Mr. Nakamura, thank you for your letter. Sincerely, Ingrid Bergström",
+     ["Nakamura", "Ingrid", "Bergström"], ["Dear", "Mr.", "Sincerely,"]),
+    ("Hi John,\n\nThanks for the update.\n\nCheers,\nSarah", ["John", "Sarah"],
+     ["Hi", "Thanks", "Cheers,"]),
+    ("lol kevin said that 😂 ask jenna", ["kevin", "jenna"], ["lol"]),
+]
+
+
+@pytest.mark.parametrize("text, names, kept", ADDRESSED)
+def test_greetings_and_sign_offs_stay_while_names_go(default_privatizer, text, names, kept):
+    out = default_privatizer(text).text.split()
+    for name in names:
+        assert name.casefold() not in {w.casefold().strip(",") for w in out}
+    for word in kept:
+        assert word in out
