@@ -205,6 +205,32 @@ def test_surface_form():
     assert surface_form("Paris", "iPhone") == "Paris"  # another pattern: as the table has it
 
 
+@pytest.mark.parametrize("original, written", [
+    ("@jessie_k", "@vivian"), ("@BigMike99", "@Vivian"), ("(@JOHN)", "(@VIVIAN)"),
+    (".@john", ".@vivian"), ("@@john", "@@vivian"),
+    ("mary.johnson@acme.com", "vivian@example.com"),
+    ("<J.Smith@uni.ac.uk>", "<Vivian@example.com>"),
+    # not a handle or an address as a whole token: a word
+    ("x@y", "vivian"), ("@", "Vivian"), ("mailto:a@b.com", "vivian"), ("RT:@john", "Vivian"),
+])
+def test_surface_form_keeps_handles_and_addresses(original, written):
+    assert surface_form("Vivian", original) == written
+
+
+def test_handles_and_addresses_keep_their_form_where_the_report_says_so():
+    """A tweet keeps its @ and a header its address shape, with a domain that is always
+    example.com; surface="table" writes the bare word and drops the form condition."""
+    text = "RT @jessie_k: ask mary.johnson@acme.com"
+    out = Privatizer(seed=2)(text)
+    words = out.text.split(" ")
+    assert words[0] == "RT" and words[1].startswith("@") and words[1].endswith(":")
+    assert words[1] != "@jessie_k:" and words[3].endswith("@example.com")
+    assert words[3] != "mary.johnson@example.com" and "acme" not in out.text
+    assert "form (word, @handle, e-mail address)" in out.report.holds_between
+    bare = Privatizer(seed=2, surface="table")(text)
+    assert "@" not in bare.text and "form" not in bare.report.holds_between
+
+
 def test_casing_is_released_only_where_the_report_says_so():
     """"births" and "BIRTHS" are one table row (distance 0), yet copying the casing told them
     apart in every draw: the default states the casing-class condition, and

@@ -80,9 +80,10 @@ class PrivatizerConfig:
             depend on them (counted in ``tokens_redacted``); with ``"refuse"`` an over-budget
             text raises ``ValueError`` naming its row, before anything is drawn for the batch.
         budget_policy: ``"truncate"`` or ``"refuse"``.
-        surface: ``"input"`` gives each substitute the casing class of the token it replaces
-            (released without noise: the guarantee holds between inputs of the same casing
-            class); ``"table"`` writes substitutes as the public table spells them.
+        surface: ``"input"`` gives each substitute the casing class and the form (word,
+            @handle, e-mail address) of the token it replaces (released without noise: the
+            guarantee holds between inputs of the same casing class and form);
+            ``"table"`` writes substitutes as the public table spells them.
         model: contextual: a ``transformers`` encoder folder or hub name (default: the
             embedded all-MiniLM-L6-v2).
         layer: contextual: the hidden state used (``0`` input embeddings, ``1`` the first

@@ -37,9 +37,10 @@ from typing import Any
 REPORT_COLUMNS = ("dp_tokens_replaced", "dp_epsilon")
 #: Between which two texts every guarantee holds: what is released without noise.
 HOLDS_BETWEEN = ("texts with the same detection outcome (which tokens are targets), the same "
-                 "tokenisation and the same casing class (lower, Title, UPPER, other) of each "
-                 "target")
-#: The same with ``surface="table"``, whose substitutes do not copy the input's casing.
+                 "tokenisation and the same casing class (lower, Title, UPPER, other) and form "
+                 "(word, @handle, e-mail address) of each target")
+#: The same with ``surface="table"``, whose substitutes copy neither the input's casing nor
+#: its form.
 HOLDS_BETWEEN_ANY_CASING = ("texts with the same detection outcome (which tokens are targets) "
                             "and the same tokenisation")
 #: Added with ``replace="name"``: the kind of each person name chooses its candidates.

@@ -1,22 +1,45 @@
 """Stage: how a substitute is written where the target stood.
 
-A substitute takes the casing class of the token it replaces (``surface_form``: released without
-noise, so the guarantee holds between inputs of the same casing class), and the new words are
-joined back with the original whitespace (``join_words``), a run of one tag written once.
+A substitute takes the casing class and the form of the token it replaces (``surface_form``:
+both released without noise, so the guarantee holds between inputs of the same casing class
+and form), and the new words are joined back with the original whitespace (``join_words``), a
+run of one tag written once.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
+#: Written for the domain of an e-mail address: reserved for examples (RFC 2606), so it points
+#: at nobody, and the same for every address, so it tells nothing of the original domain.
+EMAIL_DOMAIN = "example.com"
+# A whole token that is an e-mail address (brackets or quotes around it kept) or an @handle.
+_EMAIL = re.compile(r"(?P<pre>[^\w.%+'-]*)(?P<body>[\w.%+'-]+)@[^\W_][\w-]*(?:\.[\w-]+)+"
+                    r"(?P<post>[^\w.-]*)")
+_HANDLE = re.compile(r"(?P<pre>[^\w@]*@+)(?P<body>\w+)(?P<post>\W*)")
+
 
 def surface_form(substitute: str, original: str) -> str:
-    """Give ``substitute`` the casing class of ``original``: UPPER, Title, lower, or (for
-    any other pattern, like ``iPhone``) the substitute as the table spells it.
+    """Give ``substitute`` the casing class and the form of ``original``.
 
-    This releases the original's casing class without noise: the guarantee then holds
-    between inputs of the same casing class only (``surface="table"`` avoids it)."""
+    Casing class: UPPER, Title, lower, or (for any other pattern, like ``iPhone``) the
+    substitute as the table spells it. Form: a token that is an @handle stays one
+    (``@jessie_k`` → ``@elisabeth``), an e-mail address stays one with the body's casing and
+    :data:`EMAIL_DOMAIN` (``Mary.Johnson@acme.com`` → ``Vivian@example.com``), so tweets and
+    mail keep reading as such; any other token is a word.
+
+    This releases the original's casing class and form without noise: the guarantee then
+    holds between inputs of the same casing class and form only (``surface="table"`` avoids
+    both)."""
+    email = _EMAIL.fullmatch(original)
+    if email is not None:
+        return (email["pre"] + surface_form(substitute, email["body"]) + "@" + EMAIL_DOMAIN
+                + email["post"])
+    handle = _HANDLE.fullmatch(original)
+    if handle is not None:
+        return handle["pre"] + surface_form(substitute, handle["body"]) + handle["post"]
     if len(original) > 1 and original.isupper():
         return substitute.upper()
     if original[:1].isupper():

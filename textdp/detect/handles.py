@@ -23,7 +23,8 @@ How the embedded spaCy tokenizer splits them, and what is marked:
 * ``@john_smith``, ``(@john_smith)`` → one token ``@john_smith`` (also ``.@john``,
   ``RT:@john``): that token;
 * ``#JohnSmith`` → ``#`` + ``JohnSmith``: both tokens, as one span;
-* ``john.smith@example.com`` → one token: that token (the whole address is replaced).
+* ``john.smith@example.com`` → one token: that token (the whole address is replaced; the
+  substitute keeps the form of an address, :func:`textdp.surface.surface_form`).
 
 Tweet corpora tokenize ``@colgo`` as ``@`` + ``colgo`` (and text rebuilt from them reads
 ``@ colgo``): a bare ``@`` followed by a word is marked whatever the word, with or without a
