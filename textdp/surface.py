@@ -28,7 +28,8 @@ def surface_form(substitute: str, original: str) -> str:
     substitute as the table spells it. Form: a token that is an @handle stays one
     (``@jessie_k`` → ``@elisabeth``), an e-mail address stays one with the body's casing and
     :data:`EMAIL_DOMAIN` (``Mary.Johnson@acme.com`` → ``Vivian@example.com``), so tweets and
-    mail keep reading as such; any other token is a word.
+    mail keep reading as such, punctuation glued to either kept (``.@john`` → ``.@vivian``);
+    any other token is a word.
 
     This releases the original's casing class and form without noise: the guarantee then
     holds between inputs of the same casing class and form only (``surface="table"`` avoids
