@@ -60,6 +60,15 @@ def test_console_script_is_installed_and_lists_the_mechanisms():
     assert proc.stdout.count("guarantee:") == len(BUILT_IN)
 
 
+def test_quiet_run_writes_nothing_but_the_output():
+    """With --no-progress a fresh process prints no loading chatter (transformers' "Loading
+    weights" bar of the name tagger used to reach stderr) and only the text on stdout."""
+    proc = run_cli("privatize", "-", "--format", "txt", "--seed", "1", "--no-progress",
+                   stdin=(MERKEL + "\n").encode())
+    assert proc.returncode == 0 and proc.stderr == b"", proc.stderr[-300:]
+    assert len(proc.stdout.decode("utf-8").splitlines()) == 1
+
+
 def test_stdin_jsonl_to_stdout():
     record = {"text": MERKEL, "id": 7, "meta": {"source": "unit"}}
     proc = run_cli("privatize", "-", "--seed", "1", "--report",

@@ -22,7 +22,6 @@ precision for recall.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import os
@@ -68,29 +67,18 @@ def base_path() -> str:
     return transformer_path()
 
 
-@contextlib.contextmanager
-def _quiet_transformers() -> Any:
-    """Silence transformers' load report (the unused pooler of the sentence model)."""
-    from transformers.utils import logging as hf_logging
-
-    level = hf_logging.get_verbosity()
-    hf_logging.set_verbosity_error()
-    try:
-        yield
-    finally:
-        hf_logging.set_verbosity(level)
-
-
 def build_model(layers: int, hidden: int = 128, dropout: float = 0.1) -> Any:
     """The tagger as a ``torch.nn.Module``, with MiniLM's pretrained weights (first
     ``layers`` layers) and a fresh head."""
     import torch
     from transformers import AutoModel
 
+    from textdp.contextual import quiet_transformers
+
     class NameTagger(torch.nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            with _quiet_transformers():
+            with quiet_transformers():  # the unused pooler's report, the progress bar
                 encoder = AutoModel.from_pretrained(base_path(), add_pooling_layer=False)
             encoder.encoder.layer = encoder.encoder.layer[:layers]
             encoder.config.num_hidden_layers = layers
