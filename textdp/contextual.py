@@ -35,7 +35,6 @@ candidates. Candidates come from :mod:`textdp.contextual_index` (DESIGN.md rule 
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
@@ -46,6 +45,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from textdp.embedded import quiet_transformers
 from textdp.index import bf16_matmul_fast, resolve_device
 from textdp.tables import is_real_word
 from textdp.validation import check_positive_int
@@ -61,24 +61,6 @@ _VOLATILE_CONFIG_KEYS = (
     "architectures", "_commit_hash", "use_cache", "output_hidden_states", "return_dict",
     "_attn_implementation_autoset", "_attn_implementation", "id2label", "label2id", "num_labels",
 )
-
-
-@contextlib.contextmanager
-def quiet_transformers() -> Iterator[None]:
-    """Silence ``transformers``' loading chatter (unused-weight warnings when only the first
-    layers are loaded, progress bars) for the duration of a load; restores the settings."""
-    from transformers.utils import logging as hf_logging
-
-    verbosity = hf_logging.get_verbosity()
-    bars = hf_logging.is_progress_bar_enabled()
-    hf_logging.set_verbosity_error()
-    hf_logging.disable_progress_bar()
-    try:
-        yield
-    finally:
-        hf_logging.set_verbosity(verbosity)
-        if bars:
-            hf_logging.enable_progress_bar()
 
 
 def model_label(model: str | os.PathLike[str]) -> str:

