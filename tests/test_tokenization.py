@@ -80,6 +80,7 @@ def test_the_shared_pipeline_is_warmed_with_its_vector_words(nlp):
 
     first_of_row, _ = spacy_row_keys(nlp.vocab)
     assert len(first_of_row) >= 20_000  # en_core_web_md: 20,000 rows, one word each
+    assert spacy_row_keys(nlp.vocab, extra_keys=False) == (first_of_row, {})  # early stop
     lexemes = {lex.orth_ for lex in nlp.vocab}
     assert {"the", "The", "government", "Government"} <= lexemes
     assert nlp.tokenizer.max_cache_size >= 2 * len(first_of_row)

@@ -122,7 +122,7 @@ def load_pipeline() -> Any:
 
     nlp = fresh_pipeline()
     # Public words only: the pipeline's own vector vocabulary (textdp.tokenization).
-    first_of_row, _ = spacy_row_keys(nlp.vocab)
+    first_of_row, _ = spacy_row_keys(nlp.vocab, extra_keys=False)
     warm_tokenizer(nlp, (first_of_row[row] for row in sorted(first_of_row)))
     for method in _STRUCTURAL:
         setattr(nlp, method, _Refuse(method))

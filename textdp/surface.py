@@ -34,13 +34,14 @@ def surface_form(substitute: str, original: str) -> str:
     This releases the original's casing class and form without noise: the guarantee then
     holds between inputs of the same casing class and form only (``surface="table"`` avoids
     both)."""
-    email = _EMAIL.fullmatch(original)
-    if email is not None:
-        return (email["pre"] + surface_form(substitute, email["body"]) + "@" + EMAIL_DOMAIN
-                + email["post"])
-    handle = _HANDLE.fullmatch(original)
-    if handle is not None:
-        return handle["pre"] + surface_form(substitute, handle["body"]) + handle["post"]
+    if "@" in original:  # the one check every other token pays
+        email = _EMAIL.fullmatch(original)
+        if email is not None:
+            return (email["pre"] + surface_form(substitute, email["body"]) + "@"
+                    + EMAIL_DOMAIN + email["post"])
+        handle = _HANDLE.fullmatch(original)
+        if handle is not None:
+            return handle["pre"] + surface_form(substitute, handle["body"]) + handle["post"]
     if len(original) > 1 and original.isupper():
         return substitute.upper()
     if original[:1].isupper():

@@ -84,11 +84,15 @@ def cache_dir() -> Path:
     return Path(os.environ.get("TEXTDP_CACHE", Path.home() / ".cache" / "textdp"))
 
 
-def spacy_row_keys(vocab: Any) -> tuple[dict[int, str], dict[str, int]]:
+def spacy_row_keys(vocab: Any, *, extra_keys: bool = True
+                   ) -> tuple[dict[int, str], dict[str, int]]:
     """The words of a spaCy ``Vocab``'s vectors: per row, the first key (insertion order:
     the word the row was trained for, so rows come in the table's frequency order), and
-    every other key with its row (pruned words that spaCy points at a kept row)."""
+    every other key with its row (pruned words that spaCy points at a kept row). With
+    ``extra_keys=False`` the second dict stays empty and the scan stops once every row has
+    its word (en_core_web_md: after 20,000 of 514,157 keys, 0.5 s less)."""
     strings = vocab.strings
+    n_rows = vocab.vectors.shape[0]
     first_of_row: dict[int, str] = {}
     extra: dict[str, int] = {}
     for key, row in vocab.vectors.key2row.items():
@@ -97,7 +101,9 @@ def spacy_row_keys(vocab: Any) -> tuple[dict[int, str], dict[str, int]]:
         word = strings[key]
         if row not in first_of_row:
             first_of_row[row] = word
-        else:
+            if not extra_keys and len(first_of_row) == n_rows:
+                break
+        elif extra_keys:
             extra.setdefault(word, row)
     return first_of_row, extra
 
