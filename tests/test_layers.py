@@ -49,8 +49,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # helpers), and DPNR's torch module over the DPNR mechanism.
     ("mechanisms", ("textdp.mechanisms", "textdp.mechanisms.*", "textdp.dpnr")),
     # Stage: what replaces a target (the public name vocabulary, tags) and which mentions
-    # share a draw; it decodes through the mechanisms and reads detect's name lexicon.
-    ("substitution", ("textdp.pseudonyms",)),
+    # share a draw (addresses spelt from a text's names share their draws); it decodes
+    # through the mechanisms and reads detect's name lexicon.
+    ("substitution", ("textdp.pseudonyms", "textdp.addresses")),
     # What ε means on a space: automatic ε (the Privatizer's epsilon="auto") and the scale
     # figures of a report (common census names from detect's lexicon).
     ("calibration", ("textdp.calibration", "textdp.scale")),

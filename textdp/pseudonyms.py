@@ -35,18 +35,20 @@ import hashlib
 import hmac
 import os
 import unicodedata
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import torch
 
+from textdp.addresses import Spelling, spell
 from textdp.detect import lexicon, rules
 from textdp.detect.pii import PII_LABELS
 from textdp.index import NeighbourIndex, shared_index
 from textdp.mechanisms.base import Mechanism
 from textdp.rng import RandomSource
+from textdp.surface import parse_address
 from textdp.tables import EmbeddingTable
 
 REPLACEMENTS = ("name", "word", "tag")
@@ -253,16 +255,22 @@ class DrawPlan:
             ``"tag"``, or ``"pii"`` (a surrogate or tag of the value's format, no ε).
         keys: per draw, the name it stands for (``None`` for per-mention draws); the text's
             remembered draws and keyed draws are looked up by it.
+        spelt: the targets that are addresses spelt from names of their text
+            (:mod:`textdp.addresses`): written from those names' draws, with no draw of their
+            own (their ``of_target`` is -1).
     """
 
     of_target: np.ndarray
     first: np.ndarray
     kinds: list[str]
     keys: list[str | None]
+    spelt: dict[int, Spelling] = field(default_factory=dict)
 
 
 def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[int],
-               positions: Sequence[str | None], *, replace: str, consistency: str) -> DrawPlan:
+               positions: Sequence[str | None], *, replace: str, consistency: str,
+               spell_addresses: bool = False,
+               remembered: Mapping[int, Collection[str]] | None = None) -> DrawPlan:
     """Group a batch's targets into draws.
 
     Args:
@@ -273,14 +281,24 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
         positions: each target's positional kind (:func:`positional_kinds`).
         replace: ``"name"``, ``"word"`` or ``"tag"``.
         consistency: ``"document"``, ``"dataset"`` or ``"mention"``.
+        spell_addresses: write a person target that is an @handle or e-mail address spelt
+            from person names of its text from their draws (``plan.spelt``), where mentions
+            share draws (not with ``consistency="mention"`` or ``replace="tag"``).
+        remembered: per text, the person names drawn in its earlier batches, which an
+            address may be spelt from too.
     """
     of_target = np.empty(len(tokens), dtype=np.int64)
     first: list[int] = []
     kinds: list[str] = []
     keys: list[str | None] = []
     seen: dict[tuple[int, str, str], int] = {}
+    spelt = spelt_addresses(tokens, labels, owners, remembered or {}) \
+        if spell_addresses and consistency != "mention" and replace != "tag" else {}
     for t, (token, label, owner, position) in enumerate(zip(tokens, labels, owners,
                                                              positions)):
+        if t in spelt:
+            of_target[t] = -1
+            continue
         key = None if consistency == "mention" or label == "*" else \
             (token if label in PII_LABELS else name_key(token))
         if key is not None:
@@ -300,7 +318,29 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
             kinds.append(lexicon_kind(key or name_key(token)) or position or "any")
         else:
             kinds.append("word")
-    return DrawPlan(of_target, np.asarray(first, dtype=np.int64), kinds, keys)
+    return DrawPlan(of_target, np.asarray(first, dtype=np.int64), kinds, keys, spelt)
+
+
+def spelt_addresses(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[int],
+                    remembered: Mapping[int, Collection[str]]) -> dict[int, Spelling]:
+    """The person targets that are addresses spelt from the person names of their text
+    (the targets that are not addresses, and ``remembered``), by target position."""
+    addresses = {t for t, (token, label) in enumerate(zip(tokens, labels))
+                 if label == PERSON and parse_address(token) is not None}
+    if not addresses:
+        return {}
+    names: dict[int, set[str]] = {}
+    for t, (token, label, owner) in enumerate(zip(tokens, labels, owners)):
+        if label == PERSON and t not in addresses:
+            names.setdefault(owner, set(remembered.get(owner, ()))).add(name_key(token))
+    for owner, known in remembered.items():
+        names.setdefault(owner, set(known))
+    out: dict[int, Spelling] = {}
+    for t in sorted(addresses):
+        spelling = spell(tokens[t], names.get(owners[t], ()))
+        if spelling is not None:
+            out[t] = spelling
+    return out
 
 
 def check_replace(replace: str | None, decodes_subsets: bool, mechanism: str) -> str:

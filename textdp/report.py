@@ -47,8 +47,11 @@ HOLDS_BETWEEN_ANY_CASING = ("texts with the same detection outcome (which tokens
 #: Added with ``replace="name"``: the kind of each person name chooses its candidates.
 HOLDS_BETWEEN_NAME_KINDS = ("; for person names, the same kind (first name, surname or either: "
                             "by the census lists, else by position in the name)")
-#: Added with consistent pseudonyms: which mentions share a draw is released.
-HOLDS_BETWEEN_REPEATS = "; the same pattern of repeated names (which mentions share a name)"
+#: Added with consistent pseudonyms: which mentions share a draw is released, and an
+#: address spelt from names of its text is written from their draws (textdp.addresses).
+HOLDS_BETWEEN_REPEATS = ("; the same pattern of repeated names (which mentions share a name, "
+                         "and which @handles and e-mail addresses are spelt from names of the "
+                         "same text: their parts' order, separators and casing)")
 
 
 @dataclass(frozen=True)

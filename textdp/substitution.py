@@ -23,7 +23,14 @@ from textdp.contexts import target_contexts
 from textdp.contextual import ContextualEncoder
 from textdp.mechanisms import Mechanism
 from textdp.mechanisms.base import ContextMechanism
-from textdp.pseudonyms import keyed_source, pii_replacement, plan_draws, positional_kinds, tag
+from textdp.pseudonyms import (
+    PERSON,
+    keyed_source,
+    pii_replacement,
+    plan_draws,
+    positional_kinds,
+    tag,
+)
 from textdp.report import (
     HOLDS_BETWEEN,
     HOLDS_BETWEEN_ANY_CASING,
@@ -107,9 +114,14 @@ class Substituter:
         tokens = [words[d][k] for d, k in flat]
         labels = [masks[d][k] or "*" for d, k in flat]
         kinds = [positional_kinds(mask) for mask in masks]
-        plan = plan_draws(tokens, labels, [owners[d] for d, _ in flat],
-                          [kinds[d][k] for d, k in flat], replace=self.replace,
-                          consistency=cfg.consistency)
+        target_owners = [owners[d] for d, _ in flat]
+        # Names drawn in a text's earlier batches, which an address may be spelt from.
+        remembered = {o: [key for label, key in states[o].names if label == PERSON]
+                      for o in set(target_owners) if o in states} \
+            if any("@" in token for token in tokens) else {}
+        plan = plan_draws(tokens, labels, target_owners, [kinds[d][k] for d, k in flat],
+                          replace=self.replace, consistency=cfg.consistency,
+                          spell_addresses=cfg.surface == "input", remembered=remembered)
         first = plan.first.tolist()
         draw_owner = [owners[flat[t][0]] for t in first]
         subs: list[str | None] = [None] * len(first)
@@ -143,7 +155,17 @@ class Substituter:
                         (labels[first[j]], key)] = sub
         out = [list(ws) for ws in words]
         replaced = [0] * len(words)
-        for (d, k), tok, j in zip(flat, tokens, plan.of_target.tolist()):
+        if plan.spelt:
+            names = {(o, key): sub for o in remembered for (label, key), sub
+                     in states[o].names.items() if label == PERSON}
+            names.update(((draw_owner[j], key), sub) for j, (key, sub)
+                         in enumerate(zip(plan.keys, subs)) if labels[first[j]] == PERSON)
+        for t, ((d, k), tok, j) in enumerate(zip(flat, tokens, plan.of_target.tolist())):
+            if j < 0:  # an address spelt from names of its text: written from their draws
+                spelling = plan.spelt[t]
+                out[d][k] = spelling.written([names[(owners[d], key)] for key in spelling.keys])
+                replaced[d] += 1
+                continue
             sub = subs[j]
             assert sub is not None
             out[d][k] = surface_form(sub, tok) if cfg.surface == "input" and \

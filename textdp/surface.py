@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 #: Written for the domain of an e-mail address: reserved for examples (RFC 2606), so it points
 #: at nobody, and the same for every address, so it tells nothing of the original domain.
@@ -19,6 +19,37 @@ EMAIL_DOMAIN = "example.com"
 _EMAIL = re.compile(r"(?P<pre>[^\w.%+'-]*)(?P<body>[\w.%+'-]+)@[^\W_][\w-]*(?:\.[\w-]+)+"
                     r"(?P<post>[^\w.-]*)")
 _HANDLE = re.compile(r"(?P<pre>[^\w@]*@+)(?P<body>\w+)(?P<post>\W*)")
+
+
+class Address(NamedTuple):
+    """A token that is an @handle or an e-mail address: ``body`` is the handle after its
+    ``@`` or the address's local part, ``pre`` and ``post`` the punctuation glued around it
+    (``(`` and ``),``; the ``@`` of a handle is in ``pre``), ``email`` whether it is an
+    address (whose domain is never written back)."""
+
+    pre: str
+    body: str
+    post: str
+    email: bool
+
+    def written(self, body: str) -> str:
+        """The token with ``body`` in place of the original's and, for an address,
+        :data:`EMAIL_DOMAIN` in place of its domain."""
+        return self.pre + body + ("@" + EMAIL_DOMAIN if self.email else "") + self.post
+
+
+def parse_address(token: str) -> Address | None:
+    """``token`` as an :class:`Address`, or ``None`` when it is neither an @handle nor an
+    e-mail address."""
+    if "@" not in token:  # the one check every other token pays
+        return None
+    email = _EMAIL.fullmatch(token)
+    if email is not None:
+        return Address(email["pre"], email["body"], email["post"], True)
+    handle = _HANDLE.fullmatch(token)
+    if handle is not None:
+        return Address(handle["pre"], handle["body"], handle["post"], False)
+    return None
 
 
 def surface_form(substitute: str, original: str) -> str:
@@ -34,14 +65,9 @@ def surface_form(substitute: str, original: str) -> str:
     This releases the original's casing class and form without noise: the guarantee then
     holds between inputs of the same casing class and form only (``surface="table"`` avoids
     both)."""
-    if "@" in original:  # the one check every other token pays
-        email = _EMAIL.fullmatch(original)
-        if email is not None:
-            return (email["pre"] + surface_form(substitute, email["body"]) + "@"
-                    + EMAIL_DOMAIN + email["post"])
-        handle = _HANDLE.fullmatch(original)
-        if handle is not None:
-            return handle["pre"] + surface_form(substitute, handle["body"]) + handle["post"]
+    address = parse_address(original)
+    if address is not None:
+        return address.written(surface_form(substitute, address.body))
     if len(original) > 1 and original.isupper():
         return substitute.upper()
     if original[:1].isupper():

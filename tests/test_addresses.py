@@ -1,0 +1,136 @@
+"""Addresses spelt from the names of their text (textdp.addresses), through plan_draws and the
+whole Privatizer."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from textdp import Privatizer
+from textdp.addresses import MAX_BODY, spell
+from textdp.pseudonyms import plan_draws
+
+NAMES = {"mary", "johnson", "al", "alan", "smith"}
+
+
+def _parts(token: str, names=NAMES):
+    spelling = spell(token, names)
+    return None if spelling is None else [(sep, part) for sep, part, _ in spelling.parts]
+
+
+@pytest.mark.parametrize(("token", "parts"), [
+    ("mary.johnson@acme.com", [("", "mary"), (".", "johnson")]),
+    ("<Mary_Johnson@acme.co.uk>,", [("", "Mary"), ("_", "Johnson")]),
+    ("@MaryJohnson", [("", "Mary"), ("", "Johnson")]),
+    ("@maryjohnson", [("", "mary"), ("", "johnson")]),
+    ("(@mary)", [("", "mary")]),
+    ("@alan_smith", [("", "alan"), ("_", "smith")]),  # fewest parts: not al + an
+    ("@_mary__", [("_", "mary")]),
+])
+def test_a_body_of_names_of_the_text_is_read_part_by_part(token, parts):
+    assert _parts(token) == parts
+
+
+@pytest.mark.parametrize("token", [
+    "Mary",                      # not an address
+    "j.smith@acme.com",          # an initial is no name of the text
+    "mary1987@acme.com",         # digits are not names
+    "mary.jones@acme.com",       # jones is mentioned nowhere else
+    "@maryj",                    # a trailing letter
+    "@" + "mary" * (MAX_BODY // 4 + 1),  # longer than any address body
+])
+def test_a_body_that_is_not_all_names_of_the_text_is_not_spelt(token):
+    assert spell(token, NAMES) is None
+
+
+def test_no_names_spell_nothing():
+    assert spell("@mary", set()) is None
+
+
+def test_written_keeps_separators_casing_and_glued_punctuation_and_hides_the_domain():
+    spelling = spell("<Mary.JOHNSON_@acme.com>,", NAMES)
+    assert spelling is not None
+    assert spelling.keys == ("mary", "johnson")
+    assert spelling.written(["elisabeth", "buchanan"]) == "<Elisabeth.BUCHANAN_@example.com>,"
+    handle = spell("(@maryjohnson)", NAMES)
+    assert handle is not None and handle.written(["Ann", "Lee"]) == "(@annlee)"
+    with pytest.raises(ValueError):
+        handle.written(["Ann"])  # one pseudonym per part
+
+
+# ====================================================================== plan_draws
+TOKENS = ["Mary", "Johnson", "mary.johnson@acme.com", "@mary_jones", "Mary"]
+LABELS = ["PERSON"] * 5
+OWNERS = [0, 0, 0, 0, 0]
+
+
+def test_a_spelt_address_draws_nothing_of_its_own():
+    plan = plan_draws(TOKENS, LABELS, OWNERS, ["first", "last", "any", "any", "any"],
+                      replace="name", consistency="document", spell_addresses=True)
+    assert plan.of_target.tolist() == [0, 1, -1, 2, 0]  # @mary_jones: jones is no name here
+    assert plan.spelt[2].keys == ("mary", "johnson")
+    assert plan.keys == ["mary", "johnson", "@mary_jones"]
+
+
+@pytest.mark.parametrize(("option", "value"), [("spell_addresses", False),
+                                                ("consistency", "mention"),
+                                                ("replace", "tag")])
+def test_addresses_are_drawn_as_words_where_mentions_do_not_share_draws(option, value):
+    settings = {"replace": "name", "consistency": "document", "spell_addresses": True}
+    settings[option] = value
+    plan = plan_draws(TOKENS, LABELS, OWNERS, ["any"] * 5, **settings)
+    assert not plan.spelt and (plan.of_target >= 0).all()
+
+
+def test_names_of_other_texts_or_labels_do_not_spell_an_address():
+    plan = plan_draws(["Mary", "Johnson", "mary.johnson@acme.com", "Johnson"],
+                      ["PERSON", "ORG", "PERSON", "PERSON"], [0, 0, 0, 1], ["any"] * 4,
+                      replace="name", consistency="document", spell_addresses=True)
+    assert not plan.spelt
+
+
+def test_names_drawn_in_earlier_batches_of_the_text_spell_it():
+    plan = plan_draws(["mary.johnson@acme.com"], ["PERSON"], [3], ["any"], replace="name",
+                      consistency="document", spell_addresses=True,
+                      remembered={3: ["mary", "johnson"]})
+    assert plan.spelt[0].keys == ("mary", "johnson") and plan.first.size == 0
+
+
+# ====================================================================== end to end
+def _persons(docs):
+    """A fixed detector: the names and addresses of the texts below are persons."""
+    wanted = re.compile(r"(?i)@?(mary|johnson|mary\.johnson@acme\.com|@mary_johnson)")
+    return [[(t.i, t.i + 1, "PERSON") for t in doc if wanted.fullmatch(t.text)]
+            for doc in docs]
+
+
+MAIL = "From: Mary Johnson <mary.johnson@acme.com>\nHi, thanks for @mary_johnson's note. Mary"
+
+
+@pytest.mark.parametrize("consistency", ["document", "dataset"])
+def test_an_address_reads_as_the_person_it_names_and_costs_nothing(consistency):
+    p = Privatizer(seed=5, detector=_persons, consistency=consistency)
+    out = p(MAIL)
+    m = re.fullmatch(r"From: (\w+) (\w+) <(\w+)\.(\w+)@example\.com>\nHi, thanks for "
+                     r"@(\w+)_(\w+)'s note\. (\w+)", out.text)
+    assert m is not None
+    first, last = m[1], m[2]
+    assert first.casefold() not in {"mary", "johnson"} and last.casefold() != "johnson"
+    assert m.group(3, 4) == (first.lower(), last.lower()) == m.group(5, 6)
+    assert m[7] == first
+    assert out.report.draws == 2 and out.report.tokens_replaced == 5
+    assert "spelt from names" in out.report.holds_between
+
+
+def test_an_address_before_its_names_and_per_mention_draws():
+    text = "<mary.johnson@acme.com> wrote: Mary Johnson"
+    spelt = Privatizer(seed=2, detector=_persons)(text)
+    m = re.fullmatch(r"<(\w+)\.(\w+)@example\.com> wrote: (\w+) (\w+)", spelt.text)
+    assert m is not None and m.group(1, 2) == (m[3].lower(), m[4].lower())
+    assert spelt.report.draws == 2
+    mention = Privatizer(seed=2, detector=_persons, consistency="mention")(text)
+    assert re.fullmatch(r"<\w+@example\.com> wrote: \w+ \w+", mention.text)
+    assert mention.report.draws == 3
+    table = Privatizer(seed=2, detector=_persons, surface="table")(text)
+    assert table.report.draws == 3 and "acme" not in table.text
