@@ -8,9 +8,10 @@ import pytest
 
 from textdp.detect import create_detector
 from textdp.detect.rules import (
+    ABBREVIATIONS,
     ADDRESS_WORDS,
     NameRules,
-    drop_address_words,
+    drop_non_names,
     expand_mentions,
     extend_names,
     is_capitalised,
@@ -125,12 +126,21 @@ def test_address_words_are_cut_out_of_person_spans():
     words = toks("Dear Ann Lee , Sincerely , LOL Bob ! Hey")
     spans = [(0, 3, "PERSON"), (4, 5, "PERSON"), (6, 8, "PERSON"), (9, 10, "PERSON"),
              (3, 4, "ORG")]
-    out = drop_address_words(words, spans)
+    out = drop_non_names(words, spans)
     assert names(words, out) == ["Ann Lee", "Bob"]
     assert (3, 4, "ORG") in out  # other labels are left alone
-    assert drop_address_words(words, [(1, 3, "PERSON")]) == [(1, 3, "PERSON")]
+    assert drop_non_names(words, [(1, 3, "PERSON")]) == [(1, 3, "PERSON")]
     # Names that are also sign-off words are not in the list: they stay names.
     assert not {"love", "hope", "best", "kind", "ty"} & ADDRESS_WORDS
+
+
+def test_abbreviations_of_chats_and_notes_are_cut_out_of_person_spans():
+    words = toks("Pt. is seen by Ann . Pls ask Bob Lee re : Ed")
+    spans = [(0, 1, "PERSON"), (4, 5, "PERSON"), (6, 7, "PERSON"), (8, 10, "PERSON"),
+             (12, 13, "PERSON")]
+    assert names(words, drop_non_names(words, spans)) == ["Ann", "Bob Lee", "Ed"]
+    # Abbreviations that are names too are not in the list.
+    assert not {"ed", "po", "cc", "ros"} & ABBREVIATIONS
 
 
 def test_expand_keeps_greetings_and_sign_offs_out_of_names(nlp):
