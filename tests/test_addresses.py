@@ -27,6 +27,10 @@ def _parts(token: str, names=NAMES):
     ("(@mary)", [("", "mary")]),
     ("@alan_smith", [("", "alan"), ("_", "smith")]),  # fewest parts: not al + an
     ("@_mary__", [("_", "mary")]),
+    ("j.smith@acme.com", [("", "j"), (".", "smith")]),   # the only name of the text with j
+    ("@JSmith", [("", "J"), ("", "Smith")]),
+    ("smith.m@acme.com", [("", "smith"), (".", "m")]),
+    ("@maryj", [("", "mary"), ("", "j")]),
 ])
 def test_a_body_of_names_of_the_text_is_read_part_by_part(token, parts):
     assert _parts(token) == parts
@@ -34,10 +38,11 @@ def test_a_body_of_names_of_the_text_is_read_part_by_part(token, parts):
 
 @pytest.mark.parametrize("token", [
     "Mary",                      # not an address
-    "j.smith@acme.com",          # an initial is no name of the text
+    "a.smith@acme.com",          # al and alan share the initial a
+    "k.smith@acme.com",          # no name of the text starts with k
+    "@js",                       # initials alone: one part must be a whole name
     "mary1987@acme.com",         # digits are not names
     "mary.jones@acme.com",       # jones is mentioned nowhere else
-    "@maryj",                    # a trailing letter
     "@" + "mary" * (MAX_BODY // 4 + 1),  # longer than any address body
 ])
 def test_a_body_that_is_not_all_names_of_the_text_is_not_spelt(token):
@@ -57,6 +62,14 @@ def test_written_keeps_separators_casing_and_glued_punctuation_and_hides_the_dom
     assert handle is not None and handle.written(["Ann", "Lee"]) == "(@annlee)"
     with pytest.raises(ValueError):
         handle.written(["Ann"])  # one pseudonym per part
+    initial = spell("J.Smith@uni.ac.uk", NAMES)
+    assert initial is not None and initial.keys == ("johnson", "smith")
+    assert initial.written(["elisabeth", "buchanan"]) == "E.Buchanan@example.com"
+
+
+def test_whole_names_are_read_before_initials():
+    spelling = spell("@smithjohnson", {"smith", "johnson", "jo"})
+    assert spelling is not None and spelling.keys == ("smith", "johnson")
 
 
 # ====================================================================== plan_draws
@@ -100,7 +113,7 @@ def test_names_drawn_in_earlier_batches_of_the_text_spell_it():
 # ====================================================================== end to end
 def _persons(docs):
     """A fixed detector: the names and addresses of the texts below are persons."""
-    wanted = re.compile(r"(?i)@?(mary|johnson|mary\.johnson@acme\.com|@mary_johnson)")
+    wanted = re.compile(r"(?i)@?(mary|johnson|(mary|m)\.johnson@acme\.com|@mary_johnson)")
     return [[(t.i, t.i + 1, "PERSON") for t in doc if wanted.fullmatch(t.text)]
             for doc in docs]
 
@@ -134,3 +147,10 @@ def test_an_address_before_its_names_and_per_mention_draws():
     assert mention.report.draws == 3
     table = Privatizer(seed=2, detector=_persons, surface="table")(text)
     assert table.report.draws == 3 and "acme" not in table.text
+
+
+def test_an_initial_in_an_address_is_the_initial_of_the_pseudonym():
+    out = Privatizer(seed=4, detector=_persons)("Mary Johnson <M.Johnson@acme.com>")
+    m = re.fullmatch(r"(\w+) (\w+) <(\w)\.(\w+)@example\.com>", out.text)
+    assert m is not None and m[1] != "Mary"
+    assert (m[3], m[4]) == (m[1][0], m[2]) and out.report.draws == 2

@@ -4,18 +4,19 @@ Mail and chats name a person twice: ``Mary Johnson <mary.johnson@acme.com>``, ``
 @mary_johnson … Mary says``. Drawn as a word of its own, the address would get a pseudonym of
 its own (``Elisabeth Buchanan <williamson@example.com>``): the output no longer reads as one
 person, and the address costs one more draw. :func:`spell` reads an address's body as names
-that the same text targets (``mary`` + ``.`` + ``johnson``; ``maryjohnson``; ``MaryJ`` is not
-all names), and :meth:`Spelling.written` writes it from *their* pseudonyms
-(``elisabeth.buchanan@example.com``), the separators and each part's casing kept.
+that the same text targets (``mary`` + ``.`` + ``johnson``, ``maryjohnson``; ``j.smith``
+beside "John Smith", by the initial of the only name of the text that starts with j), and
+:meth:`Spelling.written` writes it from *their* pseudonyms (``elisabeth.buchanan@example.com``,
+``e.buchanan@…``), the separators and each part's casing kept.
 
 What this releases. The address's substitute is a function of the draws of the names it is
 spelt from: post-processing, no draw and no ε of its own; those names' guarantee covers the
 address as one more of their mentions. Which names an address is spelt from, in which order,
-with which separators and casing, is released like the pattern of repeated names that
-consistency releases (:mod:`textdp.pseudonyms`): the guarantee holds between texts that share
-it. An address that is not all names of its text (``j.smith@…``, ``mary1987@…``, a name
-mentioned nowhere else) is drawn as one word, as before, and writes no digit or separator of
-the original.
+whole or by initial, with which separators and casing, is released like the pattern of
+repeated names that consistency releases (:mod:`textdp.pseudonyms`): the guarantee holds
+between texts that share it. An address that is not all names of its text (``mary1987@…``, a
+name mentioned nowhere else, an initial that two names of the text share) is drawn as one
+word, as before, and writes no digit or separator of the original.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ MAX_BODY = 64
 
 class Spelling(NamedTuple):
     """An address read as names: per part, the separator before it, the part as written in
-    the body and the name key it matched; ``tail`` is the separators after the last part."""
+    the body (a whole name, or its initial) and the name key it stands for; ``tail`` is the
+    separators after the last part."""
 
     address: Address
     parts: tuple[tuple[str, str, str], ...]
@@ -50,16 +52,19 @@ class Spelling(NamedTuple):
     def written(self, pseudonyms: Sequence[str]) -> str:
         """The address with each part replaced by its name's pseudonym (in the part's casing
         class), separators kept, and an e-mail's domain replaced by the reserved one."""
-        body = "".join(sep + surface_form(pseudonym, part)
-                       for (sep, part, _), pseudonym in zip(self.parts, pseudonyms, strict=True))
+        body = "".join(
+            sep + surface_form(pseudonym[:1] if is_initial(part, key) else pseudonym, part)
+            for (sep, part, key), pseudonym in zip(self.parts, pseudonyms, strict=True))
         return self.address.written(body + self.tail)
 
 
 def spell(token: str, names: Collection[str]) -> Spelling | None:
     """``token`` as an @handle or e-mail address whose body is a sequence of ``names`` (name
     keys: case-folded, :func:`textdp.pseudonyms.name_key`), optionally separated by
-    :data:`SEPARATORS`; the reading with the fewest parts. ``None`` when the token is not an
-    address or its body is not all names."""
+    :data:`SEPARATORS`. A part may be the initial of a name when no other name of the text
+    starts with that letter (``j.smith`` beside "John Smith"), as long as one part is a whole
+    name. Of several readings, the one with the fewest parts, then the fewest initials.
+    ``None`` when the token is not an address or its body is not all names."""
     address = parse_address(token)
     if address is None or not names or len(address.body) > MAX_BODY:
         return None
@@ -67,26 +72,43 @@ def spell(token: str, names: Collection[str]) -> Spelling | None:
     folded = body.casefold()
     if len(folded) != len(body):  # "ß" → "ss": positions would not map back
         return None
-    candidates = sorted((k for k in names if len(k) >= MIN_PART), key=len, reverse=True)
+    whole = [k for k in names if len(k) >= MIN_PART]
+    by_letter: dict[str, list[str]] = {}
+    for key in whole:
+        by_letter.setdefault(key[0], []).append(key)
+    # (what the body shows, the name it stands for), whole names first.
+    readings = [(key, key) for key in whole] + \
+        [(letter, keys[0]) for letter, keys in by_letter.items() if len(keys) == 1]
     end = len(body.rstrip(SEPARATORS))
-    best: dict[int, tuple[tuple[str, str, str], ...] | None] = {end: ()}
+    Parts = tuple[tuple[str, str, str], ...]
+    best: dict[int, Parts | None] = {end: ()}
 
-    def parse(i: int) -> tuple[tuple[str, str, str], ...] | None:
+    def cost(parts: Parts) -> tuple[int, int]:
+        return len(parts), sum(is_initial(part, key) for _, part, key in parts)
+
+    def parse(i: int) -> Parts | None:
         if i in best:
             return best[i]
         j = i
         while j < end and body[j] in SEPARATORS:
             j += 1
-        found: tuple[tuple[str, str, str], ...] | None = None
-        for key in candidates:
-            if folded.startswith(key, j) and j + len(key) <= end:
-                rest = parse(j + len(key))
-                if rest is not None and (found is None or len(rest) + 1 < len(found)):
-                    found = ((body[i:j], body[j:j + len(key)], key), *rest)
+        found: Parts | None = None
+        for shown, key in readings:
+            if folded.startswith(shown, j) and j + len(shown) <= end:
+                rest = parse(j + len(shown))
+                if rest is not None:
+                    parts = ((body[i:j], body[j:j + len(shown)], key), *rest)
+                    if found is None or cost(parts) < cost(found):
+                        found = parts
         best[i] = found
         return found
 
     parts = parse(0)
-    if not parts:
+    if not parts or all(is_initial(part, key) for _, part, key in parts):
         return None
     return Spelling(address, parts, body[end:])
+
+
+def is_initial(part: str, key: str) -> bool:
+    """Whether ``part`` of a body stands for the name ``key`` by its initial only."""
+    return len(part) < len(key)

@@ -51,7 +51,8 @@ HOLDS_BETWEEN_NAME_KINDS = ("; for person names, the same kind (first name, surn
 #: address spelt from names of its text is written from their draws (textdp.addresses).
 HOLDS_BETWEEN_REPEATS = ("; the same pattern of repeated names (which mentions share a name, "
                          "and which @handles and e-mail addresses are spelt from names of the "
-                         "same text: their parts' order, separators and casing)")
+                         "same text: their parts' order, separators and casing, and which parts "
+                         "are initials)")
 
 
 @dataclass(frozen=True)
