@@ -329,12 +329,10 @@ def spelt_addresses(tokens: Sequence[str], labels: Sequence[str], owners: Sequen
                  if label == PERSON and parse_address(token) is not None}
     if not addresses:
         return {}
-    names: dict[int, set[str]] = {}
+    names = {owner: set(known) for owner, known in remembered.items()}
     for t, (token, label, owner) in enumerate(zip(tokens, labels, owners)):
         if label == PERSON and t not in addresses:
-            names.setdefault(owner, set(remembered.get(owner, ()))).add(name_key(token))
-    for owner, known in remembered.items():
-        names.setdefault(owner, set(known))
+            names.setdefault(owner, set()).add(name_key(token))
     out: dict[int, Spelling] = {}
     for t in sorted(addresses):
         spelling = spell(tokens[t], names.get(owners[t], ()))
