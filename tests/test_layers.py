@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation", ("textdp._version", "textdp.validation", "textdp.rng", "textdp.io",
                     "textdp.report", "textdp.tokenization", "textdp.chunking", "textdp.memory",
                     "textdp.contexts", "textdp.embedded", "textdp.budget", "textdp.surface",
+                    "textdp.profile_urls",
                     "textdp.batching",
                     # The ε-grid grammar of the evaluations (command line and Python).
                     "textdp.grid",

@@ -226,7 +226,8 @@ def test_handles_and_addresses_keep_their_form_where_the_report_says_so():
     assert words[0] == "RT" and words[1].startswith("@") and words[1].endswith(":")
     assert words[1] != "@jessie_k:" and words[3].endswith("@example.com")
     assert words[3] != "mary.johnson@example.com" and "acme" not in out.text
-    assert "form (a word, or an @handle or e-mail address" in out.report.holds_between
+    assert "form (a word, or an @handle, e-mail address or profile URL" in \
+        out.report.holds_between
     bare = Privatizer(seed=2, surface="table")(text)
     assert "@" not in bare.text and "form" not in bare.report.holds_between
 
@@ -572,3 +573,4 @@ def test_names_do_not_stay_in_the_pipelines_string_store(nlp):
     assert not any(n in str(nlp.vocab.strings.to_bytes()) for n in names)
     again = p("Yesterday Zorbinthal Quexaprane waved.").text  # the pipeline still works
     assert again.startswith("Yesterday ") and again.endswith(" waved.")
+

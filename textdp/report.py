@@ -38,7 +38,8 @@ REPORT_COLUMNS = ("dp_tokens_replaced", "dp_epsilon")
 #: Between which two texts every guarantee holds: what is released without noise.
 HOLDS_BETWEEN = ("texts with the same detection outcome (which tokens are targets), the same "
                  "tokenisation and the same casing class (lower, Title, UPPER, other) and form "
-                 "(a word, or an @handle or e-mail address with the punctuation glued to it) "
+                 "(a word, or an @handle, e-mail address or profile URL with the punctuation "
+                 "glued to it; of a profile URL, its platform and the URL up to the account) "
                  "of each target")
 #: The same with ``surface="table"``, whose substitutes copy neither the input's casing nor
 #: its form.

@@ -12,6 +12,8 @@ import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from textdp.profile_urls import parse_profile_url
+
 #: Written for the domain of an e-mail address: reserved for examples (RFC 2606), so it points
 #: at nobody, and the same for every address, so it tells nothing of the original domain.
 EMAIL_DOMAIN = "example.com"
@@ -22,10 +24,12 @@ _HANDLE = re.compile(r"(?P<pre>[^\w@]*@+)(?P<body>\w+)(?P<post>\W*)")
 
 
 class Address(NamedTuple):
-    """A token that is an @handle or an e-mail address: ``body`` is the handle after its
-    ``@`` or the address's local part, ``pre`` and ``post`` the punctuation glued around it
-    (``(`` and ``),``; the ``@`` of a handle is in ``pre``), ``email`` whether it is an
-    address (whose domain is never written back)."""
+    """A token that is an @handle, an e-mail address or a profile URL: ``body`` is the
+    handle after its ``@``, the address's local part or the URL's account, ``pre`` and
+    ``post`` the punctuation glued around it (``(`` and ``),``; the ``@`` of a handle, and
+    the scheme, host and path prefix of a profile URL, are in ``pre``; what follows a URL's
+    account is dropped), ``email`` whether it is an address (whose domain is never written
+    back)."""
 
     pre: str
     body: str
@@ -39,8 +43,11 @@ class Address(NamedTuple):
 
 
 def parse_address(token: str) -> Address | None:
-    """``token`` as an :class:`Address`, or ``None`` when it is neither an @handle nor an
-    e-mail address."""
+    """``token`` as an :class:`Address`, or ``None`` when it is neither an @handle, an
+    e-mail address nor a profile URL (:mod:`textdp.profile_urls`)."""
+    profile = parse_profile_url(token)
+    if profile is not None:
+        return Address(profile.pre, profile.body, profile.post, False)
     if "@" not in token:  # the one check every other token pays
         return None
     email = _EMAIL.fullmatch(token)
@@ -58,8 +65,10 @@ def surface_form(substitute: str, original: str) -> str:
     Casing class: UPPER, Title, lower, or (for any other pattern, like ``iPhone``) the
     substitute as the table spells it. Form: a token that is an @handle stays one
     (``@jessie_k`` → ``@elisabeth``), an e-mail address stays one with the body's casing and
-    :data:`EMAIL_DOMAIN` (``Mary.Johnson@acme.com`` → ``Vivian@example.com``), so tweets and
-    mail keep reading as such, punctuation glued to either kept (``.@john`` → ``.@vivian``);
+    :data:`EMAIL_DOMAIN` (``Mary.Johnson@acme.com`` → ``Vivian@example.com``), a profile URL
+    stays one on its platform, without what followed the account
+    (``https://x.com/jessie_k/status/1`` → ``https://x.com/elisabeth``), so tweets and mail
+    keep reading as such, punctuation glued to any of them kept (``.@john`` → ``.@vivian``);
     any other token is a word.
 
     This releases the original's casing class and form without noise: the guarantee then

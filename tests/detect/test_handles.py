@@ -1,4 +1,5 @@
-"""Names in @handles, #hashtags and e-mail addresses: marked, and replaced end to end."""
+"""Names in @handles, #hashtags, e-mail addresses and profile URLs: marked, and replaced end to
+end."""
 
 from __future__ import annotations
 
@@ -107,6 +108,13 @@ def test_how_the_embedded_tokenizer_splits_them(nlp):
     ("Write to john.smith@example.com, or <j.smith@example.co.uk>.",
      ["john.smith@example.com", "j.smith@example.co.uk"]),
     ("@support #tbt info@example.com x@y", []),
+    ("see linkedin.com/in/john-smith, https://x.com/JohnSmith/status/12 or "
+     "https://www.facebook.com/john.smith.9/",
+     ["linkedin.com/in/john-smith", "https://x.com/JohnSmith/status/12",
+      "https://www.facebook.com/john.smith.9/"]),
+    # Not an account (a video, a subreddit, another host), or an account that names nobody.
+    ("https://www.youtube.com/watch?v=JohnSmith reddit.com/r/JohnSmith "
+     "https://news.example.com/john-smith github.com/pytorch", []),
 ])
 def test_marked_tokens(detector, nlp, text, marked):
     assert _marked(detector, nlp, text) == marked
@@ -130,6 +138,7 @@ def test_tweet_corpus_tokens(detector, nlp):
     every = HandleDetector(all_mentions=True)
     assert spans(["@", "colgo"], [True, False], every) == [(0, 2, "PERSON")]
     assert _marked(every, nlp, "ask @support or #tbt") == ["@support"]
+    assert _marked(every, nlp, "see github.com/pytorch") == ["github.com/pytorch"]
 
 
 def test_fast_skip_and_no_text_in_repr_or_pickle(detector, nlp):
@@ -151,6 +160,8 @@ def test_fast_skip_and_no_text_in_repr_or_pickle(detector, nlp):
     ("Great talk #JohnSmith today.", ["JohnSmith", "John", "Smith"], "Great talk #"),
     # (Not "Mail john...": a capitalised first word is a borderline name for the tagger.)
     ("Please mail john.smith@example.com today.", ["john", "smith"], "Please mail "),
+    ("my profile: linkedin.com/in/john-smith/ and https://twitter.com/john_smith/status/99",
+     ["john", "smith", "status", "99"], "my profile: linkedin.com/in/"),
 ])
 def test_handles_are_replaced_by_the_default_privatizer(privatizer, text, gone, kept):
     out = privatizer(text)

@@ -1,11 +1,13 @@
-"""Social-media handles, hashtags and e-mail addresses that carry a person's name.
+"""Social-media handles, hashtags, e-mail addresses and profile URLs that carry a person's name.
 
-A tagger trained on prose reads ``@john_smith``, ``#JohnSmith`` or ``john.smith@example.com`` as
-one odd token and marks none of them, so names in tweets, chats and mail headers would be
-published unchanged. :class:`HandleDetector` marks such a token as ``PERSON`` when a part of
-its body is a person name of the public census lexicon (:mod:`textdp.detect.lexicon`):
+A tagger trained on prose reads ``@john_smith``, ``#JohnSmith``, ``john.smith@example.com`` or
+``linkedin.com/in/john-smith`` as one odd token and marks none of them, so names in tweets,
+chats and mail headers would be published unchanged. :class:`HandleDetector` marks such a
+token as ``PERSON`` when a part of its body is a person name of the public census lexicon
+(:mod:`textdp.detect.lexicon`):
 
-* the body (after ``@`` / ``#``, or the local part before an e-mail's ``@``) is split at
+* the body (after ``@`` / ``#``, the local part before an e-mail's ``@``, or the account
+  of a profile URL on a listed platform, :mod:`textdp.profile_urls`) is split at
   ``_``, ``.``, ``-``, digits and other non-letters, and at camel-case boundaries
   (``JohnSmith`` → John, Smith; ``DanMISSIONBEAT`` → Dan, MISSIONBEAT); a lower-case
   run-together body may be split by the lexicon (``johnsmith`` → john + smith) unless it is
@@ -24,7 +26,10 @@ How the embedded spaCy tokenizer splits them, and what is marked:
   ``RT:@john``): that token;
 * ``#JohnSmith`` → ``#`` + ``JohnSmith``: both tokens, as one span;
 * ``john.smith@example.com`` → one token: that token (the whole address is replaced; the
-  substitute keeps the form of an address, :func:`textdp.surface.surface_form`).
+  substitute keeps the form of an address, :func:`textdp.surface.surface_form`);
+* ``https://twitter.com/john_smith/status/1`` → one token: that token, judged like the
+  handle ``@john_smith`` (every profile URL with ``all_mentions=True``); the substitute is a
+  profile URL on the same platform, without the path after the account.
 
 Tweet corpora tokenize ``@colgo`` as ``@`` + ``colgo`` (and text rebuilt from them reads
 ``@ colgo``): a bare ``@`` followed by a word is marked whatever the word, with or without a
@@ -47,6 +52,7 @@ from typing import Any
 
 from textdp.detect import lexicon
 from textdp.detect.base import Span
+from textdp.profile_urls import parse_profile_url
 
 PERSON = "PERSON"
 
@@ -225,7 +231,12 @@ class HandleDetector:
     # ------------------------------------------------------------------ tokens
     def _token_names_person(self, text: str, known_word: Callable[[str], bool] | None
                             ) -> bool:
-        """A single token that is an e-mail address, @handle or #hashtag naming a person."""
+        """A single token that is a profile URL, e-mail address, @handle or #hashtag naming a
+        person."""
+        profile = parse_profile_url(text)
+        if profile is not None:
+            return self.all_mentions or \
+                self.names_person(profile.body, "@", known_word=known_word)
         if "@" in text:
             email = _EMAIL.search(text)
             if email is not None:
@@ -255,7 +266,8 @@ class HandleDetector:
                     out.append(span)
                     k = span[1]
                     continue
-            elif ("@" in w or "#" in w) and self._token_names_person(w, known_word):
+            elif ("@" in w or "#" in w or "/" in w) and \
+                    self._token_names_person(w, known_word):
                 out.append((k, k + 1, PERSON))
             k += 1
         return out
@@ -280,8 +292,8 @@ class HandleDetector:
         out: list[list[Span]] = []
         for doc in docs:
             text = doc.text
-            # Most texts hold neither character: skip their tokens.
-            if "@" not in text and "#" not in text:
+            # Most texts hold none of these characters: skip their tokens.
+            if "@" not in text and "#" not in text and "/" not in text:
                 out.append([])
                 continue
             words = [t.text for t in doc]
