@@ -574,3 +574,22 @@ def test_names_do_not_stay_in_the_pipelines_string_store(nlp):
     again = p("Yesterday Zorbinthal Quexaprane waved.").text  # the pipeline still works
     assert again.startswith("Yesterday ") and again.endswith(" waved.")
 
+
+def test_pii_values_leave_nothing_in_the_pipelines_vectors(nlp):
+    """Merging the tokens of a multi-token value ("555 123 4567") must not store its vector:
+    spaCy's retokenizer would put the value's hash in the shared vectors table (saved by
+    nlp.to_disk, and a phone number's hash is found by trying every number) and grow the
+    table with every value."""
+    from spacy.strings import hash_string
+
+    vectors = nlp.vocab.vectors
+    shape, keys = vectors.shape, len(vectors.key2row)
+    p = Privatizer(seed=0, nlp=nlp, targets=["PERSON", "PHONE", "CREDIT_CARD"])
+    values = [f"555 123 {4100 + i:04d}" for i in range(20)] + ["4111 1111 1111 1111"]
+    out = p.privatize([f"Call {v} now." for v in values])
+    assert all(v not in r.text for r, v in zip(out, values))
+    assert all(r.text.startswith("Call ") and r.text.endswith(" now.") for r in out)
+    assert out[0].report.tokens_replaced == 1  # the value is one target
+    assert (vectors.shape, len(vectors.key2row)) == (shape, keys)
+    assert not any(hash_string(v) in vectors.key2row or v in nlp.vocab.strings
+                   for v in values)

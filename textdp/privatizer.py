@@ -222,7 +222,7 @@ class Privatizer:
                 chunks = [pieces[j].chunk for j in live]
                 docs = list(self.nlp.tokenizer.pipe(pieces[j].text[c.start:c.end]
                                                     for j, c in zip(live, chunks)))
-                merge_pii_tokens(docs, self.selector.pii_labels)
+                docs = merge_pii_tokens(docs, self.selector.pii_labels)
                 cores = [(c.core_start - c.start, c.core_end - c.start) for c in chunks]
                 private = self.privatize_docs(
                     docs, owners=[pieces[j].row for j in live], states=states,

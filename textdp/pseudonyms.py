@@ -413,21 +413,38 @@ def name_candidates(table: EmbeddingTable, mechanism: Mechanism, backend: str,
     return out
 
 
-def merge_pii_tokens(docs: Sequence[Any], labels: Sequence[str]) -> None:
-    """Merge, in place, the tokens of every ``labels`` match (e-mail, phone, card, ...) that
-    spans several tokens ("555 123 4567") into one token, so each value is one target that
-    one surrogate or tag replaces (:mod:`textdp.detect.pii`). Only public patterns decide."""
+def merge_pii_tokens(docs: Sequence[Any], labels: Sequence[str]) -> list[Any]:
+    """``docs`` with the tokens of every ``labels`` match (e-mail, phone, card, ...) that
+    spans several tokens ("555 123 4567") made one token, so each value is one target that
+    one surrogate or tag replaces (:mod:`textdp.detect.pii`). Only public patterns decide.
+
+    A doc with such a match is rebuilt from its merged words, not retokenized: spaCy's
+    retokenizer stores the vector of every merged token in the shared vocab, so each value's
+    hash would stay in the vectors table (written by ``nlp.to_disk``, and a phone number's
+    hash is found by trying every number) and the table would grow with every value."""
     if not labels:
-        return
+        return list(docs)
+    from spacy.tokens import Doc
+
     from textdp.detect.pii import PIIDetector
 
     detector = PIIDetector(labels)
+    out = []
     for doc in docs:
-        spans = [(a, b) for a, b, _ in detector([doc])[0] if b - a > 1]
-        if spans:
-            with doc.retokenize() as retokenizer:
-                for a, b in spans:
-                    retokenizer.merge(doc[a:b])
+        ends = {a: b for a, b, _ in detector([doc])[0] if b - a > 1}
+        if not ends:
+            out.append(doc)
+            continue
+        words: list[str] = []
+        spaces: list[bool] = []
+        k = 0
+        while k < len(doc):
+            end = ends.get(k, k + 1)
+            words.append(doc[k:end].text)
+            spaces.append(bool(doc[end - 1].whitespace_))
+            k = end
+        out.append(Doc(doc.vocab, words=words, spaces=spaces))
+    return out
 
 
 def pii_replacement(label: str, value: str, replace: str, rng: RandomSource) -> str:
