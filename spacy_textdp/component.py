@@ -296,7 +296,7 @@ class DPPrivatizer(Pipe):
                      for doc in docs]
         else:
             # An address or number over several tokens becomes one token: one surrogate.
-            merge_pii_tokens(docs, [t for t in self.targets if t in PII_LABELS])
+            docs = merge_pii_tokens(docs, [t for t in self.targets if t in PII_LABELS])
             spans = self.target_spans(docs)
             masks = [np.asarray([label is not None for label in mask], dtype=bool)
                      for mask in privatizer.target_masks(docs, spans)]

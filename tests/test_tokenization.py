@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 
 from textdp.privatizer import Privatizer
-from textdp.tokenization import split_glued_punctuation, transient_strings, warm_tokenizer
+from textdp.tokenization import (
+    merge_tokens,
+    split_glued_punctuation,
+    transient_strings,
+    warm_tokenizer,
+)
 
 
 @pytest.mark.parametrize("text,tokens", [
@@ -84,3 +89,53 @@ def test_the_shared_pipeline_is_warmed_with_its_vector_words(nlp):
     lexemes = {lex.orth_ for lex in nlp.vocab}
     assert {"the", "The", "government", "Government"} <= lexemes
     assert nlp.tokenizer.max_cache_size >= 2 * len(first_of_row)
+
+
+# ====================================================================== merge_tokens
+def test_merged_tokens_keep_the_text_and_annotations_and_leave_no_vector():
+    """The retokenizer would store each merged token's vector in the vocab; merge_tokens
+    builds a new doc that keeps what the old one knew, token by token."""
+    from spacy.strings import hash_string
+    from spacy.tokens import Doc, Span
+
+    from textdp.defaults import fresh_pipeline
+
+    nlp = fresh_pipeline()
+    vectors = nlp.vocab.vectors
+    shape, keys = vectors.shape, len(vectors.key2row)
+    doc = nlp("Call Ann Lee at 555 123 4567 now. Thanks!")
+    doc.spans["sc"] = [Span(doc, 1, 3, label="NAME"), Span(doc, 4, 7, label="NUM"),
+                       Span(doc, 7, 9, label="END")]
+    doc.cats = {"urgent": 1.0}
+    merged = merge_tokens(doc, {4: 7})
+    assert isinstance(merged, Doc) and merged.text == doc.text
+    assert [t.text for t in merged] == ["Call", "Ann", "Lee", "at", "555 123 4567", "now", ".",
+                                        "Thanks", "!"]
+    for old, new in ((0, 0), (1, 1), (3, 3), (4, 4), (7, 5), (9, 7)):
+        a, b = doc[old], merged[new]
+        assert (a.tag_, a.pos_, str(a.morph), a.lemma_, a.norm_, a.is_sent_start) == \
+            (b.tag_, b.pos_, str(b.morph), b.lemma_, b.norm_, b.is_sent_start)
+    assert [(e.text, e.label_) for e in merged.ents] == \
+        [(e.text, e.label_) for e in doc.ents]
+    assert [(s.text, s.label_) for s in merged.spans["sc"]] == \
+        [("Ann Lee", "NAME"), ("555 123 4567", "NUM"), ("now.", "END")]
+    assert merged.cats == {"urgent": 1.0} and len(list(merged.sents)) == 2
+    assert (vectors.shape, len(vectors.key2row)) == (shape, keys)
+    assert hash_string("555 123 4567") not in vectors.key2row
+    assert merge_tokens(doc, {}).text == doc.text  # nothing to merge: a copy
+
+
+def test_a_merge_that_starts_inside_an_entity_begins_it():
+    from spacy.tokens import Doc
+
+    from textdp.defaults import load_pipeline
+
+    vocab = load_pipeline().vocab
+    doc = Doc(vocab, words=["a", "b", "c", "d"], ents=["B-ORG", "I-ORG", "I-ORG", "O"])
+    merged = merge_tokens(doc, {1: 3})
+    assert [t.text for t in merged] == ["a", "b c", "d"]
+    assert [(e.text, e.label_) for e in merged.ents] == [("a b c", "ORG")]
+    # The merged token takes its first token's entity (none): the rest of it begins anew.
+    split = merge_tokens(Doc(vocab, words=["a", "b", "c"], ents=["O", "B-ORG", "I-ORG"]),
+                         {0: 2})
+    assert [(e.text, e.label_) for e in split.ents] == [("c", "ORG")]

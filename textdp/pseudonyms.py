@@ -50,6 +50,7 @@ from textdp.mechanisms.base import Mechanism
 from textdp.rng import RandomSource
 from textdp.surface import parse_address
 from textdp.tables import EmbeddingTable
+from textdp.tokenization import merge_tokens
 
 REPLACEMENTS = ("name", "word", "tag")
 CONSISTENCY = ("document", "dataset", "mention")
@@ -418,32 +419,18 @@ def merge_pii_tokens(docs: Sequence[Any], labels: Sequence[str]) -> list[Any]:
     spans several tokens ("555 123 4567") made one token, so each value is one target that
     one surrogate or tag replaces (:mod:`textdp.detect.pii`). Only public patterns decide.
 
-    A doc with such a match is rebuilt from its merged words, not retokenized: spaCy's
-    retokenizer stores the vector of every merged token in the shared vocab, so each value's
-    hash would stay in the vectors table (written by ``nlp.to_disk``, and a phone number's
-    hash is found by trying every number) and the table would grow with every value."""
+    A doc with such a match is replaced by a new one (:func:`textdp.tokenization.merge_tokens`,
+    not spaCy's retokenizer, which would leave each value's hash in the shared vocab's
+    vectors)."""
     if not labels:
         return list(docs)
-    from spacy.tokens import Doc
-
     from textdp.detect.pii import PIIDetector
 
     detector = PIIDetector(labels)
     out = []
     for doc in docs:
         ends = {a: b for a, b, _ in detector([doc])[0] if b - a > 1}
-        if not ends:
-            out.append(doc)
-            continue
-        words: list[str] = []
-        spaces: list[bool] = []
-        k = 0
-        while k < len(doc):
-            end = ends.get(k, k + 1)
-            words.append(doc[k:end].text)
-            spaces.append(bool(doc[end - 1].whitespace_))
-            k = end
-        out.append(Doc(doc.vocab, words=words, spaces=spaces))
+        out.append(merge_tokens(doc, ends) if ends else doc)
     return out
 
 

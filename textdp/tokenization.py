@@ -10,14 +10,19 @@ those characters off wherever they sit between two non-space characters (``)met[
 
 The rule only adds token boundaries; the text of every token still concatenates back to the
 input, so output whitespace is unchanged.
+
+:func:`merge_tokens` joins runs of tokens (a phone number over three tokens) without spaCy's
+retokenizer, which would leave a trace of every merged value in the shared vocab's vectors.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
+
+import numpy as np
 
 #: Brackets and quotes glued between two non-space characters.
 GLUED_BRACKETS = r"(?<=\S)[()\[\]{}\"“”«»](?=\S)"
@@ -87,3 +92,55 @@ def transient_strings(nlp: Any) -> Iterator[None]:
         return
     with _ZONE_LOCK, zone():
         yield
+
+
+#: Token annotations a merged doc keeps (of a merged run, its first token's), with the name
+#: ``Doc.has_annotation`` knows each by. Dependencies are not kept: merging moves heads.
+_CARRIED = (("TAG", "TAG"), ("POS", "POS"), ("MORPH", "MORPH"), ("LEMMA", "LEMMA"),
+            ("NORM", "NORM"), ("SENT_START", "SENT_START"), ("ENT_IOB", "ENT_IOB"),
+            ("ENT_TYPE", "ENT_IOB"))
+_IOB_I, _IOB_O, _IOB_B = 1, 2, 3  # spaCy's ENT_IOB codes (0: missing)
+
+
+def merge_tokens(doc: Any, ends: Mapping[int, int]) -> Any:
+    """A new doc in which the tokens ``k`` to ``ends[k] - 1`` of ``doc`` are one token, for
+    each ``k`` of ``ends`` (runs that do not overlap); the text is unchanged.
+
+    spaCy's retokenizer would store the vector of every merged token in the shared vocab:
+    its key stays in the vectors table that ``nlp.to_disk`` writes (the hash of a phone
+    number is found by trying every number), and the table grows with every merge. A new doc
+    adds nothing to the vocab but the merged tokens' lexemes (transient in a memory zone).
+    It keeps, per token, the tags, morphology, lemma, norm, sentence start and entity of the
+    doc (of a merged run, its first token's), its span groups (labels only), categories,
+    user data and context."""
+    from spacy.tokens import Doc, Span
+
+    words: list[str] = []
+    spaces: list[bool] = []
+    firsts: list[int] = []
+    new_of_old = np.empty(len(doc), dtype=np.int64)
+    k = 0
+    while k < len(doc):
+        end = ends.get(k, k + 1)
+        new_of_old[k:end] = len(words)
+        words.append(doc[k:end].text)
+        spaces.append(bool(doc[end - 1].whitespace_))
+        firsts.append(k)
+        k = end
+    new = Doc(doc.vocab, words=words, spaces=spaces)
+    attrs = [attr for attr, name in _CARRIED if doc.has_annotation(name)]
+    if attrs:
+        values = doc.to_array(attrs)[firsts]
+        if "ENT_IOB" in attrs:  # a run that began inside an entity now begins it
+            iob = values[:, attrs.index("ENT_IOB")]
+            for i in range(len(iob)):
+                if iob[i] == _IOB_I and (i == 0 or iob[i - 1] in (0, _IOB_O)):
+                    iob[i] = _IOB_B
+        new.from_array(attrs, values)
+    for key, group in doc.spans.items():
+        new.spans[key] = [Span(new, int(new_of_old[s.start]), int(new_of_old[s.end - 1]) + 1,
+                               label=s.label) for s in group if len(s)]
+    new.cats = dict(doc.cats)
+    new.user_data = dict(doc.user_data)
+    new._context = doc._context
+    return new

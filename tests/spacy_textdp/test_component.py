@@ -392,3 +392,24 @@ def test_default_detector_unites_with_ents_and_ents_only_is_the_pipelines_ner():
     assert union(text)[1].text != "anna"
     assert ents(text)[1].text == "anna"
     assert ents.get_pipe("dp_privatizer").cfg["detector"] == "ents"
+
+
+def test_a_phone_number_is_one_target_and_leaves_nothing_in_the_vocab():
+    """The component merges a value over several tokens into one token (one surrogate), keeps
+    the annotations of the other tokens, and stores no vector of the value in the user's
+    vocab (spaCy's retokenizer would: nlp.to_disk would write its hash)."""
+    from spacy.strings import hash_string
+
+    from textdp.defaults import fresh_pipeline
+
+    nlp = fresh_pipeline()
+    nlp.add_pipe("dp_privatizer", config={"targets": ["PERSON", "PHONE"], "seed": 3})
+    vectors = nlp.vocab.vectors
+    shape, keys = vectors.shape, len(vectors.key2row)
+    doc = nlp("Please call Angela Merkel at 555 123 4567 today.")
+    assert "555 123 4567" not in doc.text and "Merkel" not in doc.text
+    assert doc._.dp["tokens_replaced"] == 3  # Angela, Merkel and the number, one token
+    call = next(t for t in doc if t.text == "call")
+    assert (call.lemma_, call.tag_) == ("call", "VB")
+    assert (vectors.shape, len(vectors.key2row)) == (shape, keys)
+    assert hash_string("555 123 4567") not in vectors.key2row
