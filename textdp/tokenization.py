@@ -75,7 +75,7 @@ def warm_tokenizer(nlp: Any, words: Iterable[str]) -> int:
 
 
 # spaCy memory zones are per vocabulary and neither nest nor mix with other threads' zones.
-_ZONE_LOCK = threading.Lock()
+_ZONE_LOCK = threading.RLock()  # a detector's own pipeline nests a zone
 
 
 @contextlib.contextmanager

@@ -143,3 +143,20 @@ def test_train_detector_command(tmp_path, capsys):
     import spacy
 
     assert len(det([spacy.blank("en")("John Smith")])) == 1
+
+
+def test_the_taggers_own_vocab_keeps_no_word_of_the_texts(nlp):
+    """The trained tagger re-creates each doc in its own vocab; outside a memory zone of that
+    vocab every word (names among them) would stay in its string store, batch after batch.
+    The same holds for a spaCy NER detector reading docs of another tokenizer."""
+    from textdp.defaults import fresh_pipeline
+    from textdp.detect.spacy_ner import SpacyNERDetector
+
+    names = ["Vandrozelle", "Quibbletorn"]  # used by no other test
+    doc = nlp.tokenizer(f"The invoice was signed by {names[0]} {names[1]} yesterday.")
+    trained = TrainedNERDetector()
+    other = SpacyNERDetector(fresh_pipeline())
+    for detector in (trained, other):
+        (spans,) = detector([doc])
+        assert (5, 7, "PERSON") in spans  # still found
+        assert not any(n in detector.nlp.vocab.strings for n in names)

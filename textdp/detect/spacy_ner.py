@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from textdp.detect.base import Span, normalise_label
+from textdp.tokenization import transient_strings
 
 # Components that never feed the entity recognizer; skipped for speed.
 _NOT_FOR_NER = ("tagger", "parser", "attribute_ruler", "lemmatizer", "morphologizer", "senter",
@@ -51,13 +52,16 @@ class SpacyNERDetector:
 
         nlp = self.nlp
         disable = [name for name in nlp.pipe_names if name in _NOT_FOR_NER]
-        # Re-create docs in this pipeline's vocab when they come from another tokenizer.
-        own = [d if d.vocab is nlp.vocab else
-               Doc(nlp.vocab, words=[t.text for t in d], spaces=[bool(t.whitespace_) for t in d])
-               for d in docs]
         out: list[list[Span]] = []
-        for doc in nlp.pipe(own, disable=disable, batch_size=self.batch_size):
-            out.append([(e.start, e.end, normalise_label(e.label_)) for e in doc.ents])
+        # Docs of another tokenizer are re-created in this pipeline's vocab, in a memory zone
+        # of its own: the words of the texts must not stay in its string store.
+        with transient_strings(nlp):
+            own = [d if d.vocab is nlp.vocab else
+                   Doc(nlp.vocab, words=[t.text for t in d],
+                       spaces=[bool(t.whitespace_) for t in d])
+                   for d in docs]
+            for doc in nlp.pipe(own, disable=disable, batch_size=self.batch_size):
+                out.append([(e.start, e.end, normalise_label(e.label_)) for e in doc.ents])
         return out
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from textdp.detect.base import Span, normalise_label
+from textdp.tokenization import transient_strings
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 DEFAULT_MODEL = "names_ner"
@@ -256,14 +257,17 @@ class TrainedNERDetector:
         # in CoNLL's tokenization: spaCy splits "Jean-Baptiste" and "1996-08-30" at the
         # hyphens, CoNLL (the training data) does not.
         words = [conll_words(d) for d in docs]
-        own = [Doc(nlp.vocab, words=w, spaces=sp) for w, sp, _ in words]
         ner = nlp.get_pipe("ner")
         out = []
-        tagged_docs = ner.pipe(own, batch_size=self.batch_size)
-        for original, tagged, (_, _, starts) in zip(docs, tagged_docs, words):
-            ends = [*starts[1:], len(original)]  # token after each word's last token
-            out.append([(starts[e.start], ends[e.end - 1], normalise_label(e.label_))
-                        for e in tagged.ents])
+        # The tagger's own vocab would keep every word of every text (names among them), and
+        # grow with each batch, outside a memory zone of its own.
+        with transient_strings(nlp):
+            own = [Doc(nlp.vocab, words=w, spaces=sp) for w, sp, _ in words]
+            tagged_docs = ner.pipe(own, batch_size=self.batch_size)
+            for original, tagged, (_, _, starts) in zip(docs, tagged_docs, words):
+                ends = [*starts[1:], len(original)]  # token after each word's last token
+                out.append([(starts[e.start], ends[e.end - 1], normalise_label(e.label_))
+                            for e in tagged.ents])
         return out
 
     def __repr__(self) -> str:
