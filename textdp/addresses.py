@@ -1,4 +1,4 @@
-"""Stage: @handles and e-mail addresses spelt from the names of their own text.
+"""Stage: @handles, e-mail addresses and profile URLs spelt from the names of their own text.
 
 Mail and chats name a person twice: ``Mary Johnson <mary.johnson@acme.com>``, ``ping
 @mary_johnson … Mary says``. Drawn as a word of its own, the address would get a pseudonym of
@@ -59,12 +59,12 @@ class Spelling(NamedTuple):
 
 
 def spell(token: str, names: Collection[str]) -> Spelling | None:
-    """``token`` as an @handle or e-mail address whose body is a sequence of ``names`` (name
-    keys: case-folded, :func:`textdp.pseudonyms.name_key`), optionally separated by
-    :data:`SEPARATORS`. A part may be the initial of a name when no other name of the text
-    starts with that letter (``j.smith`` beside "John Smith"), as long as one part is a whole
-    name. Of several readings, the one with the fewest parts, then the fewest initials.
-    ``None`` when the token is not an address or its body is not all names."""
+    """``token`` as an @handle, e-mail address or profile URL (:func:`parse_address`) whose
+    body is a sequence of ``names`` (name keys: case-folded, :func:`textdp.pseudonyms.name_key`),
+    optionally separated by :data:`SEPARATORS`. A part may be the initial of a name when no
+    other name of the text starts with that letter (``j.smith`` beside "John Smith"), as long
+    as one part is a whole name. Of several readings, the one with the fewest parts, then the
+    fewest initials. ``None`` when the token is not an address or its body is not all names."""
     address = parse_address(token)
     if address is None or not names or len(address.body) > MAX_BODY:
         return None
