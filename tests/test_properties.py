@@ -30,12 +30,15 @@ SETTINGS = settings(max_examples=60, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
 
-NAMES = ("Alice", "Bob", "Merkel", "Quillonbrae", "O'Neil", "José")
+# Addresses among them: spelt from the names beside them (textdp.addresses) or drawn.
+NAMES = ("Alice", "Bob", "Merkel", "Quillonbrae", "O'Neil", "José", "@alice_bob",
+         "alice.bob@acme.com", "linkedin.com/in/alice-bob", "https://x.com/Bob/status/1")
 ORGS = ("Siemens", "UNESCO")
 SPECIAL = ("\x00", "\x07", "e\u0301", "\u0301", "שלום עולם", "مرحبا", "\u202eevil\u202c",
            "😀", "👩‍👩‍👧", "🇩🇪", "\ufeff", "\u200b", "\u00a0", "\u2028", "\r\n", "\t",
            "x" * 5000, "Ωμέγα", "中文字符", "ﬁ", "İstanbul", "ß", "<b>&amp;</b>", "1,000.5",
-           "don't", "U.S.", "--", "...")
+           "don't", "U.S.", "--", "...", "@jo_doe", "(j.doe@acme.com),", "x.com/jo/status/1",
+           "@" * 70 + "a" * 70)
 SEPARATORS = ("", " ", "  ", "\n", "\t", " \n ")
 
 unicode_text = st.text(alphabet=st.characters(codec="utf-8"), max_size=80)
