@@ -31,19 +31,23 @@ def _parts(token: str, names=NAMES):
     ("@JSmith", [("", "J"), ("", "Smith")]),
     ("smith.m@acme.com", [("", "smith"), (".", "m")]),
     ("@maryj", [("", "mary"), ("", "j")]),
+    ("MaryJohnson", [("", "Mary"), ("", "Johnson")]),    # the word of "#MaryJohnson"
+    ("alansmith", [("", "alan"), ("", "smith")]),
 ])
 def test_a_body_of_names_of_the_text_is_read_part_by_part(token, parts):
     assert _parts(token) == parts
 
 
 @pytest.mark.parametrize("token", [
-    "Mary",                      # not an address
     "a.smith@acme.com",          # al and alan share the initial a
     "k.smith@acme.com",          # no name of the text starts with k
     "@js",                       # initials alone: one part must be a whole name
     "mary1987@acme.com",         # digits are not names
     "mary.jones@acme.com",       # jones is mentioned nowhere else
     "@" + "mary" * (MAX_BODY // 4 + 1),  # longer than any address body
+    "Mary",                      # a word of one name is that name, not a spelling of it
+    "JSmith",                    # a run-together word is of whole names only
+    "Mary-Johnson",              # not a word (the tokenizer splits it anyway)
 ])
 def test_a_body_that_is_not_all_names_of_the_text_is_not_spelt(token):
     assert spell(token, NAMES) is None
@@ -51,6 +55,11 @@ def test_a_body_that_is_not_all_names_of_the_text_is_not_spelt(token):
 
 def test_no_names_spell_nothing():
     assert spell("@mary", set()) is None
+
+
+def test_a_run_together_word_is_not_read_as_itself():
+    assert spell("alana", {"al", "ana", "alana"}).keys == ("al", "ana")
+    assert spell("alana", {"alana"}) is None
 
 
 def test_written_keeps_separators_casing_and_glued_punctuation_and_hides_the_domain():
@@ -154,3 +163,17 @@ def test_an_initial_in_an_address_is_the_initial_of_the_pseudonym():
     m = re.fullmatch(r"(\w+) (\w+) <(\w)\.(\w+)@example\.com>", out.text)
     assert m is not None and m[1] != "Mary"
     assert (m[3], m[4]) == (m[1][0], m[2]) and out.report.draws == 2
+
+
+def test_a_hashtag_of_a_full_name_reads_as_that_person():
+    out = Privatizer(seed=1, detector=_hashtag_persons)("Mary Johnson rocks #MaryJohnson")
+    m = re.fullmatch(r"(\w+) (\w+) rocks #(\w+)", out.text)
+    assert m is not None and m[3] == m[1] + m[2] and "Mary" not in out.text
+    assert out.report.draws == 2 and out.report.tokens_replaced == 3
+
+
+def _hashtag_persons(docs):
+    """Mary, Johnson and the word of the hashtag are persons."""
+    return [[(t.i, t.i + 1, "PERSON") for t in doc if t.text in ("Mary", "Johnson",
+                                                                  "MaryJohnson")]
+            for doc in docs]

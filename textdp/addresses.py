@@ -1,11 +1,13 @@
-"""Stage: @handles, e-mail addresses and profile URLs spelt from the names of their own text.
+"""Stage: @handles, e-mail addresses, profile URLs and run-together names (``#JohnSmith``)
+spelt from the names of their own text.
 
 Mail and chats name a person twice: ``Mary Johnson <mary.johnson@acme.com>``, ``ping
 @mary_johnson … Mary says``. Drawn as a word of its own, the address would get a pseudonym of
 its own (``Elisabeth Buchanan <williamson@example.com>``): the output no longer reads as one
 person, and the address costs one more draw. :func:`spell` reads an address's body as names
 that the same text targets (``mary`` + ``.`` + ``johnson``, ``maryjohnson``; ``j.smith``
-beside "John Smith", by the initial of the only name of the text that starts with j), and
+beside "John Smith", by the initial of the only name of the text that starts with j; the
+word ``JohnSmith`` of a hashtag), and
 :meth:`Spelling.written` writes it from *their* pseudonyms (``elisabeth.buchanan@example.com``,
 ``e.buchanan@…``), the separators and each part's casing kept.
 
@@ -61,18 +63,25 @@ class Spelling(NamedTuple):
 def spell(token: str, names: Collection[str]) -> Spelling | None:
     """``token`` as an @handle, e-mail address or profile URL (:func:`parse_address`) whose
     body is a sequence of ``names`` (name keys: case-folded, :func:`textdp.pseudonyms.name_key`),
-    optionally separated by :data:`SEPARATORS`. A part may be the initial of a name when no
-    other name of the text starts with that letter (``j.smith`` beside "John Smith"), as long
-    as one part is a whole name. Of several readings, the one with the fewest parts, then the
-    fewest initials. ``None`` when the token is not an address or its body is not all names."""
+    optionally separated by :data:`SEPARATORS`, or as a word run together from two whole
+    names or more (``JohnSmith`` of ``#JohnSmith``, not the name it is itself). A part of an
+    address may be the initial of a name when no other name of the text starts with that
+    letter (``j.smith`` beside "John Smith"), as long as one part is a whole name. Of several
+    readings, the one with the fewest parts, then the fewest initials. ``None`` when the token
+    is neither or is not all names."""
     address = parse_address(token)
-    if address is None or not names or len(address.body) > MAX_BODY:
+    run_together = address is None
+    if run_together:  # "JohnSmith" of "#JohnSmith": a word of two names or more
+        if not token.isalpha():
+            return None
+        address = Address("", token, "", False)
+    if not names or len(address.body) > MAX_BODY:
         return None
     body = address.body
     folded = body.casefold()
     if len(folded) != len(body):  # "ß" → "ss": positions would not map back
         return None
-    whole = [k for k in names if len(k) >= MIN_PART]
+    whole = [k for k in names if len(k) >= MIN_PART and not (run_together and k == folded)]
     by_letter: dict[str, list[str]] = {}
     for key in whole:
         by_letter.setdefault(key[0], []).append(key)
@@ -104,7 +113,8 @@ def spell(token: str, names: Collection[str]) -> Spelling | None:
         return found
 
     parts = parse(0)
-    if not parts or all(is_initial(part, key) for _, part, key in parts):
+    initials = [is_initial(part, key) for _, part, key in parts or ()]
+    if not parts or all(initials) or (run_together and (len(parts) < 2 or any(initials))):
         return None
     return Spelling(address, parts, body[end:])
 

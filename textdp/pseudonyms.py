@@ -324,21 +324,23 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
 
 def spelt_addresses(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[int],
                     remembered: Mapping[int, Collection[str]]) -> dict[int, Spelling]:
-    """The person targets that are addresses spelt from the person names of their text
-    (the targets that are not addresses, and ``remembered``), by target position."""
-    addresses = {t for t, (token, label) in enumerate(zip(tokens, labels))
-                 if label == PERSON and parse_address(token) is not None}
-    if not addresses:
-        return {}
+    """The person targets that are addresses or run-together names spelt from the person
+    names of their text (the targets that are not addresses, and ``remembered``), by target
+    position (:func:`textdp.addresses.spell`)."""
+    persons = [t for t, label in enumerate(labels) if label == PERSON]
+    addresses = {t for t in persons if parse_address(tokens[t]) is not None}
     names = {owner: set(known) for owner, known in remembered.items()}
-    for t, (token, label, owner) in enumerate(zip(tokens, labels, owners)):
-        if label == PERSON and t not in addresses:
-            names.setdefault(owner, set()).add(name_key(token))
+    for t in persons:
+        if t not in addresses:
+            names.setdefault(owners[t], set()).add(name_key(tokens[t]))
     out: dict[int, Spelling] = {}
-    for t in sorted(addresses):
-        spelling = spell(tokens[t], names.get(owners[t], ()))
-        if spelling is not None:
-            out[t] = spelling
+    for t in persons:
+        known = names.get(owners[t], ())
+        # A run-together word needs two other names of its text.
+        if t in addresses or (len(known) > 2 and tokens[t].isalpha()):
+            spelling = spell(tokens[t], known)
+            if spelling is not None:
+                out[t] = spelling
     return out
 
 

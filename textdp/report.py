@@ -51,9 +51,9 @@ HOLDS_BETWEEN_NAME_KINDS = ("; for person names, the same kind (first name, surn
 #: Added with consistent pseudonyms: which mentions share a draw is released, and an
 #: address spelt from names of its text is written from their draws (textdp.addresses).
 HOLDS_BETWEEN_REPEATS = ("; the same pattern of repeated names (which mentions share a name, "
-                         "and which @handles and e-mail addresses are spelt from names of the "
-                         "same text: their parts' order, separators and casing, and which parts "
-                         "are initials)")
+                         "and which @handles, e-mail addresses, profile URLs and run-together "
+                         "names are spelt from names of the same text: their parts' order, "
+                         "separators and casing, and which parts are initials)")
 
 
 @dataclass(frozen=True)

@@ -117,8 +117,7 @@ class Substituter:
         target_owners = [owners[d] for d, _ in flat]
         # Names drawn in a text's earlier batches, which an address may be spelt from.
         remembered = {o: [key for label, key in states[o].names if label == PERSON]
-                      for o in set(target_owners) if o in states} \
-            if any("@" in token for token in tokens) else {}
+                      for o in set(target_owners) if o in states}
         plan = plan_draws(tokens, labels, target_owners, [kinds[d][k] for d, k in flat],
                           replace=self.replace, consistency=cfg.consistency,
                           spell_addresses=cfg.surface == "input", remembered=remembered)
