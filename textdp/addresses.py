@@ -23,7 +23,8 @@ word, as before, and writes no digit or separator of the original.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterator, Sequence
 from typing import NamedTuple
 
 from textdp.surface import Address, parse_address, surface_form
@@ -60,63 +61,90 @@ class Spelling(NamedTuple):
         return self.address.written(body + self.tail)
 
 
-def spell(token: str, names: Collection[str]) -> Spelling | None:
-    """``token`` as an @handle, e-mail address or profile URL (:func:`parse_address`) whose
-    body is a sequence of ``names`` (name keys: case-folded, :func:`textdp.pseudonyms.name_key`),
-    optionally separated by :data:`SEPARATORS`, or as a word run together from two whole
-    names or more (``JohnSmith`` of ``#JohnSmith``, not the name it is itself). A part of an
-    address may be the initial of a name when no other name of the text starts with that
-    letter (``j.smith`` beside "John Smith"), as long as one part is a whole name. Of several
-    readings, the one with the fewest parts, then the fewest initials. ``None`` when the token
-    is neither or is not all names."""
-    address = parse_address(token)
-    run_together = address is None
-    if run_together:  # "JohnSmith" of "#JohnSmith": a word of two names or more
-        if not token.isalpha():
+class Speller:
+    """Reads tokens as names of one text (:meth:`spell`), built once per text: a body is
+    matched by looking its substrings up, so the cost grows with the body, not with the
+    number of names the text holds.
+
+    Args:
+        names: the name keys of the text (case-folded, :func:`textdp.pseudonyms.name_key`).
+    """
+
+    def __init__(self, names: Collection[str]) -> None:
+        self.names = frozenset(k for k in names if len(k) >= MIN_PART)
+        self.longest = max(map(len, self.names), default=0)
+        letters = Counter(k[0] for k in self.names)
+        #: Per letter that one name of the text only starts with, that name.
+        self.initials = {k[0]: k for k in self.names if letters[k[0]] == 1}
+
+    def spell(self, token: str) -> Spelling | None:
+        """``token`` as an @handle, e-mail address or profile URL (:func:`parse_address`)
+        whose body is a sequence of the text's names, optionally separated by
+        :data:`SEPARATORS`, or as a word run together from two whole names or more
+        (``JohnSmith`` of ``#JohnSmith``, never the name it is itself). A part of an address
+        may be the initial of a name when no other name of the text starts with that letter
+        (``j.smith`` beside "John Smith"), as long as one part is a whole name. Of several
+        readings, the one with the fewest parts, then the fewest initials. ``None`` when the
+        token is neither or is not all names."""
+        address = parse_address(token)
+        run_together = address is None
+        if run_together:  # "JohnSmith" of "#JohnSmith": a word of two names or more
+            if not token.isalpha() or len(token) < 2 * MIN_PART:
+                return None
+            address = Address("", token, "", False)
+        body = address.body
+        if not self.names or len(body) > MAX_BODY:
             return None
-        address = Address("", token, "", False)
-    if not names or len(address.body) > MAX_BODY:
-        return None
-    body = address.body
-    folded = body.casefold()
-    if len(folded) != len(body):  # "ß" → "ss": positions would not map back
-        return None
-    whole = [k for k in names if len(k) >= MIN_PART and not (run_together and k == folded)]
-    by_letter: dict[str, list[str]] = {}
-    for key in whole:
-        by_letter.setdefault(key[0], []).append(key)
-    # (what the body shows, the name it stands for), whole names first.
-    readings = [(key, key) for key in whole] + \
-        [(letter, keys[0]) for letter, keys in by_letter.items() if len(keys) == 1]
-    end = len(body.rstrip(SEPARATORS))
-    Parts = tuple[tuple[str, str, str], ...]
-    best: dict[int, Parts | None] = {end: ()}
+        folded = body.casefold()
+        if len(folded) != len(body):  # "ß" → "ss": positions would not map back
+            return None
+        end = len(body.rstrip(SEPARATORS))
+        best: dict[int, _Parts | None] = {end: ()}
 
-    def cost(parts: Parts) -> tuple[int, int]:
-        return len(parts), sum(is_initial(part, key) for _, part, key in parts)
+        def readings(j: int) -> Iterator[tuple[int, str]]:
+            """(end, name) of each name the body shows from ``j``, whole or by initial."""
+            for stop in range(j + MIN_PART, min(end, j + self.longest) + 1):
+                key = folded[j:stop]
+                if key in self.names and not (run_together and stop - j == len(folded)):
+                    yield stop, key
+            if folded[j] in self.initials:
+                yield j + 1, self.initials[folded[j]]
 
-    def parse(i: int) -> Parts | None:
-        if i in best:
-            return best[i]
-        j = i
-        while j < end and body[j] in SEPARATORS:
-            j += 1
-        found: Parts | None = None
-        for shown, key in readings:
-            if folded.startswith(shown, j) and j + len(shown) <= end:
-                rest = parse(j + len(shown))
+        def parse(i: int) -> _Parts | None:
+            if i in best:
+                return best[i]
+            j = i
+            while j < end and body[j] in SEPARATORS:
+                j += 1
+            found: _Parts | None = None
+            for stop, key in readings(j) if j < end else ():
+                rest = parse(stop)
                 if rest is not None:
-                    parts = ((body[i:j], body[j:j + len(shown)], key), *rest)
-                    if found is None or cost(parts) < cost(found):
+                    parts = ((body[i:j], body[j:stop], key), *rest)
+                    if found is None or _cost(parts) < _cost(found):
                         found = parts
-        best[i] = found
-        return found
+            best[i] = found
+            return found
 
-    parts = parse(0)
-    initials = [is_initial(part, key) for _, part, key in parts or ()]
-    if not parts or all(initials) or (run_together and (len(parts) < 2 or any(initials))):
-        return None
-    return Spelling(address, parts, body[end:])
+        parts = parse(0)
+        initials = [is_initial(part, key) for _, part, key in parts or ()]
+        if not parts or all(initials) or (run_together and (len(parts) < 2 or any(initials))):
+            return None
+        return Spelling(address, parts, body[end:])
+
+
+_Parts = tuple[tuple[str, str, str], ...]
+
+
+def _cost(parts: _Parts) -> tuple[int, int]:
+    """Fewest parts first, then fewest initials."""
+    return len(parts), sum(is_initial(part, key) for _, part, key in parts)
+
+
+def spell(token: str, names: Collection[str]) -> Spelling | None:
+    """:meth:`Speller.spell` of ``token`` with the text's name keys ``names`` (to read many
+    tokens of one text, build the :class:`Speller` once)."""
+    return Speller(names).spell(token)
 
 
 def is_initial(part: str, key: str) -> bool:

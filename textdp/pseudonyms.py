@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from textdp.addresses import Spelling, spell
+from textdp.addresses import Speller, Spelling
 from textdp.detect import lexicon, rules
 from textdp.detect.pii import PII_LABELS
 from textdp.index import NeighbourIndex, shared_index
@@ -333,12 +333,13 @@ def spelt_addresses(tokens: Sequence[str], labels: Sequence[str], owners: Sequen
     for t in persons:
         if t not in addresses:
             names.setdefault(owners[t], set()).add(name_key(tokens[t]))
+    spellers = {owner: Speller(known) for owner, known in names.items()}
     out: dict[int, Spelling] = {}
     for t in persons:
-        known = names.get(owners[t], ())
+        speller = spellers.get(owners[t])
         # A run-together word needs two other names of its text.
-        if t in addresses or (len(known) > 2 and tokens[t].isalpha()):
-            spelling = spell(tokens[t], known)
+        if speller is not None and (t in addresses or len(speller.names) > 2):
+            spelling = speller.spell(tokens[t])
             if spelling is not None:
                 out[t] = spelling
     return out
