@@ -256,9 +256,9 @@ class DrawPlan:
             ``"tag"``, or ``"pii"`` (a surrogate or tag of the value's format, no ε).
         keys: per draw, the name it stands for (``None`` for per-mention draws); the text's
             remembered draws and keyed draws are looked up by it.
-        spelt: the targets that are addresses spelt from names of their text
-            (:mod:`textdp.addresses`): written from those names' draws, with no draw of their
-            own (their ``of_target`` is -1).
+        spelt: the targets spelt from names of their text (addresses, profile URLs and
+            run-together names, :mod:`textdp.addresses`): written from those names' draws,
+            with no draw of their own (their ``of_target`` is -1).
     """
 
     of_target: np.ndarray
@@ -282,9 +282,10 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
         positions: each target's positional kind (:func:`positional_kinds`).
         replace: ``"name"``, ``"word"`` or ``"tag"``.
         consistency: ``"document"``, ``"dataset"`` or ``"mention"``.
-        spell_addresses: write a person target that is an @handle or e-mail address spelt
-            from person names of its text from their draws (``plan.spelt``), where mentions
-            share draws (not with ``consistency="mention"`` or ``replace="tag"``).
+        spell_addresses: write a person target that is spelt from person names of its
+            text (an @handle, e-mail address, profile URL or run-together name) from their
+            draws (``plan.spelt``), where mentions share draws (not with
+            ``consistency="mention"`` or ``replace="tag"``).
         remembered: per text, the person names drawn in its earlier batches, which an
             address may be spelt from too.
     """

@@ -287,8 +287,8 @@ class NameRules:
     def expand(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]]
                ) -> list[list[Span]]:
         """Title names and other mentions added to each doc's spans from another detector
-        (see ``protect_entities`` for tokens inside its non-person spans), address words
-        taken out."""
+        (see ``protect_entities`` for tokens inside its non-person spans), the
+        :data:`NON_NAMES` taken out."""
         out = []
         for doc, doc_spans in zip(docs, spans):
             words = [t.text for t in doc]
