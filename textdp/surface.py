@@ -17,9 +17,13 @@ from textdp.profile_urls import parse_profile_url
 #: Written for the domain of an e-mail address: reserved for examples (RFC 2606), so it points
 #: at nobody, and the same for every address, so it tells nothing of the original domain.
 EMAIL_DOMAIN = "example.com"
+#: An e-mail address: its local part, then ``@`` and a domain of two labels or more (the shape
+#: the handle detector finds addresses by, :mod:`textdp.detect.handles`).
+EMAIL_LOCAL = r"[\w.%+'-]+"
+EMAIL_AT_DOMAIN = r"@[^\W_][\w-]*(?:\.[\w-]+)+"
 # A whole token that is an e-mail address (brackets or quotes around it kept) or an @handle.
-_EMAIL = re.compile(r"(?P<pre>[^\w.%+'-]*)(?P<body>[\w.%+'-]+)@[^\W_][\w-]*(?:\.[\w-]+)+"
-                    r"(?P<post>[^\w.-]*)")
+_EMAIL = re.compile(r"(?P<pre>[^\w.%+'-]*)(?P<body>" + EMAIL_LOCAL + ")" + EMAIL_AT_DOMAIN
+                    + r"(?P<post>[^\w.-]*)")
 _HANDLE = re.compile(r"(?P<pre>[^\w@]*@+)(?P<body>\w+)(?P<post>\W*)")
 
 

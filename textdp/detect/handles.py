@@ -53,6 +53,7 @@ from typing import Any
 from textdp.detect import lexicon
 from textdp.detect.base import Span
 from textdp.profile_urls import parse_profile_url
+from textdp.surface import EMAIL_AT_DOMAIN, EMAIL_LOCAL
 
 PERSON = "PERSON"
 
@@ -106,7 +107,7 @@ _NOT_INITIALS = frozenset({"a", "i"})
 
 # An e-mail address inside a token; group 1 is the local part ("mailto:" and brackets are
 # not part of it).
-_EMAIL = re.compile(r"([\w.%+'-]+)@[^\W_][\w-]*(?:\.[\w-]+)+")
+_EMAIL = re.compile("(" + EMAIL_LOCAL + ")" + EMAIL_AT_DOMAIN)
 # An @handle inside a token, not preceded by a word character ("x@y" is no mention).
 _HANDLE = re.compile(r"(?<![\w@])@+(\w+)")
 _HASHTAG = re.compile(r"(?<![\w#])#+(\w+)")
