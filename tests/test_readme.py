@@ -1,10 +1,9 @@
-"""README.md's examples run as written, offline, each in a fresh process.
+"""README.md's and the docs' examples run as written, offline, each in a fresh process.
 
-Collected: every fenced ```python block, and the ```bash blocks that call ``textdp`` in the
-sections a user runs, from the top of README through "## Use" (the evaluation commands after
-it take minutes and read ../shared/data; the bash blocks that do not call ``textdp`` install
-packages, run this test suite or spaCy's project, and are not run here). A block is skipped
-only when the line right before its fence says why, as an HTML comment::
+Collected: every fenced ```python and shell block of README.md and of the pages under docs/.
+A block that cannot run here (it installs packages, runs this suite, reads ../shared/data or
+takes minutes) carries a marker that says why, as an HTML comment on the line right before its
+fence::
 
     <!-- readme-test: skip (needs a GPU) -->
 
@@ -12,14 +11,16 @@ and a marker without a reason fails. Each block runs in a fresh interpreter (``b
 pipefail`` for shell blocks) in its own temporary folder, two blocks at a time, with
 TEXTDP_CACHE and HF_HOME under the session's temporary folder (nothing read from or written to
 ~/.cache) and the Hugging Face hub switched off. The command-line examples name a user's input
-files (``reviews.jsonl``, ``notes.txt``, ...): small files of those names are written into the
-shell block's folder first.
+files (``reviews.jsonl``, ``notes.txt``, ...): the small files of those names that ship in
+``examples/data/`` are copied into the shell block's folder first, as a user who runs the
+examples from that folder has them.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -30,54 +31,45 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
-LAST_RUN_SECTION = "## Use"  # bash blocks after this section are measurements, not examples
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
+EXAMPLE_DATA = ROOT / "examples" / "data"  # the input files the command-line examples name
 FENCE = re.compile(r"^```(\S*)\s*$")
 MARKER = re.compile(r"^<!--\s*readme-test:(.*)-->\s*$")
 SKIP = re.compile(r"^\s*skip\s*\((.*)\)\s*$")
-CALLS_TEXTDP = re.compile(r"(^|[|&;(]\s*)textdp\s", re.MULTILINE)
 SHELLS = ("bash", "sh", "shell", "console")
 TIMEOUT_S = {"python": 300, "bash": 400}
 PARALLEL = 2  # blocks run at once
 STDERR_TAIL = 8000
 
-PEOPLE = ["Angela Merkel met John Smith in Berlin.", "mike said hi to @sarah_j"]
-# The user's input files the command-line examples name, a few lines each.
-JSONL = "".join(f'{{"text": "{t}", "id": {i}}}\n' for i, t in enumerate(PEOPLE))
-CLI_INPUTS = {
-    "reviews.jsonl": JSONL,
-    "in.jsonl": JSONL,
-    "notes.txt": "".join(f"{t}\n" for t in PEOPLE),
-    "table.csv": "id,review\n" + "".join(f"{i},{t}\n" for i, t in enumerate(PEOPLE)),
-    "public.txt": "The minister spoke to the press in Berlin on Tuesday.\n"
-                  "A storm closed the airport for a day.\n",
-    "my_sample.jsonl": '{"text": "Angela Merkel met John Smith.", "spans": '
-                       '[[0, 13, "PERSON"], [18, 28, "PERSON"]]}\n',
-}
-
 
 @dataclass(frozen=True)
 class Block:
-    """One fenced code block of README.md."""
+    """One fenced code block of README.md or a docs page."""
 
+    path: Path
     lang: str
     line: int  # 1-based line of the opening fence
     section: str  # the nearest heading above it
     code: str
     marker: str | None  # text of a readme-test comment on the line right before the fence
-    before_end: bool  # in the sections up to and including LAST_RUN_SECTION
+
+    @property
+    def where(self) -> str:
+        return f"{self.path.relative_to(ROOT)} line {self.line}"
 
     @property
     def id(self) -> str:
         slug = re.sub(r"[^a-z0-9]+", "-", self.section.lower()).strip("-")
-        return f"L{self.line}-{self.lang}-{slug}"
+        return f"{self.path.stem}-L{self.line}-{self.lang}-{slug}"
 
 
-def parse_blocks(text: str) -> list[Block]:
+def parse_blocks(text: str, path: Path = README) -> list[Block]:
     """Every fenced block of a Markdown text, with its section and marker."""
     blocks: list[Block] = []
     lines = text.splitlines()
-    section, seen_last, past_last = "", False, False
+    section = ""
     start: int | None = None
     lang = ""
     for i, line in enumerate(lines):
@@ -87,21 +79,18 @@ def parse_blocks(text: str) -> list[Block]:
                 start, lang = i, fence.group(1).lower()
             elif line.startswith("#"):
                 section = line.lstrip("#").strip()
-                if line.startswith("## "):
-                    past_last = seen_last
-                    seen_last = seen_last or line.strip() == LAST_RUN_SECTION
         elif fence and not fence.group(1):
             marker = MARKER.match(lines[start - 1]) if start > 0 else None
-            blocks.append(Block(lang, start + 1, section, "\n".join(lines[start + 1:i]) + "\n",
-                                marker.group(1).strip() if marker else None, not past_last))
+            blocks.append(Block(path, lang, start + 1, section,
+                                "\n".join(lines[start + 1:i]) + "\n",
+                                marker.group(1).strip() if marker else None))
             start = None
     return blocks
 
 
 def runnable(block: Block) -> bool:
-    if block.lang == "python":
-        return True
-    return block.lang in SHELLS and block.before_end and bool(CALLS_TEXTDP.search(block.code))
+    """Python and shell blocks are code a user runs; other fences (toml, text) are not."""
+    return block.lang == "python" or block.lang in SHELLS
 
 
 def skip_reason(marker: str) -> str | None:
@@ -111,7 +100,7 @@ def skip_reason(marker: str) -> str | None:
     return reason or None
 
 
-BLOCKS = parse_blocks(README.read_text(encoding="utf-8"))
+BLOCKS = [b for page in PAGES for b in parse_blocks(page.read_text(encoding="utf-8"), page)]
 RUNNABLE = [b for b in BLOCKS if runnable(b)]
 
 
@@ -140,13 +129,12 @@ class Outcome:
 def run_block(block: Block, cwd: Path, env: dict[str, str]) -> Outcome:
     """Run one block in ``cwd`` (killing it and its children past its timeout)."""
     if block.lang == "python":
-        script = cwd / f"readme_L{block.line}.py"
+        script = cwd / f"{block.path.stem}_L{block.line}.py"
         argv = [sys.executable, str(script)]
     else:
-        script = cwd / f"readme_L{block.line}.sh"
+        script = cwd / f"{block.path.stem}_L{block.line}.sh"
         argv = ["bash", "-e", "-o", "pipefail", str(script)]
-        for name, content in CLI_INPUTS.items():
-            (cwd / name).write_text(content, encoding="utf-8")
+        shutil.copytree(EXAMPLE_DATA, cwd / "examples" / "data")
     script.write_text(block.code, encoding="utf-8")
     timeout = TIMEOUT_S["python" if block.lang == "python" else "bash"]
     # A session of its own, so a timeout kills the block's children too (textdp, Spark's JVM).
@@ -176,23 +164,31 @@ def outcomes(request, tmp_path_factory, block_env) -> Iterator[dict[str, Future[
 
 
 def test_readme_has_runnable_blocks():
-    langs = {b.lang for b in RUNNABLE}
+    langs = {b.lang for b in RUNNABLE if b.path == README and b.marker is None}
     assert "python" in langs and "bash" in langs, [b.id for b in RUNNABLE]
+
+
+def test_docs_pages_have_runnable_blocks():
+    """The guides are collected too (a docs folder that moved would leave only README)."""
+    pages = {b.path.name for b in RUNNABLE if b.path != README and b.marker is None}
+    assert {"python.md", "spacy.md", "cli.md"} <= pages, sorted(pages)
 
 
 def test_markers_give_a_reason():
     """Every readme-test comment is ``skip (reason)`` right before a fence."""
-    lines = README.read_text(encoding="utf-8").splitlines()
     bad = []
-    for i, line in enumerate(lines):
-        if "readme-test" not in line:
-            continue
-        marker = MARKER.match(line)
-        if not marker or skip_reason(marker.group(1)) is None:
-            bad.append(f"line {i + 1}: {line.strip()!r} gives no reason: "
-                       "write <!-- readme-test: skip (needs ...) -->")
-        elif i + 1 >= len(lines) or not FENCE.match(lines[i + 1]):
-            bad.append(f"line {i + 1}: the marker is not on the line right before a fence")
+    for page in PAGES:
+        lines = page.read_text(encoding="utf-8").splitlines()
+        for i, line in enumerate(lines):
+            if "readme-test" not in line:
+                continue
+            marker = MARKER.match(line)
+            where = f"{page.relative_to(ROOT)} line {i + 1}"
+            if not marker or skip_reason(marker.group(1)) is None:
+                bad.append(f"{where}: {line.strip()!r} gives no reason: "
+                           "write <!-- readme-test: skip (needs ...) -->")
+            elif i + 1 >= len(lines) or not FENCE.match(lines[i + 1]):
+                bad.append(f"{where}: the marker is not on the line right before a fence")
     assert not bad, "\n".join(bad)
 
 
@@ -201,11 +197,11 @@ def test_readme_block_runs(block: Block, outcomes: dict[str, Future[Outcome]]):
     if block.marker is not None:
         reason = skip_reason(block.marker)
         if reason is None:
-            pytest.fail(f"README.md line {block.line - 1}: readme-test marker without a "
-                        "reason; write <!-- readme-test: skip (needs ...) -->", pytrace=False)
-        pytest.skip(f"README.md line {block.line}: {reason}")
+            pytest.fail(f"{block.where}: readme-test marker without a reason; write "
+                        "<!-- readme-test: skip (needs ...) -->", pytrace=False)
+        pytest.skip(f"{block.where}: {reason}")
     outcome = outcomes[block.id].result()
     if outcome.returncode != 0:
-        pytest.fail(f"README.md line {block.line} ({block.lang}, {block.section}) "
+        pytest.fail(f"{block.where} ({block.lang}, {block.section}) "
                     f"{outcome.what}\n--- stderr (tail) ---\n{outcome.stderr[-STDERR_TAIL:]}\n"
                     f"--- stdout (tail) ---\n{outcome.stdout[-2000:]}", pytrace=False)

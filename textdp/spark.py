@@ -36,6 +36,9 @@ Privacy notes (DESIGN.md):
 
 import hashlib
 import os
+import re
+import shutil
+import subprocess
 import sys
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
@@ -401,4 +404,63 @@ def _fresh_name(taken: list[str], base: str) -> str:
     return name
 
 
-__all__ = ["NULL_POLICIES", "REPORT_COLUMNS", "privatize_column", "worker_cache_info"]
+#: The oldest Java the supported pyspark releases run on (pyspark 4 needs 17).
+MIN_JAVA = 17
+_JAVA_VERSION = re.compile(r'version "(\d+)(?:\.(\d+))?')
+
+
+def java_version(java: str | None = None) -> int | None:
+    """The major version of the Java that Spark would start (``$JAVA_HOME/bin/java``, else
+    ``java`` on the PATH), or ``None`` when there is none."""
+    if java is None:
+        home = os.environ.get("JAVA_HOME")
+        candidate = os.path.join(home, "bin", "java") if home else None
+        java = candidate if candidate and os.access(candidate, os.X_OK) else shutil.which("java")
+    if java is None:
+        return None
+    try:
+        out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
+    except OSError:
+        return None
+    match = _JAVA_VERSION.search(out.stderr + out.stdout)
+    if match is None:
+        return None
+    major = int(match.group(1))
+    return int(match.group(2) or 0) if major == 1 else major  # "1.8.0" is Java 8
+
+
+def require_java(minimum: int = MIN_JAVA) -> int:
+    """Check that Spark can start its JVM here, with a message that says what to install;
+    pyspark's own failure is a ``JAVA_GATEWAY_EXITED`` error that names neither."""
+    found = java_version()
+    if found is None:
+        raise RuntimeError(
+            f"Spark needs Java {minimum} or newer, and none was found (no $JAVA_HOME/bin/java, "
+            "no java on the PATH): install a JDK or JRE (e.g. apt-get install "
+            f"openjdk-{minimum}-jre-headless) and set JAVA_HOME")
+    if found < minimum:
+        raise RuntimeError(f"Spark needs Java {minimum} or newer, found Java {found}: install a "
+                           "newer one and point JAVA_HOME at it")
+    return found
+
+
+def session(master: str | None = None, app_name: str = "textdp", **conf: str) -> Any:
+    """A Spark session set up for textdp, after checking Java (:func:`require_java`).
+
+    Python workers are reused (``spark.python.worker.reuse``), so each executor loads the
+    models once; ``conf`` adds or overrides Spark settings (dots written as ``__``:
+    ``sql__shuffle__partitions="8"`` is ``spark.sql.shuffle.partitions``).
+    """
+    require_java()
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.appName(app_name).config("spark.python.worker.reuse", "true")
+    if master is not None:
+        builder = builder.master(master)
+    for key, value in conf.items():
+        builder = builder.config("spark." + key.replace("__", "."), value)
+    return builder.getOrCreate()
+
+
+__all__ = ["MIN_JAVA", "NULL_POLICIES", "REPORT_COLUMNS", "java_version", "privatize_column",
+           "require_java", "session", "worker_cache_info"]
