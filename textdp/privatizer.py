@@ -23,10 +23,10 @@ from textdp.contextual_index import resolve_contextual_index
 from textdp.detect import Span, build_detector
 from textdp.index import resolve_device
 from textdp.memory import release_free_memory
-from textdp.pseudonyms import merge_pii_tokens, resolve_key
+from textdp.pseudonyms import resolve_key
 from textdp.report import Report
 from textdp.rng import RandomSource
-from textdp.selection import Selector, TargetSelector, audit_spans, restrict_to_cores, shift_spans
+from textdp.selection import Selection, Selector, TargetSelector, piece_docs, shift_spans
 from textdp.substitution import Substituter
 from textdp.surface import join_words
 from textdp.tables import EmbeddingTable, resolve_exclude
@@ -205,71 +205,89 @@ class Privatizer:
         naming it when it is reached (results before it have been yielded);
         :meth:`privatize` checks every row first.
         """
-        yield from stream(_texts(texts), self._run_pieces, empty=self._setup().report,
+        yield from stream(_texts(texts), self._run_pieces, empty=self._empty_report(),
                           batch_size=self.config.batch_size,
                           keep_original=self.config.keep_original, scopes=scopes)
+
+    def _empty_report(self) -> Report:
+        """The report of a text (or piece) with nothing to read: no draws, and with
+        ``report_spans`` no spans."""
+        empty = self._setup().report
+        return dataclasses.replace(empty, spans=()) if self.config.report_spans else empty
 
     def _run_pieces(self, pieces: list[Piece], states: dict[int, TextState]
                     ) -> list[tuple[str, Report]]:
         """The output of each piece's core and its report (with ``report_spans``, its spans
         in offsets of the whole text). Empty and whitespace-only pieces come back as they are
         and spend nothing."""
-        empty = self._setup().report  # models and tables load outside the memory zone
+        empty = self._empty_report()  # models and tables load outside the memory zone
         out = [(t[c.core_start:c.core_end], empty) for _, t, c in pieces]
         live = [j for j, (_, t, c) in enumerate(pieces) if t[c.start:c.end].strip()]
         if live:
             with transient_strings(self.nlp):
                 chunks = [pieces[j].chunk for j in live]
-                docs = list(self.nlp.tokenizer.pipe(pieces[j].text[c.start:c.end]
-                                                    for j, c in zip(live, chunks)))
-                docs = merge_pii_tokens(docs, self.selector.pii_labels)
-                cores = [(c.core_start - c.start, c.core_end - c.start) for c in chunks]
+                docs, cores = piece_docs(self.nlp, self.selector,
+                                         [pieces[j].text for j in live], chunks)
                 private = self.privatize_docs(
-                    docs, owners=[pieces[j].row for j in live], states=states,
-                    cores=[None if core == (0, c.end - c.start) else core
-                           for core, c in zip(cores, chunks)])
-                for j, c, doc, (a, z), (words, report) in zip(live, chunks, docs, cores,
-                                                             private):
+                    docs, owners=[pieces[j].row for j in live], states=states, cores=cores)
+                for j, c, doc, (words, report) in zip(live, chunks, docs, private):
                     if report.spans and c.start:
                         report = dataclasses.replace(
                             report, spans=shift_spans(report.spans, c.start))
-                    out[j] = (join_words(words, doc, a, z,
+                    out[j] = (join_words(words, doc, c.core_start - c.start,
+                                         c.core_end - c.start,
                                          collapse_tags=self.config.replace == "tag"), report)
         release_free_memory()  # or the heap grows batch after batch (textdp.memory)
         return out
+
+    def prepare(self, docs: Sequence[Any]) -> list[Any]:
+        """Tokenized docs made ready for :meth:`select`: each multi-token PII value of a
+        targeted label one token (:meth:`TargetSelector.prepare`). Use the returned docs."""
+        return self.selector.prepare(docs)
+
+    def select(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None, *,
+               entities: Sequence[Sequence[Span] | None] | None = None,
+               entities_only: bool = False,
+               cores: Sequence[tuple[int, int] | None] | None = None) -> Selection:
+        """The targets of prepared ``docs`` (:meth:`TargetSelector.select`): their masks and,
+        with ``report_spans``, the audit spans. A front end that carries entities (spaCy's
+        ``doc.ents``) passes them as ``entities`` and hands the selection to
+        :meth:`privatize_docs`, so targets are chosen once, as for every other front end."""
+        return self.selector.select(docs, spans, entities=entities,
+                                    entities_only=entities_only, cores=cores,
+                                    audit=self.config.report_spans)
 
     def privatize_docs(self, docs: Sequence[Any],
                        spans: Sequence[Sequence[Span]] | None = None, *,
                        owners: Sequence[int] | None = None,
                        states: dict[int, TextState] | None = None,
                        cores: Sequence[tuple[int, int] | None] | None = None,
+                       selection: Selection | None = None,
                        ) -> list[tuple[list[str], Report]]:
         """Privatize tokenized spaCy docs; returns the new words of each doc and its report.
 
-        ``spans`` gives the entity spans per doc (e.g. from ``doc.ents``); when ``None`` the
-        configured detector runs (unless ``targets="all"``). ``owners`` (the text each doc
-        belongs to, default: each doc its own) and ``states`` (per text, :mod:`textdp.budget`)
-        carry a ``max_epsilon_per_text`` budget and the pseudonyms drawn across pieces of one
-        long text; ``cores`` (per doc, a character range or ``None`` for all) limits the
-        targets to the tokens that start in it (the rest of a chunk is read as context only).
+        ``spans`` gives the entity spans per doc (gold annotations) in place of the detector;
+        when ``None`` the configured detector runs (unless ``targets="all"``).
+        ``selection``: targets already chosen by :meth:`select` (then ``spans`` and
+        ``cores`` are not read). ``owners`` (the text each doc belongs to, default: each doc
+        its own) and ``states`` (per text, :mod:`textdp.budget`) carry a
+        ``max_epsilon_per_text`` budget and the pseudonyms drawn across pieces of one long
+        text; ``cores`` (per doc, a character range or ``None`` for all) limits the targets
+        to the tokens that start in it (the rest of a chunk is read as context only).
         """
         substituter = self._setup()
         self.rng.next_batch()
-        found = None
-        if self.config.report_spans and spans is None:
-            found = self.selector.findings(docs)  # the spans, with detector and score
-            if found is not None:
-                spans = [[f.span for f in fs] for fs in found]
         words = [[t.text for t in doc] for doc in docs]  # read once, for both stages
-        masks = self.selector.masks(docs, spans, words=words)
-        restrict_to_cores(docs, masks, cores or ())
+        if selection is None:
+            selection = self.selector.select(docs, spans, cores=cores, words=words,
+                                             audit=self.config.report_spans)
         owners = list(range(len(docs))) if owners is None else list(owners)
-        out = substituter.substitute(docs, words, masks, owners,
+        out = substituter.substitute(docs, words, list(selection.masks), owners,
                                      {} if states is None else states, self.rng)
-        if found is None:
+        if selection.spans is None:
             return out
-        return [(new, dataclasses.replace(report, spans=audit_spans(doc, fs, mask)))
-                for doc, fs, mask, (new, report) in zip(docs, found, masks, out)]
+        return [(new, dataclasses.replace(report, spans=doc_spans))
+                for doc_spans, (new, report) in zip(selection.spans, out)]
 
     def target_masks(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None
                      ) -> list[list[str | None]]:
