@@ -21,6 +21,7 @@ import inspect
 import json
 import math
 import numbers
+import os
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -200,6 +201,8 @@ class DPPrivatizer(Pipe):
         # table is used at all.
         self._table_resolved = self.table_spec is not None or not self._uses_pipeline_vectors
         self._report_dicts: dict[Report, dict[str, Any]] = {}
+        # The process that built the component; a copy in another process keys its stream.
+        self._pid, self._keyed = os.getpid(), (0, 0)
 
     @property
     def config(self) -> PrivatizerConfig:
@@ -288,6 +291,7 @@ class DPPrivatizer(Pipe):
         RETURNS (list[Doc]): one new Doc per input.
         """
         privatizer = self._ready()
+        self._key_process_stream(privatizer)
         # The core's selection path (textdp.selection): PII merged into one token, the
         # detector's findings and the pipeline's entities through the same filters, one
         # mask per Doc, chosen once and handed to the substitution.
@@ -299,6 +303,17 @@ class DPPrivatizer(Pipe):
         return [self._rebuild(doc, words, np.fromiter((label is not None for label in mask),
                                                       bool, count=len(mask)), report)
                 for doc, mask, (words, report) in zip(docs, selection.masks, results)]
+
+    def _key_process_stream(self, privatizer: Privatizer) -> None:
+        """In a process of ``nlp.pipe(n_process=...)`` (a process other than the one that built
+        this component), with a fixed seed, draw from a stream keyed by the process's number:
+        a forked or unpickled copy would otherwise restart the parent's seeded stream, and
+        the processes would repeat each other's noise (every output twice)."""
+        pid = os.getpid()
+        if self.config.seed is None or pid == self._pid or self._keyed == (pid, id(privatizer)):
+            return
+        privatizer.use_stream("process", _process_number())
+        self._keyed = (pid, id(privatizer))
 
     @staticmethod
     def pipeline_entities(docs: Sequence[Doc]) -> list[list[tuple[int, int, str]] | None]:
@@ -561,6 +576,16 @@ def _describe(spec: Any) -> Any:
     if isinstance(spec, EmbeddingTable):
         return {"table": spec.name, "candidates": len(spec), "dim": spec.dim}
     return {type(spec).__name__: getattr(spec, "name", None)}
+
+
+def _process_number() -> int:
+    """This process's number among the processes its parent started (``multiprocessing``
+    numbers them 1, 2, ... in the order they start, so a script's run keys alike each time);
+    the process id where it has none."""
+    import multiprocessing
+
+    identity = multiprocessing.current_process()._identity
+    return int(identity[-1]) if identity else os.getpid()
 
 
 def _pipeline_label(nlp: Language) -> str:

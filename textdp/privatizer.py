@@ -14,7 +14,10 @@ import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from textdp.batching import Piece, PrivatizedText, check_row, stream
+import numpy as np
+
+from textdp.batching import Piece, PrivatizedText, check_row
+from textdp.batching import stream as run_batches
 from textdp.budget import TextState
 from textdp.candidates import CandidateSpace, load_table
 from textdp.config import PrivatizerConfig, from_mapping
@@ -35,6 +38,14 @@ from textdp.tokenization import transient_strings
 
 __all__ = ["DEFAULT_TARGETS", "PrivatizedText", "Privatizer", "PrivatizerConfig", "is_word"]
 _SETTINGS = frozenset(f.name for f in dataclasses.fields(PrivatizerConfig))
+
+#: The kinds of keyed random streams (docs/architecture.md, "Random streams"), each its own
+#: namespace of keys, so keys of two kinds never meet: ``"index"`` a batch by its first
+#: dataset index (``datasets.map(with_indices=True)``), ``"worker"`` a worker by its rank
+#: (``with_rank=True``; its stream continues from call to call), ``"partition"`` a Spark
+#: Arrow batch by its partition and first row, ``"process"`` a process of spaCy's
+#: ``nlp.pipe(n_process=...)`` by its position among its siblings.
+STREAMS = {"index": 0, "worker": 1, "partition": 2, "process": 3}
 
 
 class Privatizer:
@@ -57,6 +68,7 @@ class Privatizer:
         self.config = config
         self.device = resolve_device(config.device)
         self.rng = RandomSource(config.seed, secure=config.secure)
+        self._stream: tuple[int, ...] | None = None  # the key of the stream in use, if keyed
         self.key = resolve_key(config.key, config.seed) \
             if config.consistency == "dataset" else None
         self.calibration = None
@@ -96,7 +108,7 @@ class Privatizer:
     def __getstate__(self) -> dict[str, Any]:
         """Pickle the configuration only: models and tables reload in the receiving process."""
         state = dict(self.__dict__)
-        state.update(_nlp=None, _space=None, _substituter=None, rng=None)
+        state.update(_nlp=None, _space=None, _substituter=None, rng=None, _stream=None)
         if not isinstance(self.config.table, EmbeddingTable) and \
                 not isinstance(self.config.contextual_index, EmbeddingTable):
             state["_table"] = None
@@ -156,6 +168,35 @@ class Privatizer:
         """Whether the models and the candidates are loaded (on the first batch)."""
         return self._substituter is not None
 
+    def load(self) -> None:
+        """Load the pipeline's models, the table and its index now and prepare the mechanism
+        with the configuration's own generator (otherwise done on the first batch): a worker
+        that loads before choosing its stream prepares the mechanism (e.g. a random
+        projection) as every other worker does."""
+        self._setup()
+
+    def use_stream(self, kind: str, *key: int) -> None:
+        """With a fixed ``seed``, draw from now on from the stream keyed by the seed, ``kind``
+        (one of :data:`STREAMS`) and ``key``: distinct keys give independent streams, the same
+        key the same stream, so parallel workers never repeat each other's noise and a rerun
+        reproduces the release. A ``"worker"`` stream continues when it is already the one in
+        use; every other kind starts at its key. Without a seed nothing changes (OS entropy,
+        drawn afresh in each process). The models load first (:meth:`load`), so the mechanism
+        is prepared from the configuration's generator, never from a worker's stream."""
+        if kind not in STREAMS:
+            raise ValueError(f"stream kind must be one of {', '.join(STREAMS)}, got {kind!r}")
+        if any(isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0
+               for k in key):
+            raise ValueError(f"a stream key is non-negative integers, got {key!r}")
+        if self.config.seed is None:
+            return
+        full = (STREAMS[kind], *(int(k) for k in key))
+        if kind == "worker" and full == self._stream:
+            return
+        self.load()
+        self.rng = RandomSource.keyed(self.config.seed, *full)
+        self._stream = full
+
     def _setup(self) -> Substituter:
         if self._substituter is None:
             if self.mechanism.reads_context:
@@ -177,7 +218,8 @@ class Privatizer:
         return self.privatize([text])[0]
 
     def privatize(self, texts: Iterable[str | None], *,
-                  scopes: Iterable[Any] | None = None) -> list[PrivatizedText | None]:
+                  scopes: Iterable[Any] | None = None,
+                  stream: tuple[Any, ...] | None = None) -> list[PrivatizedText | None]:
         """Privatize texts in vectorised batches; one :class:`PrivatizedText` per input, and
         ``None`` for a ``None`` (missing) text, which costs nothing.
 
@@ -186,15 +228,17 @@ class Privatizer:
         the whole dataset. Raises ``ValueError`` naming the row (0-based) of a non-string
         input before any text is processed, and ``TypeError`` for a bare string (iterating
         it would hand back its characters, i.e. the original text): call the privatizer on
-        one text.
+        one text. ``stream``: ``(kind, *key)``, the keyed stream to draw from
+        (:meth:`use_stream`), for front ends that run copies of one privatizer in parallel.
         """
         texts = list(_texts(texts))
         for i, t in enumerate(texts):
             check_row(i, t)
-        return list(self.privatize_iter(texts, scopes=scopes))
+        return list(self.privatize_iter(texts, scopes=scopes, stream=stream))
 
     def privatize_iter(self, texts: Iterable[str | None], *,
-                       scopes: Iterable[Any] | None = None
+                       scopes: Iterable[Any] | None = None,
+                       stream: tuple[Any, ...] | None = None
                        ) -> Iterator[PrivatizedText | None]:
         """Privatize lazily, in input order: each result is yielded once its text is done.
 
@@ -203,9 +247,11 @@ class Privatizer:
         batch whatever the length of the input or of one text; a ``max_epsilon_per_text``
         budget still spans all chunks of a text. A non-string row raises ``ValueError``
         naming it when it is reached (results before it have been yielded);
-        :meth:`privatize` checks every row first.
+        :meth:`privatize` checks every row first. ``stream``: as for :meth:`privatize`.
         """
-        yield from stream(_texts(texts), self._run_pieces, empty=self._empty_report(),
+        if stream is not None:
+            self.use_stream(*stream)
+        yield from run_batches(_texts(texts), self._run_pieces, empty=self._empty_report(),
                           batch_size=self.config.batch_size,
                           keep_original=self.config.keep_original, scopes=scopes)
 

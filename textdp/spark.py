@@ -242,7 +242,7 @@ def _worker_privatizer(key: str, source: Any, device: str) -> Any:
     # Load the pipeline, table and index now, once, and prepare the mechanism with the
     # configuration's own generator: with a fixed seed every worker then prepares it alike
     # (e.g. the same random projection), whichever partition it happens to see first.
-    core._setup()
+    core.load()
     _WORKER_PRIVATIZERS[cache_key] = core
     while len(_WORKER_PRIVATIZERS) > WORKER_CACHE_SIZE:
         _WORKER_PRIVATIZERS.popitem(last=False)
@@ -258,8 +258,6 @@ def _privatize_partition(batches: Iterator[Any], *, key: str, source: Any, devic
     import numpy as np
     import pandas as pd
     from pyspark import TaskContext
-
-    from textdp.rng import RandomSource
 
     ctx = TaskContext.get()
     partition = ctx.partitionId() if ctx is not None else 0
@@ -278,11 +276,11 @@ def _privatize_partition(batches: Iterator[Any], *, key: str, source: Any, devic
             _limit_threads(ctx)
         live = np.flatnonzero(~missing)
         values = series.to_numpy(dtype=object)
-        if seed is not None:
-            core.rng = RandomSource.keyed(seed, 2, partition, offset)
         scope_values = None if scopes is None else scopes.to_numpy(dtype=object)
+        # With a fixed seed, each Arrow batch draws from its own stream (the core keys it).
         results = core.privatize([values[i] for i in live], scopes=None if scope_values is None
-                                 else [scope_values[i] for i in live]) if live.size else []
+                                 else [scope_values[i] for i in live],
+                                 stream=("partition", partition, offset)) if live.size else []
         texts: list[str | None] = [None] * n
         tokens: list[int | None] = [None] * n
         epsilons: list[float | None] = [None] * n
