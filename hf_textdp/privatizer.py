@@ -32,6 +32,7 @@ import numpy as np
 import torch
 
 from textdp.config import PrivatizerConfig
+from textdp.errors import RowError
 from textdp.privatizer import Privatizer as CorePrivatizer
 from textdp.report import REPORT_COLUMNS
 from textdp.tables import EmbeddingTable
@@ -56,7 +57,7 @@ class Privatizer:
         text_column: the column to privatize (default ``"text"``).
         output_column: where the privatized text goes; ``None`` overwrites ``text_column``.
             Another column needs ``keep_original=True``, since the original text then stays in
-            the dataset (DESIGN.md rule 7: the original is kept only where the caller asks).
+            the dataset (docs/architecture.md rule 7: kept only where the caller asks).
         report_columns: also write ``dp_tokens_replaced`` (target tokens replaced) and
             ``dp_epsilon`` (the row's composed bound: draws × ε) per row.
         scope_column: with ``consistency="dataset"``, a column (e.g. a patient or customer
@@ -117,8 +118,8 @@ class Privatizer:
         self.scope_column = scope_column
         self.device_spec = None if device is None else str(device)
         self._nlp = options.pop("nlp", None)
-        # The core validates every parameter now, before any text is read (DESIGN.md rule 5);
-        # it loads nothing until its first batch.
+        # The core validates every parameter now, before any text is read
+        # (docs/architecture.md rule 5); it loads nothing until its first batch.
         core = CorePrivatizer(device=self.device_spec, nlp=self._nlp, **options)
         config = core.config
         if core.key is not None:  # one key for every process and rank: pseudonyms agree
@@ -211,7 +212,13 @@ class Privatizer:
                 raise ValueError(f"{where} of column {self.text_column!r}: expected a string, "
                                  f"got {type(text).__name__}")
         core = self.core_for(rank)
-        results = core.privatize(texts, scopes=scopes, stream=self._stream(indices, rank))
+        try:
+            results = core.privatize(texts, scopes=scopes, stream=self._stream(indices, rank))
+        except RowError as err:  # the row as datasets knows it
+            i = err.row
+            where = f"row {indices[i]} (dataset index)" if _has(indices, i) else \
+                ("the example" if single else f"row {i} of the batch")
+            raise err.named(f"{where} of column {self.text_column!r}") from None
         out: dict[str, Any] = {self.output_column or self.text_column:
                                [None if r is None else r.text for r in results]}
         if self.report_columns:

@@ -7,9 +7,9 @@ the module it reads from: ``from textdp import defaults`` reads ``textdp.default
 runs implicitly before a submodule (``textdp/__init__.py`` before ``textdp.tables``) are not
 counted, as in import-linter: every module would otherwise depend on every re-export.
 
-The layers below are DESIGN.md's layout, lowest first. A module may import its own layer and
-the ones below it; the intended direction is "integrations depend on the core, never the other
-way" inside the core too.
+The layers below are docs/architecture.md's layers, lowest first. A module may import its own
+layer and the ones below it; the intended direction is "integrations depend on the core, never
+the other way" inside the core too.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ PACKAGES = ("textdp", "hf_textdp", "spacy_textdp")
 # longest matching pattern decides (``textdp.detect.train`` beats ``textdp.detect.*``).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Small utilities with no first-party dependency but each other.
-    ("foundation", ("textdp._version", "textdp.validation", "textdp.rng", "textdp.io",
+    ("foundation", ("textdp._version", "textdp.errors", "textdp.validation", "textdp.rng",
+                    "textdp.io",
                     "textdp.report", "textdp.tokenization", "textdp.chunking", "textdp.memory",
                     "textdp.contexts", "textdp.embedded", "textdp.budget", "textdp.surface",
                     "textdp.profile_urls",

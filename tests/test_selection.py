@@ -12,7 +12,7 @@ import json
 import warnings
 
 import pytest
-from spacy.tokens import Doc, Span
+from spacy.tokens import Span
 
 from textdp.cli import main
 from textdp.privatizer import Privatizer
@@ -56,7 +56,7 @@ def test_detect_reports_what_privatize_replaces(detected):
     results = Privatizer(targets=TARGETS, report_spans=True, seed=3, replace="tag"
                          ).privatize(CORPUS)
     reported = [r.report.to_dict()["spans"] for r in results]
-    for text, det, rep in zip(CORPUS, detected, reported):
+    for det, rep in zip(detected, reported):
         assert _key(det) == _key(rep)
         assert _scores(det) == pytest.approx(_scores(rep), abs=1e-4)
     found = {(CORPUS[0][s["start"]:s["end"]], s["label"]) for s in detected[0]}

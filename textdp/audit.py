@@ -31,6 +31,7 @@ from typing import Any
 from textdp.batching import check_row
 from textdp.chunking import chunk_text
 from textdp.detect import build_detector
+from textdp.errors import RowError
 from textdp.report import join_cut_spans
 from textdp.selection import TargetSelector, piece_docs, shift_spans
 from textdp.targets import DEFAULT_TARGETS, resolve_targets
@@ -89,7 +90,7 @@ class Auditor:
 
         for i, t in enumerate(texts):
             if t is None:
-                raise ValueError(f"row {i}: expected a string, got NoneType")
+                raise RowError(i, "expected a string, got NoneType", field="text")
             check_row(i, t)
         # As the privatizer: whitespace-only chunks are not read.
         pieces = [(i, c) for i, t in enumerate(texts) for c in chunk_text(t)

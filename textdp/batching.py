@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from textdp.budget import TextState
 from textdp.chunking import BATCH_CHARS, Chunk, chunk_text
+from textdp.errors import RowError
 from textdp.report import Report, join_cut_spans
 
 
@@ -86,7 +87,7 @@ def stream(texts: Iterable[str | None], run: RunPieces, *, empty: Report, batch_
 def check_row(i: int, text: Any) -> None:
     """A text is a string, or ``None`` for a missing one (it passes through)."""
     if text is not None and not isinstance(text, str):
-        raise ValueError(f"row {i}: expected a string, got {type(text).__name__}")
+        raise RowError(i, f"expected a string, got {type(text).__name__}", field="text")
 
 
 def _run(batch: list[Piece], run: RunPieces, rows: dict[int, Any],
