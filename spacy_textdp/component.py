@@ -7,10 +7,10 @@ It returns a *new* ``Doc`` whose words are the privatized words: the same number
 the same whitespace, the entity spans with their labels, the sentence boundaries, and the tags,
 POS, morphology and lemmas of the tokens it left alone. The report is in ``doc._.dp``
 (JSON-serialisable, so ``DocBin`` and ``nlp.pipe(n_process=...)`` carry it). The original text is
-kept nowhere on the returned Doc (DESIGN.md rule 7) unless ``keep_original=true``, which puts it
-in ``doc._.dp_original``. Extension values and ``doc.user_data`` set by earlier components are
-carried over, moved to the new tokens' offsets and screened for the original text (see
-:class:`DPPrivatizer`).
+kept nowhere on the returned Doc (docs/architecture.md rule 7) unless ``keep_original=true``,
+which puts it in ``doc._.dp_original``. Extension values and ``doc.user_data`` set by earlier
+components are carried over, moved to the new tokens' offsets and screened for the original text
+(see :class:`DPPrivatizer`).
 """
 
 from __future__ import annotations
@@ -192,8 +192,8 @@ class DPPrivatizer(Pipe):
         # for Docs it did not annotate): faster, and weaker on text that is not newswire.
         self.ents_only = self.detector_spec == ENTS_ONLY
         _check_mechanism_epsilon(settings["mechanism"], settings["epsilon"])
-        # Every setting is validated here, once (DESIGN.md rule 5); the table is resolved on
-        # first use, when the pipeline's vectors have been loaded.
+        # Every setting is validated here, once (docs/architecture.md rule 5); the table is
+        # resolved on first use, when the pipeline's vectors have been loaded.
         self.privatizer = Privatizer(
             nlp=nlp, **{**settings, "table": self.table_spec or "default",
                         "detector": None if self.ents_only else self.detector_spec})

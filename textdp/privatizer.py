@@ -5,7 +5,7 @@ text → tokens → target selection (:mod:`textdp.selection`) → representatio
 (:mod:`textdp.candidates`) → consistency and surface form (:mod:`textdp.substitution`) → text
 and a report, in bounded batches (:mod:`textdp.batching`). Every setting lives in one
 :class:`~textdp.config.PrivatizerConfig`, validated before any text is read; the stages keep
-DESIGN.md's privacy rules (public candidates, public stand-ins, ε stated per draw).
+the privacy rules of docs/architecture.md (public candidates, public stand-ins, ε stated per draw).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a call released and what it cost in ε (DESIGN.md rule 3).
+"""What a call released and what it cost in ε (docs/architecture.md rule 3).
 
 A report never claims more than basic sequential composition gives: ``epsilon_total`` is the
 sum of the per-draw ε over the draws the mechanism made (and likewise for δ). With consistent
