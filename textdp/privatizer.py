@@ -1,12 +1,14 @@
 """Privatizer: wires the stages of one configuration and runs them on batches of texts.
 
-text → tokens → target selection (:mod:`textdp.selection`) → representation
-(:mod:`textdp.representation`) → mechanism and decode against the candidate space
-(:mod:`textdp.candidates`) → consistency and surface form (:mod:`textdp.substitution`) → text
-and a report, in bounded batches (:mod:`textdp.batching`). Every setting lives in one
-:class:`~textdp.config.PrivatizerConfig`, validated before any text is read; the stages keep
-the privacy rules of docs/architecture.md (public candidates, public stand-ins, ε stated per draw).
-"""
+texts → chunks in bounded batches (:mod:`textdp.batching`, :mod:`textdp.chunking`) → tokens
+→ target selection (:mod:`textdp.selection`: the one path every front end takes) →
+substitution (:mod:`textdp.substitution`: the draw plan, i.e. consistency and budget, then
+the vectors of :mod:`textdp.representation`, the mechanism, the decode against the candidate
+space of :mod:`textdp.candidates`, and the surface form) → text and a report. Every setting
+lives in one :class:`~textdp.config.PrivatizerConfig`, validated before any text is read; the
+privatizer owns the random streams of every front end (:meth:`Privatizer.use_stream`); the
+stages keep the privacy rules of docs/architecture.md (public candidates, public stand-ins, ε
+stated per draw)."""
 
 from __future__ import annotations
 
