@@ -32,9 +32,9 @@ import numpy as np
 import torch
 
 from textdp.config import PrivatizerConfig
+from textdp.errors import RowError
 from textdp.privatizer import Privatizer as CorePrivatizer
 from textdp.report import REPORT_COLUMNS
-from textdp.rng import RandomSource
 from textdp.tables import EmbeddingTable
 from textdp.validation import resolve_output_column
 
@@ -57,7 +57,7 @@ class Privatizer:
         text_column: the column to privatize (default ``"text"``).
         output_column: where the privatized text goes; ``None`` overwrites ``text_column``.
             Another column needs ``keep_original=True``, since the original text then stays in
-            the dataset (DESIGN.md rule 7: the original is kept only where the caller asks).
+            the dataset (docs/architecture.md rule 7: kept only where the caller asks).
         report_columns: also write ``dp_tokens_replaced`` (target tokens replaced) and
             ``dp_epsilon`` (the row's composed bound: draws × ε) per row.
         scope_column: with ``consistency="dataset"``, a column (e.g. a patient or customer
@@ -118,8 +118,8 @@ class Privatizer:
         self.scope_column = scope_column
         self.device_spec = None if device is None else str(device)
         self._nlp = options.pop("nlp", None)
-        # The core validates every parameter now, before any text is read (DESIGN.md rule 5);
-        # it loads nothing until its first batch.
+        # The core validates every parameter now, before any text is read
+        # (docs/architecture.md rule 5); it loads nothing until its first batch.
         core = CorePrivatizer(device=self.device_spec, nlp=self._nlp, **options)
         config = core.config
         if core.key is not None:  # one key for every process and rank: pseudonyms agree
@@ -128,7 +128,6 @@ class Privatizer:
         self.config = config
         self._cores: dict[str, CorePrivatizer] = {str(core.device): core}
         self._default_device = str(core.device)
-        self._stream_key: tuple[int, ...] | None = None
 
     # ------------------------------------------------------------------ pickling / hashing
     def __reduce__(self) -> tuple[Any, ...]:
@@ -213,8 +212,13 @@ class Privatizer:
                 raise ValueError(f"{where} of column {self.text_column!r}: expected a string, "
                                  f"got {type(text).__name__}")
         core = self.core_for(rank)
-        self._select_stream(core, indices, rank)
-        results = core.privatize(texts, scopes=scopes)
+        try:
+            results = core.privatize(texts, scopes=scopes, stream=self._stream(indices, rank))
+        except RowError as err:  # the row as datasets knows it
+            i = err.row
+            where = f"row {indices[i]} (dataset index)" if _has(indices, i) else \
+                ("the example" if single else f"row {i} of the batch")
+            raise err.named(f"{where} of column {self.text_column!r}") from None
         out: dict[str, Any] = {self.output_column or self.text_column:
                                [None if r is None else r.text for r in results]}
         if self.report_columns:
@@ -244,22 +248,16 @@ class Privatizer:
                 "restart the same random stream and reuse the other shards' noise. Pass one "
                 "of them, or drop the seed (OS entropy per process)")
 
-    def _select_stream(self, core: CorePrivatizer, indices: Sequence[int] | None,
-                       rank: int | None) -> None:
-        """With a fixed seed, key the stream by the batch's first index (or the rank), so
-        worker processes never repeat each other's draws and reruns are reproducible."""
-        seed = self.config.seed
-        if seed is None:
-            return  # OS entropy per process already (and `secure` re-keys per batch)
+    @staticmethod
+    def _stream(indices: Sequence[int] | None, rank: int | None) -> tuple[Any, ...] | None:
+        """The keyed stream of a batch (the core keys it, with a fixed seed only): by the
+        batch's first index, else by the rank, so worker processes never repeat each other's
+        draws and reruns are reproducible."""
         if indices is not None and len(indices) > 0:
-            key: tuple[int, ...] = (0, int(indices[0]))
-        elif rank is not None:
-            key = (1, int(rank))
-        else:
-            return
-        if key != self._stream_key or key[0] == 0:
-            core.rng = RandomSource.keyed(seed, *key)
-            self._stream_key = key
+            return ("index", int(indices[0]))
+        if rank is not None:
+            return ("worker", int(rank))
+        return None
 
     # ------------------------------------------------------------------ reporting
     def describe(self) -> dict[str, Any]:

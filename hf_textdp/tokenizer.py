@@ -5,7 +5,8 @@
   privatizer first, so the ids it returns never encode the original targets.
 * :func:`privatize_input_ids` substitutes word pieces in a model's own vocabulary: the input
   embedding row of each piece gets calibrated noise (or an exponential-mechanism draw) and the
-  nearest row of the same matrix is written back. The vocabulary is public (DESIGN.md rule 1);
+  nearest row of the same matrix is written back. The vocabulary is public (rule 1 of
+  docs/architecture.md);
   special tokens and padding are never touched; ε is per replaced word piece.
 """
 

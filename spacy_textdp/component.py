@@ -7,10 +7,10 @@ It returns a *new* ``Doc`` whose words are the privatized words: the same number
 the same whitespace, the entity spans with their labels, the sentence boundaries, and the tags,
 POS, morphology and lemmas of the tokens it left alone. The report is in ``doc._.dp``
 (JSON-serialisable, so ``DocBin`` and ``nlp.pipe(n_process=...)`` carry it). The original text is
-kept nowhere on the returned Doc (DESIGN.md rule 7) unless ``keep_original=true``, which puts it
-in ``doc._.dp_original``. Extension values and ``doc.user_data`` set by earlier components are
-carried over, moved to the new tokens' offsets and screened for the original text (see
-:class:`DPPrivatizer`).
+kept nowhere on the returned Doc (docs/architecture.md rule 7) unless ``keep_original=true``,
+which puts it in ``doc._.dp_original``. Extension values and ``doc.user_data`` set by earlier
+components are carried over, moved to the new tokens' offsets and screened for the original text
+(see :class:`DPPrivatizer`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import inspect
 import json
 import math
 import numbers
+import os
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -36,7 +37,6 @@ from spacy.attrs import (
     LENGTH,
     MORPH,
     NORM,
-    ORTH,
     POS,
     SENT_START,
     SPACY,
@@ -51,10 +51,8 @@ from spacy_textdp.vectors import pipeline_table
 from textdp.config import PrivatizerConfig
 from textdp.detect import Detector, normalise_label
 from textdp.detect.normalise import is_normal, normalise_text
-from textdp.detect.pii import PII_LABELS
 from textdp.mechanisms import Mechanism
-from textdp.privatizer import Privatizer, is_word
-from textdp.pseudonyms import merge_pii_tokens
+from textdp.privatizer import Privatizer
 from textdp.report import Report
 from textdp.tables import EmbeddingTable
 
@@ -71,14 +69,12 @@ DOC_ATTRS = (SENT_START, ENT_IOB, ENT_TYPE)
 _ANNOTATION_NAME = {TAG: "TAG", POS: "POS", MORPH: "MORPH", LEMMA: "LEMMA", NORM: "NORM",
                     SENT_START: "SENT_START", ENT_IOB: "ENT_IOB", ENT_TYPE: "ENT_IOB"}
 
-# The component's settings are PrivatizerConfig's (every key spelled once, there), except the
-# audit trail: the component passes its own spans, so reports carry none. Its defaults are the
-# config's, with fewer Docs per minibatch; ``table = null`` means the pipeline's own vectors
-# and ``detector = "ents"`` the pipeline's entities (see DPPrivatizer).
-_NOT_SETTINGS = ("report_spans",)
+# The component's settings are PrivatizerConfig's (every key spelled once, there). Its defaults
+# are the config's, with fewer Docs per minibatch; ``table = null`` means the pipeline's own
+# vectors and ``detector = "ents"`` the pipeline's entities (see DPPrivatizer).
 DEFAULT_CONFIG: dict[str, Any] = {
     f.name: list(f.default) if isinstance(f.default, tuple) else f.default
-    for f in dataclasses.fields(PrivatizerConfig) if f.name not in _NOT_SETTINGS}
+    for f in dataclasses.fields(PrivatizerConfig)}
 DEFAULT_CONFIG["batch_size"] = DEFAULT_BATCH_SIZE
 
 # Settings with plain values, as serialized by ``to_bytes`` / ``to_disk``.
@@ -171,13 +167,17 @@ class DPPrivatizer(Pipe):
             ``textdp.spacy_vectors_table.v1``, ``textdp.transformer_table.v1``); it must be
             public. ``detector``: as in the config, or a ``textdp.spacy_ner_detector.v1``
             reference; entities an earlier component set (``doc.ents``) are added to its spans
-            (a union), never used instead of them. ``"ents"``: the earlier entities alone
-            where they exist (the default detector only for Docs no ``ner`` annotated): the
-            pipeline's NER decides, at little extra cost, and far more names survive outside
-            newswire (README, "Name detection"). ``batch_size``: Docs per vectorised call
-            when :meth:`pipe` is given none. ``key``: saved with the pipeline's config when
-            given there (it fixes every pseudonym: keep it like a seed). ``keep_original``:
-            also store the input text in ``doc._.dp_original``.
+            (a union, through the same filters: greetings and abbreviations such as "Pt" or
+            "lol" are never names, the allow list wins), never used instead of them.
+            ``"ents"``: the earlier entities alone where they exist (the default detector only
+            for Docs no ``ner`` annotated; the PII patterns always): the pipeline's NER
+            decides, at little extra cost, and far more names survive outside newswire
+            (README, "Name detection"). ``report_spans``: the targeted spans in ``doc._.dp``
+            (offsets in the input Doc's text; detector ``"ents"`` for the pipeline's).
+            ``batch_size``: Docs per vectorised call when :meth:`pipe` is given none.
+            ``key``: saved with the pipeline's config when given there (it fixes every
+            pseudonym: keep it like a seed). ``keep_original``: also store the input text in
+            ``doc._.dp_original``.
         """
         unknown = sorted(set(settings) - set(SETTINGS))
         if unknown:
@@ -192,8 +192,8 @@ class DPPrivatizer(Pipe):
         # for Docs it did not annotate): faster, and weaker on text that is not newswire.
         self.ents_only = self.detector_spec == ENTS_ONLY
         _check_mechanism_epsilon(settings["mechanism"], settings["epsilon"])
-        # Every setting is validated here, once (DESIGN.md rule 5); the table is resolved on
-        # first use, when the pipeline's vectors have been loaded.
+        # Every setting is validated here, once (docs/architecture.md rule 5); the table is
+        # resolved on first use, when the pipeline's vectors have been loaded.
         self.privatizer = Privatizer(
             nlp=nlp, **{**settings, "table": self.table_spec or "default",
                         "detector": None if self.ents_only else self.detector_spec})
@@ -201,6 +201,8 @@ class DPPrivatizer(Pipe):
         # table is used at all.
         self._table_resolved = self.table_spec is not None or not self._uses_pipeline_vectors
         self._report_dicts: dict[Report, dict[str, Any]] = {}
+        # The process that built the component; a copy in another process keys its stream.
+        self._pid, self._keyed = os.getpid(), (0, 0)
 
     @property
     def config(self) -> PrivatizerConfig:
@@ -289,36 +291,39 @@ class DPPrivatizer(Pipe):
         RETURNS (list[Doc]): one new Doc per input.
         """
         privatizer = self._ready()
-        if self.targets == "all":
-            spans = None
-            masks = [np.fromiter((is_word(doc.vocab.strings[o])
-                                  for o in doc.to_array(ORTH).tolist()), bool, count=len(doc))
-                     for doc in docs]
-        else:
-            # An address or number over several tokens becomes one token: one surrogate.
-            docs = merge_pii_tokens(docs, [t for t in self.targets if t in PII_LABELS])
-            spans = self.target_spans(docs)
-            masks = [np.asarray([label is not None for label in mask], dtype=bool)
-                     for mask in privatizer.target_masks(docs, spans)]
-        results = privatizer.privatize_docs(docs, spans)
-        return [self._rebuild(doc, words, mask, report)
-                for doc, mask, (words, report) in zip(docs, masks, results)]
+        self._key_process_stream(privatizer)
+        # The core's selection path (textdp.selection): PII merged into one token, the
+        # detector's findings and the pipeline's entities through the same filters, one
+        # mask per Doc, chosen once and handed to the substitution.
+        docs = privatizer.prepare(docs)
+        selection = privatizer.select(
+            docs, entities=None if self.targets == "all" else self.pipeline_entities(docs),
+            entities_only=self.ents_only)
+        results = privatizer.privatize_docs(docs, selection=selection)
+        return [self._rebuild(doc, words, np.fromiter((label is not None for label in mask),
+                                                      bool, count=len(mask)), report)
+                for doc, mask, (words, report) in zip(docs, selection.masks, results)]
 
-    def target_spans(self, docs: Sequence[Doc]) -> list[list[tuple[int, int, str]]]:
-        """Entity spans per Doc as ``(start, end, label)``: the configured detector's (by
-        default the same ensemble as every other front end), and, where an entity recognizer
-        earlier in the pipeline annotated the Doc, ``doc.ents`` too: the pipeline's entities
-        are an extra signal (a union), never a replacement for the detector."""
-        live = [i for i, doc in enumerate(docs) if len(doc)]
-        if self.ents_only:
-            live = [i for i in live if not docs[i].has_annotation("ENT_IOB")]
-        spans: list[list[tuple[int, int, str]]] = [[] for _ in docs]
-        for i, found in zip(live, self.detector([docs[i] for i in live]) if live else []):
-            spans[i] = list(found)
-        for i, doc in enumerate(docs):
-            if len(doc) and doc.has_annotation("ENT_IOB"):
-                spans[i] += [(e.start, e.end, normalise_label(e.label_)) for e in doc.ents]
-        return spans
+    def _key_process_stream(self, privatizer: Privatizer) -> None:
+        """In a process of ``nlp.pipe(n_process=...)`` (a process other than the one that built
+        this component), with a fixed seed, draw from a stream keyed by the process's number:
+        a forked or unpickled copy would otherwise restart the parent's seeded stream, and
+        the processes would repeat each other's noise (every output twice)."""
+        pid = os.getpid()
+        if self.config.seed is None or pid == self._pid or self._keyed == (pid, id(privatizer)):
+            return
+        privatizer.use_stream("process", _process_number())
+        self._keyed = (pid, id(privatizer))
+
+    @staticmethod
+    def pipeline_entities(docs: Sequence[Doc]) -> list[list[tuple[int, int, str]] | None]:
+        """Per Doc, the entities an earlier component set (``doc.ents`` as ``(start, end,
+        label)``, labels normalised), or ``None`` for a Doc no entity recognizer annotated.
+        The selection joins them to the detector's findings through the same filters
+        (:meth:`textdp.selection.TargetSelector.select`): an extra signal, never a
+        replacement for the detector unless ``detector="ents"``."""
+        return [[(e.start, e.end, normalise_label(e.label_)) for e in doc.ents]
+                if len(doc) and doc.has_annotation("ENT_IOB") else None for doc in docs]
 
     def _rebuild(self, doc: Doc, words: list[str], replaced: np.ndarray, report: Report) -> Doc:
         """A new Doc with the private words and what may be carried over from ``doc``."""
@@ -571,6 +576,16 @@ def _describe(spec: Any) -> Any:
     if isinstance(spec, EmbeddingTable):
         return {"table": spec.name, "candidates": len(spec), "dim": spec.dim}
     return {type(spec).__name__: getattr(spec, "name", None)}
+
+
+def _process_number() -> int:
+    """This process's number among the processes its parent started (``multiprocessing``
+    numbers them 1, 2, ... in the order they start, so a script's run keys alike each time);
+    the process id where it has none."""
+    import multiprocessing
+
+    identity = multiprocessing.current_process()._identity
+    return int(identity[-1]) if identity else os.getpid()
 
 
 def _pipeline_label(nlp: Language) -> str:

@@ -53,7 +53,7 @@ def make_mechanism(
     args: the mechanism's other arguments, e.g. ``{"lam": 0.2}``.
     RETURNS: a :class:`Mechanism`, or the mapping when ``epsilon`` is left out.
 
-    Arguments are checked here, before any text is read (DESIGN.md rule 5).
+    Arguments are checked here, before any text is read (docs/architecture.md rule 5).
     """
     spec: dict[str, Any] = {"name": name, **(args or {})}
     if "epsilon" in spec:

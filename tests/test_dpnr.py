@@ -326,7 +326,7 @@ def test_privatizer_with_dpnr_raises_the_documented_error():
 
     rng = np.random.default_rng(0)
     table = EmbeddingTable(["alpha", "beta", "gamma"], rng.normal(size=(3, 4)))
-    # Refused at construction, before any text is read (DESIGN.md rule 5).
+    # Refused at construction, before any text is read (docs/architecture.md rule 5).
     with pytest.raises(ValueError, match=r"releases representations.*textdp\.dpnr\.DPNR"):
         Privatizer(mechanism="dpnr", epsilon=1.0, targets="all", table=table,
                    nlp=spacy.blank("en"), seed=0)

@@ -7,9 +7,9 @@ the module it reads from: ``from textdp import defaults`` reads ``textdp.default
 runs implicitly before a submodule (``textdp/__init__.py`` before ``textdp.tables``) are not
 counted, as in import-linter: every module would otherwise depend on every re-export.
 
-The layers below are DESIGN.md's layout, lowest first. A module may import its own layer and
-the ones below it; the intended direction is "integrations depend on the core, never the other
-way" inside the core too.
+The layers below are docs/architecture.md's layers, lowest first. A module may import its own
+layer and the ones below it; the intended direction is "integrations depend on the core, never
+the other way" inside the core too.
 """
 
 from __future__ import annotations
@@ -23,10 +23,12 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("textdp", "hf_textdp", "spacy_textdp")
 
 # Lowest first. A pattern is a module name, or ``pkg.*`` for every module below ``pkg``; the
-# longest matching pattern decides (``textdp.detect.train`` beats ``textdp.detect.*``).
+# longest matching pattern decides. No module inside a package gets a layer other than its
+# package's (test_no_module_has_a_layer_apart_from_its_package).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Small utilities with no first-party dependency but each other.
-    ("foundation", ("textdp._version", "textdp.validation", "textdp.rng", "textdp.io",
+    ("foundation", ("textdp._version", "textdp.errors", "textdp.validation", "textdp.rng",
+                    "textdp.io",
                     "textdp.report", "textdp.tokenization", "textdp.chunking", "textdp.memory",
                     "textdp.contexts", "textdp.embedded", "textdp.budget", "textdp.surface",
                     "textdp.profile_urls",
@@ -71,7 +73,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The training of detectors: it scores them on the dev splits with evaluate's scorer and
     # measures names surviving the whole Privatizer, so it sits above both. No detector
     # imports it.
-    ("detector training", ("textdp.detect.train", "textdp.detect.train_transformer")),
+    ("detector training", ("textdp.training", "textdp.training.*")),
     # One module per command; they read options and call the library, which never imports
     # them (nor argparse: test_argparse_only_in_the_command_line).
     ("command line", ("textdp.cli", "textdp.cli.*", "textdp.__main__")),
@@ -256,7 +258,18 @@ def test_the_graph_is_read() -> None:
     assert "textdp.privatizer" in graph["spacy_textdp.component"]
     assert "textdp.substitution" in graph["textdp.privatizer"]
     assert "textdp.calibration" in graph["textdp.privatizer"]  # a function-level import
-    assert _layer_of("textdp.detect.train") > _layer_of("textdp.detect.base")
+    assert _layer_of("textdp.training.spacy_tagger") > _layer_of("textdp.detect.base")
+
+
+def test_no_module_has_a_layer_apart_from_its_package() -> None:
+    """A layer is a package or top-level modules: a module that must sit above its own
+    package's layer belongs in another package (training code left ``detect/`` for
+    ``textdp/training/``), not in a special layer of its own."""
+    patterns = [(name, p) for name, group in LAYERS for p in group]
+    nested = [(p, q, name) for name, p in patterns if not p.endswith(".*")
+              for other, q in patterns if q.endswith(".*") and other != name
+              and p.startswith(q[:-1])]
+    assert nested == []
 
 
 # Argparse belongs to the command line: the library takes plain Python arguments, so every

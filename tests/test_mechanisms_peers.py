@@ -214,7 +214,7 @@ def test_truncated_gumbel_frequencies_match_the_exact_law(row):
 
 def test_truncated_gumbel_k0_is_a_uniform_draw_not_the_input():
     """With two words, k ~ Poisson(ln 1) is always 0: MLDP returns the word unchanged; here
-    every draw is uniform over the table (DESIGN.md rule 2)."""
+    every draw is uniform over the table (docs/architecture.md rule 2)."""
     two = np.array([[0.0], [1.0]], dtype=np.float32)
     m = prepared("truncated_gumbel", 100.0, two)
     ids = draws(m, two, [0], 4000, seed=6)[0]

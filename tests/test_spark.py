@@ -273,3 +273,17 @@ def test_keyed_pseudonyms_agree_across_partitions_and_workers(spark):
     assert len({text.split(" ")[0] for text in texts}) > 1
     with pytest.raises(ValueError, match="scope_column"):
         privatize_column(df, "text", scope_column="pid")  # without consistency='dataset'
+
+
+def test_budget_refusal_names_the_partition_row(spark):
+    """The core names the row of what it was given (the non-null texts of one Arrow batch);
+    Spark names the row of the partition (a null before it used to shift the number)."""
+    rows = [(0, "fine", 0.0, ["a"]), (1, None, 0.0, ["b"]), (2, "far too many words", 0.0, ["c"])]
+    df = spark.createDataFrame(rows, SCHEMA).coalesce(1)
+    out = privatize_column(df, "text", targets="all", epsilon=1.0, max_epsilon_per_text=1.0,
+                           budget_policy="refuse", seed=1)
+    with pytest.raises(Exception) as info:
+        out.collect()
+    message = str(info.value)
+    assert "partition 0, row 2 of the partition: its targets need more" in message
+    assert "far too many" not in message

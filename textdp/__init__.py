@@ -6,6 +6,7 @@
 
 from textdp._version import __version__
 from textdp.config import PrivatizerConfig
+from textdp.errors import RowError
 from textdp.index import NeighbourIndex
 from textdp.mechanisms import Mechanism, available, create_mechanism
 from textdp.privatizer import PrivatizedText, Privatizer
@@ -15,5 +16,6 @@ from textdp.tables import EmbeddingTable
 
 __all__ = [
     "EmbeddingTable", "Mechanism", "NeighbourIndex", "PrivatizedText", "Privatizer",
-    "PrivatizerConfig", "RandomSource", "Report", "__version__", "available", "create_mechanism",
+    "PrivatizerConfig", "RandomSource", "Report", "RowError", "__version__", "available",
+    "create_mechanism",
 ]

@@ -1,10 +1,12 @@
 """An audit trail of detection: which character ranges would be targeted, by what, never the text.
 
 A row whose names were all missed used to report ``"tokens_replaced": 0`` and nothing else.
-:class:`Auditor` runs the detection stage exactly as a privatizer configures it (detector, PII
-recognisers of the PII labels among ``targets``, allow and deny lists, score threshold; see
-:func:`textdp.detect.build_detector`) on the privatizer's tokenizer and chunks, and returns
-per text the targeted spans as plain values::
+:class:`Auditor` runs the selection stage exactly as a privatizer does (the same
+:class:`~textdp.selection.TargetSelector`: detector, PII recognisers of the PII labels among
+``targets``, allow and deny lists, score threshold, multi-token PII merged into one target, a
+name inside an address left to the address, honorifics dropped) on the privatizer's tokenizer
+and chunks, and returns per text the targeted spans as plain values: the spans
+``Privatizer(report_spans=True)`` reports for the same settings::
 
     {"start": 0, "end": 10, "label": "PERSON", "detector": "minilm", "score": 0.9995}
 
@@ -26,17 +28,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from textdp.batching import check_row
 from textdp.chunking import chunk_text
-from textdp.detect import Finding, build_detector, find
-from textdp.detect.base import span_records
-from textdp.targets import DEFAULT_TARGETS, is_word, resolve_targets
+from textdp.detect import build_detector
+from textdp.errors import RowError
+from textdp.report import join_cut_spans
+from textdp.selection import TargetSelector, piece_docs, shift_spans
+from textdp.targets import DEFAULT_TARGETS, resolve_targets
 
 # The keys of one span record, in order.
 SPAN_FIELDS = ("start", "end", "label", "detector", "score")
 
 
 class Auditor:
-    """The detection stage of a privatizer, reporting spans instead of replacing them.
+    """The selection stage of a privatizer, reporting spans instead of replacing them.
 
     Args:
         targets: as the privatizer's (``["PERSON"]`` by default; ``"all"`` marks every word
@@ -58,10 +63,18 @@ class Auditor:
 
         self.targets = resolve_targets(targets)
         self.batch_size = check_positive_int("batch_size", batch_size)
-        self.detector = None if self.targets == "all" else build_detector(
-            detector, device=device, targets=self.targets, allow=allow, deny=deny,
-            deny_label=deny_label, threshold=threshold)
+        #: The privatizer's selection stage, built from the same settings.
+        self.selector = TargetSelector(self.targets, None if self.targets == "all" else
+                                       build_detector(detector, device=device,
+                                                      targets=self.targets, allow=allow,
+                                                      deny=deny, deny_label=deny_label,
+                                                      threshold=threshold))
         self._nlp = nlp
+
+    @property
+    def detector(self) -> Any:
+        """The detector (``None`` with ``targets="all"``)."""
+        return self.selector.detector
 
     @property
     def nlp(self) -> Any:
@@ -76,62 +89,25 @@ class Auditor:
         from textdp.tokenization import transient_strings
 
         for i, t in enumerate(texts):
-            if not isinstance(t, str):
-                raise ValueError(f"row {i}: expected a string, got {type(t).__name__}")
-        pieces = [(i, c) for i, t in enumerate(texts) for c in chunk_text(t)]
-        out: list[list[dict[str, Any]]] = [[] for _ in texts]
+            if t is None:
+                raise RowError(i, "expected a string, got NoneType", field="text")
+            check_row(i, t)
+        # As the privatizer: whitespace-only chunks are not read.
+        pieces = [(i, c) for i, t in enumerate(texts) for c in chunk_text(t)
+                  if t[c.start:c.end].strip()]
+        out: list[list[tuple[Any, ...]]] = [[] for _ in texts]
         for k in range(0, len(pieces), self.batch_size):
             batch = pieces[k:k + self.batch_size]
             with transient_strings(self.nlp):
-                docs = list(self.nlp.tokenizer.pipe(texts[i][c.start:c.end] for i, c in batch))
-                found = self._find(docs)
-                for (i, c), doc, fs in zip(batch, docs, found):
-                    # A chunk reports the tokens that start in its core, as it replaces them.
-                    core = [f._replace(start=s, end=e) for f in fs
-                            for s, e in [_core_tokens(doc, f, c.core_start - c.start,
-                                                      c.core_end - c.start)] if s < e]
-                    out[i].extend(span_records(doc, core, offset=c.start))
-        cuts: list[set[int]] = [set() for _ in texts]
-        for i, c in pieces:
-            if c.core_start > 0:
-                cuts[i].add(c.core_start)
-        return [_join_cuts(spans, texts[i], cuts[i]) for i, spans in enumerate(out)]
-
-    def _find(self, docs: list[Any]) -> list[list[Finding]]:
-        if self.detector is None:  # targets="all": every word token
-            return [[Finding(t.i, t.i + 1, "*", "all", None) for t in doc if is_word(t.text)]
-                    for doc in docs]
-        wanted = set(self.targets)
-        return [[f for f in fs if f.label in wanted] for fs in find(self.detector, docs)]
+                docs, cores = piece_docs(self.nlp, self.selector, [texts[i] for i, _ in batch],
+                                         [c for _, c in batch])
+                selection = self.selector.select(docs, cores=cores, audit=True)
+                assert selection.spans is not None
+                for (i, c), spans in zip(batch, selection.spans):
+                    out[i].extend(shift_spans(spans, c.start))
+        cuts = [[c.core_start for c in chunk_text(t) if c.core_start] for t in texts]
+        return [[dict(zip(SPAN_FIELDS, s)) for s in join_cut_spans(spans, texts[i], cuts[i])]
+                for i, spans in enumerate(out)]
 
     def __repr__(self) -> str:
         return f"Auditor(targets={self.targets!r}, detector={self.detector!r})"
-
-
-def _core_tokens(doc: Any, f: Finding, a: int, b: int) -> tuple[int, int]:
-    """The tokens of ``f`` that start in the character range ``[a, b)`` of ``doc``."""
-    inside = [k for k in range(f.start, f.end) if a <= doc[k].idx < b]
-    return (inside[0], inside[-1] + 1) if inside else (0, 0)
-
-
-def _join_cuts(spans: list[dict[str, Any]], text: str, cuts: set[int]
-               ) -> list[dict[str, Any]]:
-    """Spans sorted, the two halves of a span cut by a chunk boundary (a position in
-    ``cuts``) joined again: same label, one ending at or before the cut and the other
-    starting at or after it, only whitespace between."""
-    spans = sorted(spans, key=lambda r: (r["start"], r["end"], r["label"]))
-    out: list[dict[str, Any]] = []
-    for r in spans:
-        prev = out[-1] if out else None
-        if prev is not None and cuts and prev["label"] == r["label"] and \
-                prev["end"] <= r["start"] and not text[prev["end"]:r["start"]].strip() and \
-                any(prev["end"] <= c <= r["start"] for c in cuts):
-            prev["end"] = r["end"]
-            if prev["detector"] != r["detector"]:
-                parts = prev["detector"].split("+") + r["detector"].split("+")
-                prev["detector"] = "+".join(dict.fromkeys(parts))
-            prev["score"] = None if prev["score"] is None or r["score"] is None else \
-                max(prev["score"], r["score"])
-            continue
-        out.append(dict(r))
-    return out

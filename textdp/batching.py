@@ -8,13 +8,15 @@ soon as all its pieces ran; its state (budget, pseudonyms drawn) lives exactly a
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from textdp.budget import TextState
 from textdp.chunking import BATCH_CHARS, Chunk, chunk_text
-from textdp.report import Report
+from textdp.errors import RowError
+from textdp.report import Report, join_cut_spans
 
 
 @dataclass(frozen=True)
@@ -64,10 +66,13 @@ def stream(texts: Iterable[str | None], run: RunPieces, *, empty: Report, batch_
         if text is None:  # missing: passes through as None, costs nothing
             rows[i] = None
             continue
-        rows[i] = ([], [], text if keep_original else None)
+        # outputs, reports, the original (if kept), the text and where its cores were cut
+        rows[i] = ([], [], text if keep_original else None, text, [])
         if scope is not None:
             states[i] = TextState(scope=str(scope))
         for chunk in chunk_text(text):
+            if chunk.core_start:
+                rows[i][4].append(chunk.core_start)
             batch.append(Piece(i, text, chunk))
             chars += chunk.end - chunk.start
             if len(batch) >= batch_size or chars >= BATCH_CHARS:
@@ -82,7 +87,7 @@ def stream(texts: Iterable[str | None], run: RunPieces, *, empty: Report, batch_
 def check_row(i: int, text: Any) -> None:
     """A text is a string, or ``None`` for a missing one (it passes through)."""
     if text is not None and not isinstance(text, str):
-        raise ValueError(f"row {i}: expected a string, got {type(text).__name__}")
+        raise RowError(i, f"expected a string, got {type(text).__name__}", field="text")
 
 
 def _run(batch: list[Piece], run: RunPieces, rows: dict[int, Any],
@@ -103,8 +108,10 @@ def _finished(rows: dict[int, Any], states: dict[int, TextState], start: int, st
         if row is None:
             yield None
             continue
-        outs, reports, original = row
+        outs, reports, original, text, cuts = row
         report = reports[0] if reports else empty
         for other in reports[1:]:
             report = report.merge(other)
+        if report.spans and cuts:  # a span cut by a chunk boundary is one span again
+            report = dataclasses.replace(report, spans=join_cut_spans(report.spans, text, cuts))
         yield PrivatizedText("".join(outs), report, original)

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from textdp.errors import RowError
+
 BUDGET_POLICIES = ("truncate", "refuse")
 
 
@@ -51,8 +53,9 @@ def over_budget(draw_owners: list[int], states: dict[int, TextState], *,
             continue
         over[i] = True
         if policy == "refuse":
-            raise ValueError(
-                f"row {owner}: its targets need more than max_epsilon_per_text="
+            raise RowError(
+                owner, f"its targets need more than max_epsilon_per_text="
                 f"{max_epsilon_per_text} at epsilon={epsilon} per draw (at most {cap} "
-                "draws); use budget_policy='truncate' or a larger budget")
+                "draws); use budget_policy='truncate' or a larger budget",
+                field="max_epsilon_per_text")
     return over

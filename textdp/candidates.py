@@ -5,7 +5,7 @@ contextual index), clips it to ``clip_norm``, removes the excluded substitutes, 
 shared nearest-neighbour index, prepares the mechanism on it, and holds what a draw decodes
 to: the whole table, or with ``replace="name"`` the public name vocabulary per name kind
 (:mod:`textdp.pseudonyms`). Out-of-vocabulary targets get public stand-in vectors from here
-(DESIGN.md rule 2).
+(docs/architecture.md rule 2).
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ ships it to the executors, and ``textdp privatize`` maps its flags onto it. The 
 representation is chosen here (through :func:`textdp.defaults.default_epsilon`), so the same
 inputs give the same effective ε everywhere.
 
-Building a config loads nothing (no model, no table) and reads no text (DESIGN.md rule 5).
+Building a config loads nothing (no model, no table) and reads no text (docs/architecture.md,
+rule 5).
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ class PrivatizerConfig:
             batch (:mod:`textdp.rng`); excludes ``seed``.
         device: ``"cpu"``, ``"cuda"``, ``"cuda:N"`` or ``"auto"`` (resolved by the
             privatizer, so one config serves machines with and without a GPU).
-        keep_original: also return the original text (off by default, DESIGN.md rule 7).
+        keep_original: also return the original text (off by default, docs/architecture.md rule 7).
         index: nearest-neighbour backend, one of ``auto, exact, int8, bf16, flat, hnsw, ivf``
             (``auto`` times the CPU ones on the table and takes the fastest).
         batch_size: texts per vectorised batch.

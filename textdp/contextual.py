@@ -30,7 +30,7 @@ built with ``num_hidden_layers = layer`` (a layer's output does not depend on la
 made layer 1 of all-MiniLM-L6-v2 ~6× faster than running all six layers.
 
 The vectors are computed from the text being privatized; they are inputs to a mechanism, never
-candidates. Candidates come from :mod:`textdp.contextual_index` (DESIGN.md rule 1).
+candidates. Candidates come from :mod:`textdp.contextual_index` (docs/architecture.md rule 1).
 """
 
 from __future__ import annotations

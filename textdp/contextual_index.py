@@ -1,6 +1,7 @@
 """ContextualIndex: the public candidates of contextual substitution, and ``build-index``.
 
-DESIGN.md rule 1: substitutes come from a public table, never from the text being privatized.
+docs/architecture.md rule 1: substitutes come from a public table, never from the text being
+privatized.
 A research notebook built its contextual index from a sample of the private data and could
 write other people's words; here the index holds contextual vectors of PUBLIC words only:
 

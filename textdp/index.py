@@ -1,7 +1,7 @@
 """NeighbourIndex: batched nearest-neighbour decode of many noisy vectors at once.
 
-Decoding is post-processing (DESIGN.md rule 8): an approximate search never weakens the privacy
-guarantee, it only changes which public word is written. Backends:
+Decoding is post-processing (docs/architecture.md rule 8): an approximate search never weakens the
+privacy guarantee, it only changes which public word is written. Backends:
 
 * ``"exact"``: torch matmul in chunks on the chosen device (CPU or GPU); for ``k=1`` one fused
   ``addmm`` per chunk and a blocked argmax (a vectorised block maximum, then the winner inside

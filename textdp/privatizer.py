@@ -1,12 +1,14 @@
 """Privatizer: wires the stages of one configuration and runs them on batches of texts.
 
-text → tokens → target selection (:mod:`textdp.selection`) → representation
-(:mod:`textdp.representation`) → mechanism and decode against the candidate space
-(:mod:`textdp.candidates`) → consistency and surface form (:mod:`textdp.substitution`) → text
-and a report, in bounded batches (:mod:`textdp.batching`). Every setting lives in one
-:class:`~textdp.config.PrivatizerConfig`, validated before any text is read; the stages keep
-DESIGN.md's privacy rules (public candidates, public stand-ins, ε stated per draw).
-"""
+texts → chunks in bounded batches (:mod:`textdp.batching`, :mod:`textdp.chunking`) → tokens
+→ target selection (:mod:`textdp.selection`: the one path every front end takes) →
+substitution (:mod:`textdp.substitution`: the draw plan, i.e. consistency and budget, then
+the vectors of :mod:`textdp.representation`, the mechanism, the decode against the candidate
+space of :mod:`textdp.candidates`, and the surface form) → text and a report. Every setting
+lives in one :class:`~textdp.config.PrivatizerConfig`, validated before any text is read; the
+privatizer owns the random streams of every front end (:meth:`Privatizer.use_stream`); the
+stages keep the privacy rules of docs/architecture.md (public candidates, public stand-ins, ε
+stated per draw)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,10 @@ import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from textdp.batching import Piece, PrivatizedText, check_row, stream
+import numpy as np
+
+from textdp.batching import Piece, PrivatizedText, check_row
+from textdp.batching import stream as run_batches
 from textdp.budget import TextState
 from textdp.candidates import CandidateSpace, load_table
 from textdp.config import PrivatizerConfig, from_mapping
@@ -23,10 +28,10 @@ from textdp.contextual_index import resolve_contextual_index
 from textdp.detect import Span, build_detector
 from textdp.index import resolve_device
 from textdp.memory import release_free_memory
-from textdp.pseudonyms import merge_pii_tokens, resolve_key
+from textdp.pseudonyms import resolve_key
 from textdp.report import Report
 from textdp.rng import RandomSource
-from textdp.selection import Selector, TargetSelector, audit_spans, restrict_to_cores, shift_spans
+from textdp.selection import Selection, Selector, TargetSelector, piece_docs, shift_spans
 from textdp.substitution import Substituter
 from textdp.surface import join_words
 from textdp.tables import EmbeddingTable, resolve_exclude
@@ -35,6 +40,14 @@ from textdp.tokenization import transient_strings
 
 __all__ = ["DEFAULT_TARGETS", "PrivatizedText", "Privatizer", "PrivatizerConfig", "is_word"]
 _SETTINGS = frozenset(f.name for f in dataclasses.fields(PrivatizerConfig))
+
+#: The kinds of keyed random streams (docs/architecture.md, "Random streams"), each its own
+#: namespace of keys, so keys of two kinds never meet: ``"index"`` a batch by its first
+#: dataset index (``datasets.map(with_indices=True)``), ``"worker"`` a worker by its rank
+#: (``with_rank=True``; its stream continues from call to call), ``"partition"`` a Spark
+#: Arrow batch by its partition and first row, ``"process"`` a process of spaCy's
+#: ``nlp.pipe(n_process=...)`` by its position among its siblings.
+STREAMS = {"index": 0, "worker": 1, "partition": 2, "process": 3}
 
 
 class Privatizer:
@@ -57,6 +70,7 @@ class Privatizer:
         self.config = config
         self.device = resolve_device(config.device)
         self.rng = RandomSource(config.seed, secure=config.secure)
+        self._stream: tuple[int, ...] | None = None  # the key of the stream in use, if keyed
         self.key = resolve_key(config.key, config.seed) \
             if config.consistency == "dataset" else None
         self.calibration = None
@@ -96,7 +110,7 @@ class Privatizer:
     def __getstate__(self) -> dict[str, Any]:
         """Pickle the configuration only: models and tables reload in the receiving process."""
         state = dict(self.__dict__)
-        state.update(_nlp=None, _space=None, _substituter=None, rng=None)
+        state.update(_nlp=None, _space=None, _substituter=None, rng=None, _stream=None)
         if not isinstance(self.config.table, EmbeddingTable) and \
                 not isinstance(self.config.contextual_index, EmbeddingTable):
             state["_table"] = None
@@ -156,6 +170,35 @@ class Privatizer:
         """Whether the models and the candidates are loaded (on the first batch)."""
         return self._substituter is not None
 
+    def load(self) -> None:
+        """Load the pipeline's models, the table and its index now and prepare the mechanism
+        with the configuration's own generator (otherwise done on the first batch): a worker
+        that loads before choosing its stream prepares the mechanism (e.g. a random
+        projection) as every other worker does."""
+        self._setup()
+
+    def use_stream(self, kind: str, *key: int) -> None:
+        """With a fixed ``seed``, draw from now on from the stream keyed by the seed, ``kind``
+        (one of :data:`STREAMS`) and ``key``: distinct keys give independent streams, the same
+        key the same stream, so parallel workers never repeat each other's noise and a rerun
+        reproduces the release. A ``"worker"`` stream continues when it is already the one in
+        use; every other kind starts at its key. Without a seed nothing changes (OS entropy,
+        drawn afresh in each process). The models load first (:meth:`load`), so the mechanism
+        is prepared from the configuration's generator, never from a worker's stream."""
+        if kind not in STREAMS:
+            raise ValueError(f"stream kind must be one of {', '.join(STREAMS)}, got {kind!r}")
+        if any(isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0
+               for k in key):
+            raise ValueError(f"a stream key is non-negative integers, got {key!r}")
+        if self.config.seed is None:
+            return
+        full = (STREAMS[kind], *(int(k) for k in key))
+        if kind == "worker" and full == self._stream:
+            return
+        self.load()
+        self.rng = RandomSource.keyed(self.config.seed, *full)
+        self._stream = full
+
     def _setup(self) -> Substituter:
         if self._substituter is None:
             if self.mechanism.reads_context:
@@ -177,7 +220,8 @@ class Privatizer:
         return self.privatize([text])[0]
 
     def privatize(self, texts: Iterable[str | None], *,
-                  scopes: Iterable[Any] | None = None) -> list[PrivatizedText | None]:
+                  scopes: Iterable[Any] | None = None,
+                  stream: tuple[Any, ...] | None = None) -> list[PrivatizedText | None]:
         """Privatize texts in vectorised batches; one :class:`PrivatizedText` per input, and
         ``None`` for a ``None`` (missing) text, which costs nothing.
 
@@ -186,15 +230,17 @@ class Privatizer:
         the whole dataset. Raises ``ValueError`` naming the row (0-based) of a non-string
         input before any text is processed, and ``TypeError`` for a bare string (iterating
         it would hand back its characters, i.e. the original text): call the privatizer on
-        one text.
+        one text. ``stream``: ``(kind, *key)``, the keyed stream to draw from
+        (:meth:`use_stream`), for front ends that run copies of one privatizer in parallel.
         """
         texts = list(_texts(texts))
         for i, t in enumerate(texts):
             check_row(i, t)
-        return list(self.privatize_iter(texts, scopes=scopes))
+        return list(self.privatize_iter(texts, scopes=scopes, stream=stream))
 
     def privatize_iter(self, texts: Iterable[str | None], *,
-                       scopes: Iterable[Any] | None = None
+                       scopes: Iterable[Any] | None = None,
+                       stream: tuple[Any, ...] | None = None
                        ) -> Iterator[PrivatizedText | None]:
         """Privatize lazily, in input order: each result is yielded once its text is done.
 
@@ -203,73 +249,93 @@ class Privatizer:
         batch whatever the length of the input or of one text; a ``max_epsilon_per_text``
         budget still spans all chunks of a text. A non-string row raises ``ValueError``
         naming it when it is reached (results before it have been yielded);
-        :meth:`privatize` checks every row first.
+        :meth:`privatize` checks every row first. ``stream``: as for :meth:`privatize`.
         """
-        yield from stream(_texts(texts), self._run_pieces, empty=self._setup().report,
+        if stream is not None:
+            self.use_stream(*stream)
+        yield from run_batches(_texts(texts), self._run_pieces, empty=self._empty_report(),
                           batch_size=self.config.batch_size,
                           keep_original=self.config.keep_original, scopes=scopes)
+
+    def _empty_report(self) -> Report:
+        """The report of a text (or piece) with nothing to read: no draws, and with
+        ``report_spans`` no spans."""
+        empty = self._setup().report
+        return dataclasses.replace(empty, spans=()) if self.config.report_spans else empty
 
     def _run_pieces(self, pieces: list[Piece], states: dict[int, TextState]
                     ) -> list[tuple[str, Report]]:
         """The output of each piece's core and its report (with ``report_spans``, its spans
         in offsets of the whole text). Empty and whitespace-only pieces come back as they are
         and spend nothing."""
-        empty = self._setup().report  # models and tables load outside the memory zone
+        empty = self._empty_report()  # models and tables load outside the memory zone
         out = [(t[c.core_start:c.core_end], empty) for _, t, c in pieces]
         live = [j for j, (_, t, c) in enumerate(pieces) if t[c.start:c.end].strip()]
         if live:
             with transient_strings(self.nlp):
                 chunks = [pieces[j].chunk for j in live]
-                docs = list(self.nlp.tokenizer.pipe(pieces[j].text[c.start:c.end]
-                                                    for j, c in zip(live, chunks)))
-                docs = merge_pii_tokens(docs, self.selector.pii_labels)
-                cores = [(c.core_start - c.start, c.core_end - c.start) for c in chunks]
+                docs, cores = piece_docs(self.nlp, self.selector,
+                                         [pieces[j].text for j in live], chunks)
                 private = self.privatize_docs(
-                    docs, owners=[pieces[j].row for j in live], states=states,
-                    cores=[None if core == (0, c.end - c.start) else core
-                           for core, c in zip(cores, chunks)])
-                for j, c, doc, (a, z), (words, report) in zip(live, chunks, docs, cores,
-                                                             private):
+                    docs, owners=[pieces[j].row for j in live], states=states, cores=cores)
+                for j, c, doc, (words, report) in zip(live, chunks, docs, private):
                     if report.spans and c.start:
                         report = dataclasses.replace(
                             report, spans=shift_spans(report.spans, c.start))
-                    out[j] = (join_words(words, doc, a, z,
+                    out[j] = (join_words(words, doc, c.core_start - c.start,
+                                         c.core_end - c.start,
                                          collapse_tags=self.config.replace == "tag"), report)
         release_free_memory()  # or the heap grows batch after batch (textdp.memory)
         return out
+
+    def prepare(self, docs: Sequence[Any]) -> list[Any]:
+        """Tokenized docs made ready for :meth:`select`: each multi-token PII value of a
+        targeted label one token (:meth:`TargetSelector.prepare`). Use the returned docs."""
+        return self.selector.prepare(docs)
+
+    def select(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None, *,
+               entities: Sequence[Sequence[Span] | None] | None = None,
+               entities_only: bool = False,
+               cores: Sequence[tuple[int, int] | None] | None = None) -> Selection:
+        """The targets of prepared ``docs`` (:meth:`TargetSelector.select`): their masks and,
+        with ``report_spans``, the audit spans. A front end that carries entities (spaCy's
+        ``doc.ents``) passes them as ``entities`` and hands the selection to
+        :meth:`privatize_docs`, so targets are chosen once, as for every other front end."""
+        return self.selector.select(docs, spans, entities=entities,
+                                    entities_only=entities_only, cores=cores,
+                                    audit=self.config.report_spans)
 
     def privatize_docs(self, docs: Sequence[Any],
                        spans: Sequence[Sequence[Span]] | None = None, *,
                        owners: Sequence[int] | None = None,
                        states: dict[int, TextState] | None = None,
                        cores: Sequence[tuple[int, int] | None] | None = None,
+                       selection: Selection | None = None,
                        ) -> list[tuple[list[str], Report]]:
         """Privatize tokenized spaCy docs; returns the new words of each doc and its report.
 
-        ``spans`` gives the entity spans per doc (e.g. from ``doc.ents``); when ``None`` the
-        configured detector runs (unless ``targets="all"``). ``owners`` (the text each doc
-        belongs to, default: each doc its own) and ``states`` (per text, :mod:`textdp.budget`)
-        carry a ``max_epsilon_per_text`` budget and the pseudonyms drawn across pieces of one
-        long text; ``cores`` (per doc, a character range or ``None`` for all) limits the
-        targets to the tokens that start in it (the rest of a chunk is read as context only).
+        ``spans`` gives the entity spans per doc (gold annotations) in place of the detector;
+        when ``None`` the configured detector runs (unless ``targets="all"``).
+        ``selection``: targets already chosen by :meth:`select` (then ``spans`` and
+        ``cores`` are not read). ``owners`` (the text each doc belongs to, default: each doc
+        its own) and ``states`` (per text, :mod:`textdp.budget`) carry a
+        ``max_epsilon_per_text`` budget and the pseudonyms drawn across pieces of one long
+        text; ``cores`` (per doc, a character range or ``None`` for all) limits the targets
+        to the tokens that start in it (the rest of a chunk is read as context only).
         """
         substituter = self._setup()
         self.rng.next_batch()
-        found = None
-        if self.config.report_spans and spans is None:
-            found = self.selector.findings(docs)  # the spans, with detector and score
-            if found is not None:
-                spans = [[f.span for f in fs] for fs in found]
         words = [[t.text for t in doc] for doc in docs]  # read once, for both stages
-        masks = self.selector.masks(docs, spans, words=words)
-        restrict_to_cores(docs, masks, cores or ())
+        if selection is None:
+            selection = self.selector.select(docs, spans, cores=cores, words=words,
+                                             audit=self.config.report_spans)
         owners = list(range(len(docs))) if owners is None else list(owners)
-        out = substituter.substitute(docs, words, masks, owners,
+        out = substituter.substitute(docs, words, list(selection.masks), owners,
                                      {} if states is None else states, self.rng)
-        if found is None:
+        if selection.spans is None:
             return out
-        return [(new, dataclasses.replace(report, spans=audit_spans(doc, fs, mask)))
-                for doc, fs, mask, (new, report) in zip(docs, found, masks, out)]
+        return [(new, dataclasses.replace(report, spans=doc_spans))
+                for doc_spans, (new, report) in zip(selection.spans, out)]
 
     def target_masks(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None
                      ) -> list[list[str | None]]:

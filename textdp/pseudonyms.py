@@ -1,6 +1,6 @@
 """Stage: what replaces a target, and which mentions share one draw.
 
-Two decisions sit between the mechanism and the surface form (DESIGN.md, data flow):
+Two decisions sit between the mechanism and the surface form (docs/architecture.md, data flow):
 
 * **What replaces a target** (``replace``): ``"name"`` decodes person targets to the public
   *name vocabulary*, the words of the candidate table that the census name lists know

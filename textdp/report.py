@@ -1,4 +1,4 @@
-"""What a call released and what it cost in ε (DESIGN.md rule 3).
+"""What a call released and what it cost in ε (docs/architecture.md rule 3).
 
 A report never claims more than basic sequential composition gives: ``epsilon_total`` is the
 sum of the per-draw ε over the draws the mechanism made (and likewise for δ). With consistent
@@ -28,6 +28,7 @@ term of ε·Σⱼ dⱼ; the worst case is ``epsilon_total × diameter`` (for ``d
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from decimal import Decimal
 from typing import Any
@@ -164,3 +165,28 @@ def _times(n: int, value: float) -> float:
     """``n × value`` computed on the decimal that ``value`` prints as, so 6 × 0.3 reports 1.8,
     not 1.7999999999999998 (the float nearest the exact decimal product)."""
     return float(Decimal(repr(float(value))) * n)
+
+
+#: A targeted span of the audit trail: start, end (character offsets), label, detector, score.
+SpanRecord = tuple[int, int, str, str, float | None]
+
+
+def join_cut_spans(spans: Iterable[SpanRecord], text: str, cuts: Iterable[int]
+                   ) -> tuple[SpanRecord, ...]:
+    """A text's audit spans sorted, the two halves of a span cut by a chunk boundary (a
+    position in ``cuts``) joined again: same label, one ending at or before the cut and the
+    other starting at or after it, only whitespace between. Detectors are joined with ``+``,
+    the score is the higher one (``None`` if either has none)."""
+    cuts = sorted(cuts)
+    out: list[list[Any]] = []
+    for s in sorted(spans, key=lambda r: (r[0], r[1], r[2])):
+        prev = out[-1] if out else None
+        if prev is not None and cuts and prev[2] == s[2] and prev[1] <= s[0] and \
+                not text[prev[1]:s[0]].strip() and any(prev[1] <= c <= s[0] for c in cuts):
+            prev[1] = s[1]
+            if prev[3] != s[3]:
+                prev[3] = "+".join(dict.fromkeys(prev[3].split("+") + s[3].split("+")))
+            prev[4] = None if prev[4] is None or s[4] is None else max(prev[4], s[4])
+            continue
+        out.append(list(s))
+    return tuple((a, b, label, det, score) for a, b, label, det, score in out)

@@ -1,9 +1,9 @@
 """Representation: the vector each draw starts from.
 
 Static: the target's row of the public table; a target without one (out of vocabulary) or
-over its text's budget gets a public stand-in vector that does not depend on it (DESIGN.md
-rule 2). Contextual: the target's hidden state read in the context :mod:`textdp.contexts`
-builds, clipped like the candidates.
+over its text's budget gets a public stand-in vector that does not depend on it
+(docs/architecture.md rule 2). Contextual: the target's hidden state read in the context
+:mod:`textdp.contexts` builds, clipped like the candidates.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Explicit random generators for every draw (DESIGN.md rule 6).
+"""Explicit random generators for every draw (docs/architecture.md rule 6).
 
 Nothing in textdp touches numpy's or Python's global RNG. A :class:`RandomSource` owns one
 numpy ``Generator`` and, on the fast path, one ``torch.Generator`` per device. Mechanisms draw

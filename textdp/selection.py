@@ -1,25 +1,51 @@
 """Target selection: which tokens of a tokenized text are replaced, and under which label.
 
-The stage between the detector and the substitution: it turns the detector's spans (or spans
-a front end carries, such as ``doc.ents``) into one label per token (a *mask*; ``None`` for a
-token left alone), keeps the tokens a whole address or number covers together, keeps
-honorifics, restricts the targets to the core of a chunk, and, for the audit trail, gives the
-spans that were replaced with the detector and score that found them (never text).
+The one path from tokens to targets, shared by every front end: the core's privatizer, the
+spaCy component and the dry run ``textdp detect`` (:class:`~textdp.audit.Auditor`) all call
+:meth:`TargetSelector.prepare` and :meth:`TargetSelector.select`, so what ``detect`` reports
+is what ``privatize`` replaces (docs/architecture.md, "Selection").
+
+1. :meth:`~TargetSelector.prepare`: an address or number over several tokens becomes one
+   token (one surrogate replaces it).
+2. :meth:`~TargetSelector.select`: the detector's findings (with the detector and score that
+   found each), joined with the entities a front end carries (``doc.ents``) through the same
+   filters (non-names such as "Pt" or "lol" out of person spans, allow and deny lists, score
+   threshold); then one label per token (a *mask*; ``None`` for a token left alone): the
+   tokens a whole address or number covers keep its label, honorifics are dropped, and only
+   tokens in the core of a chunk stay targets. For the audit trail it gives the spans that
+   were targeted with the detector and score that found them (offsets, never text).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple, Protocol
 
-from textdp.detect import Finding, Span, find
+from textdp.chunking import Chunk
+from textdp.detect import Finding, PIIUnion, Span, find
 from textdp.detect.base import span_records
+from textdp.detect.lists import ListDetector
 from textdp.detect.pii import PII_LABELS
-from textdp.pseudonyms import drop_honorifics
+from textdp.detect.rules import drop_non_names
+from textdp.pseudonyms import drop_honorifics, merge_pii_tokens
 from textdp.targets import is_word
 
 Mask = list[str | None]
 AuditSpan = tuple[int, int, str, str, float | None]
+#: The ``detector`` of a finding that came from the entities a front end carries.
+ENTITIES = "ents"
+#: Label and detector of the targets of ``targets="all"`` (every word token).
+ALL_LABEL, ALL_DETECTOR = "*", "all"
+
+
+class Selection(NamedTuple):
+    """What :meth:`TargetSelector.select` chose for a batch of docs."""
+
+    #: Per doc, per token: the label that makes it a target, or ``None``.
+    masks: list[Mask]
+    #: Per doc, the targeted spans for the audit trail (character offsets in the doc's text,
+    #: label, detector, score); ``None`` when not asked for.
+    spans: list[tuple[AuditSpan, ...]] | None = None
 
 
 class Selector(Protocol):
@@ -29,6 +55,14 @@ class Selector(Protocol):
     detector: Any
     #: The PII labels among the targets (their tokens are merged into one token each).
     pii_labels: list[str]
+
+    def prepare(self, docs: Sequence[Any]) -> list[Any]: ...
+
+    def select(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None, *,
+               entities: Sequence[Sequence[Span] | None] | None = None,
+               entities_only: bool = False,
+               cores: Sequence[tuple[int, int] | None] | None = None,
+               audit: bool = False) -> Selection: ...
 
     def masks(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None, *,
               words: Sequence[Sequence[str]] | None = None) -> list[Mask]: ...
@@ -42,7 +76,8 @@ class TargetSelector:
     Args:
         targets: ``"all"`` or the normalised entity labels to replace.
         detector: the detector that finds spans when a caller gives none (``None`` with
-            ``targets="all"``).
+            ``targets="all"``); :func:`textdp.detect.build_detector` builds it from the
+            settings.
     """
 
     def __init__(self, targets: tuple[str, ...] | str, detector: Any) -> None:
@@ -51,17 +86,93 @@ class TargetSelector:
         #: The PII labels among the targets: their tokens are merged into one token each.
         self.pii_labels = [] if targets == "all" else [t for t in targets if t in PII_LABELS]
 
-    def masks(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None, *,
-              words: Sequence[Sequence[str]] | None = None) -> list[Mask]:
-        """Per doc, per token: the label that makes it a target, or ``None``. ``spans``: the
-        entity spans per doc; ``None`` runs the detector. ``words``: each doc's token texts,
-        when the caller has them already."""
+    def prepare(self, docs: Sequence[Any]) -> list[Any]:
+        """``docs`` with the tokens of each multi-token PII value of a targeted label made one
+        token (:func:`~textdp.pseudonyms.merge_pii_tokens`); the docs themselves otherwise."""
+        return merge_pii_tokens(docs, self.pii_labels)
+
+    def select(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None, *,
+               entities: Sequence[Sequence[Span] | None] | None = None,
+               entities_only: bool = False,
+               cores: Sequence[tuple[int, int] | None] | None = None,
+               audit: bool = False, words: Sequence[Sequence[str]] | None = None
+               ) -> Selection:
+        """The targets of ``docs`` (prepared by :meth:`prepare`).
+
+        ``spans``: per doc, spans that replace the detector (gold annotations; nothing is
+        audited then). ``entities``: per doc, the entities a front end carries (``doc.ents``),
+        or ``None`` for a doc it did not annotate; they join the detector's findings (a
+        union) through the same filters, or, with ``entities_only``, stand in for the name
+        detector where given (the PII patterns still run). ``cores``: per doc, the character
+        range whose tokens may be targets (``None``: all; the rest of a chunk is context).
+        ``audit``: also return the targeted spans with their detector and score.
+        ``words``: each doc's token texts, when the caller has them already."""
         if words is None:
             words = [[t.text for t in doc] for doc in docs]
         if self.targets == "all":
-            return [["*" if is_word(w) else None for w in ws] for ws in words]
-        if spans is None:
-            spans = self.detector(docs)
+            masks: list[Mask] = [[ALL_LABEL if is_word(w) else None for w in ws]
+                                 for ws in words]
+            restrict_to_cores(docs, masks, cores or ())
+            found: list[list[Finding]] | None = [
+                [Finding(k, k + 1, ALL_LABEL, ALL_DETECTOR, None)
+                 for k, label in enumerate(mask) if label is not None] for mask in masks] \
+                if audit else None
+        else:
+            if spans is not None:
+                found = [[Finding(s, e, label, "given", None) for s, e, label in doc_spans]
+                         for doc_spans in spans]
+                audit = False
+            else:
+                found = self._find(docs, words, entities, entities_only, scored=audit)
+            masks = self._masks(words, [[f.span for f in fs] for fs in found])
+            restrict_to_cores(docs, masks, cores or ())
+        if not audit or found is None:
+            return Selection(masks)
+        return Selection(masks, [audit_spans(doc, fs, mask)
+                                 for doc, fs, mask in zip(docs, found, masks)])
+
+    def _find(self, docs: Sequence[Any], words: Sequence[Sequence[str]],
+              entities: Sequence[Sequence[Span] | None] | None, entities_only: bool, *,
+              scored: bool) -> list[list[Finding]]:
+        """The detector's findings per doc, joined with ``entities`` (see :meth:`select`)."""
+        docs = list(docs)
+        if entities is None:
+            entities = [None] * len(docs)
+        elif len(entities) != len(docs):
+            raise ValueError(f"entities: {len(entities)} lists for {len(docs)} docs")
+        # The entities join below the allow/deny lists and the threshold, as a member of the
+        # detector would: an allowed word is never targeted, whoever found it.
+        screen = self.detector if isinstance(self.detector, ListDetector) else None
+        inner = self.detector.inner if screen is not None else self.detector
+        found: list[list[Finding]] = [[] for _ in docs]
+        # An empty doc has nothing to find; a doc whose entities stand in for the name
+        # detector gets the PII patterns only.
+        run = [i for i, ents in enumerate(entities)
+               if len(docs[i]) and not (entities_only and ents is not None)]
+        if run:
+            if scored or screen is not None:  # the screen reads scores
+                inner_found = find(inner, [docs[i] for i in run])
+            else:  # spans only: a detector's findings may cost more than its spans
+                inner_found = [[Finding(s, e, label, "", None) for s, e, label in doc_spans]
+                               for doc_spans in inner([docs[i] for i in run])]
+            for i, fs in zip(run, inner_found):
+                found[i] = list(fs)
+        ran = set(run)
+        rest = [i for i in range(len(docs)) if i not in ran and len(docs[i])]
+        if rest and isinstance(inner, PIIUnion):  # the PII patterns run on every doc
+            for i, fs in zip(rest, inner.pii.findings([docs[i] for i in rest])):
+                found[i] = list(fs)
+        for i, ents in enumerate(entities):
+            if ents:
+                # A pipeline's NER takes greetings and abbreviations ("Pt", "lol", "omg")
+                # for names as the detector's members do: the same filter takes them out.
+                kept = drop_non_names(words[i], [tuple(s) for s in ents])  # type: ignore[misc]
+                found[i] = sorted({*found[i], *(Finding(s, e, label, ENTITIES, None)
+                                                for s, e, label in kept)}, key=_order)
+        return screen.screen(docs, found) if screen is not None else found
+
+    def _masks(self, words: Sequence[Sequence[str]], spans: Iterable[Sequence[Span]]
+               ) -> list[Mask]:
         wanted = set(self.targets)
         masks: list[Mask] = []
         for ws, doc_spans in zip(words, spans):
@@ -76,10 +187,35 @@ class TargetSelector:
             masks.append(drop_honorifics(mask, ws))
         return masks
 
+    def masks(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None, *,
+              words: Sequence[Sequence[str]] | None = None) -> list[Mask]:
+        """Per doc, per token: the label that makes it a target, or ``None``. ``spans``: the
+        entity spans per doc; ``None`` runs the detector. ``words``: each doc's token texts,
+        when the caller has them already. (:meth:`select`'s masks.)"""
+        return self.select(docs, spans, words=words).masks
+
     def findings(self, docs: Sequence[Any]) -> list[list[Finding]] | None:
         """The detector's spans with the detector and score that found each (``None`` with
         ``targets="all"``: there is no detector)."""
         return None if self.detector is None else find(self.detector, docs)
+
+
+def _order(f: Finding) -> tuple[int, int, str, str]:
+    return f.start, f.end, f.label, f.detector
+
+
+def piece_docs(nlp: Any, selector: Selector, texts: Sequence[str], chunks: Sequence[Chunk]
+               ) -> tuple[list[Any], list[tuple[int, int] | None]]:
+    """The prepared docs of the chunks (``texts[j][chunk.start:chunk.end]``, tokenized by
+    ``nlp``'s tokenizer) and each one's core in its own offsets (``None``: the whole doc).
+    Call it in a memory zone of ``nlp`` (:func:`textdp.tokenization.transient_strings`)."""
+    docs = list(nlp.tokenizer.pipe(t[c.start:c.end] for t, c in zip(texts, chunks)))
+    docs = selector.prepare(docs)
+    cores: list[tuple[int, int] | None] = []
+    for c in chunks:
+        core = (c.core_start - c.start, c.core_end - c.start)
+        cores.append(None if core == (0, c.end - c.start) else core)
+    return docs, cores
 
 
 def restrict_to_cores(docs: Sequence[Any], masks: list[Mask],

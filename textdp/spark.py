@@ -20,7 +20,7 @@ cache keyed by a digest of the configuration, and loads the spaCy pipeline, the 
 neighbour index once: later batches, partitions and jobs with the same configuration in that
 worker reuse them.
 
-Privacy notes (DESIGN.md):
+Privacy notes (docs/architecture.md):
 
 * A Spark action recomputes what is not cached. Without a ``seed`` every recomputation (a
   second action, an evicted cache, a retried task, speculative execution) is a fresh draw of
@@ -80,8 +80,8 @@ def privatize_column(
         column: the column to privatize (a top-level string column).
         output_column: where the privatized text goes; ``None`` (default) overwrites
             ``column`` in place. Another name needs ``keep_original=True``: the original text
-            then stays in ``column`` (DESIGN.md rule 7). A new name is appended at the end; an
-            existing column of that name is replaced in place.
+            then stays in ``column`` (docs/architecture.md rule 7). A new name is appended at the
+            end; an existing column of that name is replaced in place.
         report_columns: also append ``dp_tokens_replaced`` (int64: target tokens replaced)
             and ``dp_epsilon`` (double: the row's composed bound, draws × ε),
             as ``hf_textdp.Privatizer(report_columns=True)`` does.
@@ -245,7 +245,7 @@ def _worker_privatizer(key: str, source: Any, device: str) -> Any:
     # Load the pipeline, table and index now, once, and prepare the mechanism with the
     # configuration's own generator: with a fixed seed every worker then prepares it alike
     # (e.g. the same random projection), whichever partition it happens to see first.
-    core._setup()
+    core.load()
     _WORKER_PRIVATIZERS[cache_key] = core
     while len(_WORKER_PRIVATIZERS) > WORKER_CACHE_SIZE:
         _WORKER_PRIVATIZERS.popitem(last=False)
@@ -262,7 +262,7 @@ def _privatize_partition(batches: Iterator[Any], *, key: str, source: Any, devic
     import pandas as pd
     from pyspark import TaskContext
 
-    from textdp.rng import RandomSource
+    from textdp.errors import RowError
 
     ctx = TaskContext.get()
     partition = ctx.partitionId() if ctx is not None else 0
@@ -281,11 +281,17 @@ def _privatize_partition(batches: Iterator[Any], *, key: str, source: Any, devic
             _limit_threads(ctx)
         live = np.flatnonzero(~missing)
         values = series.to_numpy(dtype=object)
-        if seed is not None:
-            core.rng = RandomSource.keyed(seed, 2, partition, offset)
         scope_values = None if scopes is None else scopes.to_numpy(dtype=object)
-        results = core.privatize([values[i] for i in live], scopes=None if scope_values is None
-                                 else [scope_values[i] for i in live]) if live.size else []
+        try:
+            # With a fixed seed, each Arrow batch draws from its own stream (the core keys it).
+            results = core.privatize(
+                [values[i] for i in live], scopes=None if scope_values is None
+                else [scope_values[i] for i in live],
+                stream=("partition", partition, offset)) if live.size else []
+        except RowError as err:  # the core's row is the err.row-th non-null of the batch
+            row = offset + int(live[err.row]) if 0 <= err.row < live.size else err.row
+            raise err.named(f"column {column!r}, partition {partition}, row {row} of the "
+                            "partition") from None
         texts: list[str | None] = [None] * n
         tokens: list[int | None] = [None] * n
         epsilons: list[float | None] = [None] * n
@@ -343,8 +349,8 @@ def _limit_threads(ctx: Any) -> None:
 # ---------------------------------------------------------------------------- helpers
 def _validated_config(config: Mapping[str, Any]) -> "PrivatizerConfig":
     """The configuration every executor builds its privatizer from, validated on the driver
-    by building a privatizer (DESIGN.md rule 5; this loads no model and reads no text), with
-    the driver's key of ``consistency="dataset"``: one key for every executor, so keyed
+    by building a privatizer (docs/architecture.md rule 5; this loads no model and reads no
+    text), with the driver's key of ``consistency="dataset"``: one key for every executor, so keyed
     pseudonyms agree."""
     # The original text stays in the DataFrame's own column, so the executors' privatizers
     # never keep a copy (keep_original is a front-end decision here).

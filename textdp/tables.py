@@ -1,6 +1,6 @@
 """EmbeddingTable: the public candidate vocabulary and its vectors.
 
-DESIGN.md rule 1: every substitute comes from a public table, never from the text being
+docs/architecture.md rule 1: every substitute comes from a public table, never from the text being
 privatized. A table holds two things:
 
 * a *lookup* matrix with a word → row map, used to find the vector of an input token (it may
@@ -253,7 +253,7 @@ class EmbeddingTable:
         (the lookup is unchanged); only the public candidates shrink.
 
         The guarantee holds as before: the list is fixed in advance, not taken from the text,
-        so the reduced table is still public (DESIGN.md rule 1). For mechanisms that add
+        so the reduced table is still public (docs/architecture.md rule 1). For mechanisms that add
         noise to a vector and decode it (mlaplace, mahalanobis, projection, gaussian,
         vickrey, …) this is post-processing: the noisy point is the same, only the public
         list it is decoded against is shorter. Mechanisms that sample among the candidates

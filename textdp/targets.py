@@ -4,7 +4,7 @@ A typo such as ``--targets PERSONS`` used to be accepted silently: no detector e
 that label, so every name was published unchanged with exit status 0. :func:`resolve_targets`
 now refuses any label outside :data:`VALID_LABELS` (or the caller's own ``extra_labels``, for a
 custom spaCy pipeline with labels of its own), naming the valid values, before any text is
-read (DESIGN.md rule 5).
+read (docs/architecture.md rule 5).
 
 The valid labels are
 

@@ -1,6 +1,6 @@
 """Parameter checks shared by every mechanism and front end.
 
-DESIGN.md rule 5: parameters are validated before any text is read. Every check raises a
+docs/architecture.md rule 5: parameters are validated before any text is read. Every check raises a
 ``ValueError`` that names the parameter and the accepted range, and never echoes text.
 """
 
@@ -66,9 +66,9 @@ def resolve_output_column(column: object, output_column: object, keep_original: 
     """Where a front end writes the privatized text: ``None`` (over ``column``) or a new column.
 
     Writing to another column leaves the original text beside the output, so it needs
-    ``keep_original=True`` (DESIGN.md rule 7); ``keep_original=True`` without another column
-    would be a request the front end cannot honour. Shared by the Hugging Face and Spark front
-    ends so both apply the same rule with the same messages.
+    ``keep_original=True`` (docs/architecture.md rule 7); ``keep_original=True`` without another
+    column would be a request the front end cannot honour. Shared by the Hugging Face and Spark
+    front ends so both apply the same rule with the same messages.
     """
     for name, value in ((column_name, column), ("output_column", output_column)):
         if (value is not None or name == column_name) and (
@@ -79,7 +79,7 @@ def resolve_output_column(column: object, output_column: object, keep_original: 
     if output_column is not None and not keep_original:
         raise ValueError(
             f"output_column={output_column!r} leaves the original text in column {column!r}; "
-            f"pass keep_original=True to ask for that (DESIGN.md rule 7), or leave "
+            f"pass keep_original=True to ask for that (docs/architecture.md rule 7), or leave "
             f"output_column=None to overwrite it")
     if keep_original and output_column is None:
         raise ValueError(f"keep_original=True needs an output_column other than "

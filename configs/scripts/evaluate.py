@@ -6,7 +6,7 @@
 A reference pipeline's NER marks the person tokens of each original text. Reported: the share
 of person tokens that changed (privacy: ideally 1), the share of other word tokens kept
 (utility under names-only targets), the share of documents whose entity spans and labels
-survived, and the ε spent. Only aggregates are printed, never text (DESIGN.md rule 7).
+survived, and the ε spent. Only aggregates are printed, never text (docs/architecture.md rule 7).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
         corpus/corpus.private.spacy --text-field text
 
 The DocBin keeps each privatized Doc with its entity spans, sentence boundaries and the report
-in ``doc._.dp`` (user data). Only counts are printed, never text (DESIGN.md rule 7).
+in ``doc._.dp`` (user data). Only counts are printed, never text (docs/architecture.md rule 7).
 """
 
 from __future__ import annotations

@@ -254,16 +254,23 @@ def test_per_text_budget_truncates(blank_all):
 def test_pipe_makes_one_privatizer_call_per_minibatch(md_nlp, monkeypatch):
     component = md_nlp.get_pipe("dp_privatizer")
     privatizer = component._ready()
-    calls = []
-    original = privatizer.privatize_docs
+    calls, selections = [], []
+    original, select = privatizer.privatize_docs, privatizer.selector.select
 
-    def counting(docs, spans=None):
+    def counting(docs, spans=None, **kwargs):
         calls.append(len(docs))
-        return original(docs, spans)
+        return original(docs, spans, **kwargs)
+
+    def selecting(docs, *args, **kwargs):
+        selections.append(len(docs))
+        return select(docs, *args, **kwargs)
 
     monkeypatch.setattr(privatizer, "privatize_docs", counting)
+    monkeypatch.setattr(privatizer.selector, "select", selecting)
     docs = list(md_nlp.pipe([SNIPPET] * 10, batch_size=4))
     assert calls == [4, 4, 2]
+    # Targets are chosen once per minibatch, by the core's selection stage.
+    assert selections == [4, 4, 2]
     assert all(d._.dp["tokens_replaced"] == 4 for d in docs)
 
 

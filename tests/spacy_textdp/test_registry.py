@@ -122,6 +122,7 @@ def test_init_fill_config_fills_the_defaults(fresh_process):
         "model": None, "layer": 1, "precision": "auto", "contextual_index": None,
         "target_unchanged": None, "replace": None, "consistency": "document", "key": None,
         "allow": None, "deny": None, "threshold": None, "exclude": "default",
+        "report_spans": False,
     }
 
 

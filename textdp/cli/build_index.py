@@ -5,7 +5,7 @@
 
 The index (:class:`~textdp.contextual_index.ContextualIndex`) holds contextual vectors of PUBLIC
 words only: the model's whole-word vocabulary, or the words of a public corpus; never the data
-to be privatized (DESIGN.md rule 1).
+to be privatized (docs/architecture.md rule 1).
 """
 
 from __future__ import annotations

@@ -20,7 +20,6 @@ import argparse
 import contextlib
 import math
 import os
-import re
 import sys
 import time
 from collections.abc import Iterator
@@ -36,6 +35,7 @@ from textdp.cli.args import (
 )
 from textdp.contextual import PRECISIONS
 from textdp.defaults import default_epsilon
+from textdp.errors import RowError
 from textdp.io import (
     FORMATS,
     InputError,
@@ -183,23 +183,21 @@ def _warn_epsilon(epsilon: float) -> None:
 
 def _privatize_batch(privatizer: Any, texts: list[str | None], lines: list[int], name: str,
                      scopes: list[Any] | None = None) -> Any:
-    """``privatizer.privatize``, with a row named by the privatizer mapped to its input line."""
-    problem = None
+    """``privatizer.privatize``, with a row the privatizer names (:class:`RowError`) named by
+    its input line."""
     try:
         results = privatizer.privatize(texts) if scopes is None else \
             privatizer.privatize(texts, scopes=scopes)
-    except ValueError as err:
-        problem = str(err)
-    else:
-        if len(results) == len(texts):
-            return results
+    except RowError as err:
+        if 0 <= err.row < len(lines):
+            raise err.named(f"{name}, line {lines[err.row]}") from None
+        raise
+    if len(results) != len(texts):
         # zip() would drop the rest silently: never lose records.
-        problem = (f"{name}, lines {lines[0]}-{lines[-1]}: the privatizer returned "
-                   f"{len(results)} results for {len(texts)} records (a bug; please report it)")
-    m = re.match(r"row (\d+): (.*)", problem, re.S)
-    if m and int(m.group(1)) < len(lines):
-        problem = f"{name}, line {lines[int(m.group(1))]}: {m.group(2)}"
-    raise ValueError(problem)
+        raise ValueError(f"{name}, lines {lines[0]}-{lines[-1]}: the privatizer returned "
+                         f"{len(results)} results for {len(texts)} records (a bug; please "
+                         "report it)")
+    return results
 
 
 def config_from_args(args: argparse.Namespace) -> Any:

@@ -6,8 +6,8 @@
     textdp train-detector --kind transformer --data ../shared/data \\
         -o textdp/detect/models/minilm_names
 
-``--kind spacy`` (the default) is :func:`textdp.detect.train.train`, ``--kind transformer``
-:func:`textdp.detect.train_transformer.train`; every input file is checked before training
+``--kind spacy`` (the default) is :func:`textdp.training.spacy_tagger.train`, ``--kind transformer``
+:func:`textdp.training.transformer_tagger.train`; every input file is checked before training
 starts, and test sets are never read.
 """
 
@@ -17,8 +17,8 @@ import argparse
 import os
 from typing import Any
 
-from textdp.detect import train as spacy_train
-from textdp.detect import train_transformer
+from textdp.training import spacy_tagger as spacy_train
+from textdp.training import transformer_tagger as train_transformer
 
 
 def add_parser(sub: Any) -> None:

@@ -116,7 +116,13 @@ class ListDetector:
         """The wrapped detector's findings, thresholded, without allowed tokens, with the
         deny-list spans added."""
         docs = list(docs)
-        found = find(self.inner, docs)
+        return self.screen(docs, find(self.inner, docs))
+
+    def screen(self, docs: Sequence[Any], found: Sequence[Sequence[Finding]]
+               ) -> list[list[Finding]]:
+        """``found`` (per doc, findings of any source: the wrapped detector's, or spans a
+        front end carries) thresholded, without allowed tokens, with the deny-list spans
+        added: what :meth:`findings` does to the wrapped detector's findings."""
         out = []
         for doc, fs in zip(docs, found):
             if self.threshold is not None:

@@ -1,5 +1,5 @@
 """The packaged spaCy name tagger: a spaCy NER trained on newswire, posts and tweets (CoNLL-2003,
-WNUT-17, BTC; see :mod:`textdp.detect.train`).
+WNUT-17, BTC; see :mod:`textdp.training.spacy_tagger`).
 
 The package holds only the component's weights (``models/<name>/ner.bin``), its config and the
 list of md keys it reads vectors for (``vector_keys.npz``); the static vectors it was trained

@@ -10,7 +10,7 @@ trained words; only a token none of whose n-grams was ever trained gets the zero
 **These embeddings are private.** They are trained on the user's own documents: their
 vocabulary is those documents' words, and the vectors carry what the documents say about them.
 They serve detection only (:class:`~textdp.detect.similarity.SimilarityDetector`). They are
-never substitution candidates (DESIGN.md rule 1): the saved file carries
+never substitution candidates (docs/architecture.md rule 1): the saved file carries
 :data:`textdp.tables.PRIVATE_EMBEDDINGS_KEY`, which :meth:`EmbeddingTable.from_word2vec
 <textdp.tables.EmbeddingTable.from_word2vec>` refuses, so ``Privatizer(table=path)`` and
 ``textdp privatize --table path`` fail with :class:`~textdp.tables.PrivateEmbeddingsError`

@@ -202,7 +202,8 @@ class NoiseMechanism(Mechanism):
         """``(n, dim)`` independent noise vectors."""
 
     def perturb(self, vectors: torch.Tensor, rng: RandomSource) -> torch.Tensor:
-        """Noisy copies of ``vectors`` (opt-in: DESIGN.md rule 4 keeps them out of outputs)."""
+        """Noisy copies of ``vectors`` (opt-in: docs/architecture.md rule 4 keeps them out of
+        outputs)."""
         return vectors + self.noise(vectors.shape[0], vectors.shape[1], rng, vectors.device)
 
     def sample(

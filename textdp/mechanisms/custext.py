@@ -6,7 +6,7 @@ paper's mapping step, the public table alone is partitioned into sets of K words
 set with its K − 1 nearest words not yet placed (a last set smaller than K joins the one before,
 so no word is left alone). A word's output set is its own set, so every word of a set has the
 same output set; that is what makes the guarantee a DP one. The partition is built from the
-public table only (DESIGN.md rule 1) and cached per table.
+public table only (docs/architecture.md rule 1) and cached per table.
 
 Per token, the input's set is the set of its nearest table word (a table word: its own set),
 and a member y is drawn with P(y | x) ∝ exp(ε·u(x, y)/2), u(x, y) = 1 − (d(x, y) − d_lo)/(d_hi −

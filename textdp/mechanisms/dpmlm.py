@@ -14,7 +14,7 @@ Each target word is rewritten by a masked-language model that sees its text:
 This is the exponential mechanism with utility in [a, b], whose sensitivity is b − a for any
 change of the input, so each replaced token is ε-DP (pure DP, not metric DP) with respect to
 its whole text, and the n replaced tokens of a text compose to n·ε (what the report states).
-The candidates are the model's vocabulary, public by construction (DESIGN.md rule 1).
+The candidates are the model's vocabulary, public by construction (docs/architecture.md rule 1).
 
 The default clipping range is the paper's, calibrated on ``roberta-base`` logits; for another
 model, pass its own range (e.g. percentiles of its mask logits on public text): the guarantee

@@ -6,7 +6,7 @@ more than a factor 1 + β with probability ≤ δ over the draw of the projectio
 Laplace noise calibrated to sensitivity 1 + β is then added in the projected space and decoded
 against the projected candidates. So δ is *per pair of inputs*, over one projection that is
 drawn once per candidate table, independently of any text, and kept secret (it is never
-returned; a seeded run is reproducible and therefore not private, DESIGN.md rule 6).
+returned; a seeded run is reproducible and therefore not private, docs/architecture.md rule 6).
 
 When the formula gives m ≥ d (for d = 300, δ = 1e-6: β ≤ 0.5439) no projection is applied.
 A d × d Gaussian matrix (the formula's m capped at d) would not keep the promise: at d = 300,

@@ -15,9 +15,9 @@ before any text is read. (MLDP computes Δmin and Δmax from one random start wo
 over-estimates Δmin and under-estimates Δmax, i.e. adds less noise than the calibration asks
 for; here both are exact over every pair of candidates.)
 
-Two departures from MLDP, both required by DESIGN.md rule 2: when k = 0 MLDP returns the input
-word unchanged; here the token gets a uniform draw over the table instead (it depends on no
-input, so mixing it in never raises the worst ratio of the k ≥ 1 draws, while a point mass on
+Two departures from MLDP, both required by docs/architecture.md rule 2: when k = 0 MLDP returns
+the input word unchanged; here the token gets a uniform draw over the table instead (it depends
+on no input, so mixing it in never raises the worst ratio of the k ≥ 1 draws, while a point mass on
 the input would), and an input without a vector never
 reaches a mechanism (the Privatizer gives it a public stand-in first). The k nearest words are
 found exactly (the candidate set is part of the mechanism, not post-processing).

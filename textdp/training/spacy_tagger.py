@@ -108,13 +108,13 @@ def examples_of(documents: Sequence[Any], vocab: Any, labels: Sequence[str],
     """One ``Example`` per sentence, gold entities limited to ``labels`` (CoNLL names, after
     :data:`CORPUS_LABELS`) and named by ``label_names`` (normalised label → model label;
     default CoNLL's names). With ``rng``, sentences are re-cased at random
-    (:data:`~textdp.detect.train_transformer.CASINGS`): chat and tweets come without the
+    (:data:`~textdp.training.transformer_tagger.CASINGS`): chat and tweets come without the
     capitals that newswire names carry."""
     from spacy.tokens import Doc
     from spacy.training import Example
 
     from textdp.detect.base import normalise_label
-    from textdp.detect.train_transformer import random_casing
+    from textdp.training.transformer_tagger import random_casing
 
     keep = {normalise_label(lab) for lab in labels}
     out = []

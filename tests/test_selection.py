@@ -1,0 +1,143 @@
+"""Target selection (textdp.selection): one path from tokens to targets for every front end.
+
+``textdp detect`` (the Auditor), ``privatize(report_spans=True)`` and the spaCy component all
+select through :class:`~textdp.selection.TargetSelector`, so the dry run shows exactly what is
+replaced: honorifics dropped, a multi-token address or number one target, a name inside an
+address left to the address, long texts cut and joined alike.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import pytest
+from spacy.tokens import Span
+
+from textdp.cli import main
+from textdp.privatizer import Privatizer
+from textdp.selection import ENTITIES, TargetSelector
+
+pytestmark = pytest.mark.usefixtures("private_cache")
+
+TARGETS = ["PERSON", "EMAIL", "PHONE"]
+# Names, PII over several tokens, honorifics, greetings and chat words beside names, and a
+# text of more than two chunks (CHUNK_CHARS = 20,000) with names at every cut.
+CORPUS = [
+    "Dr. Amara Patel met John Smith; call 555 123 4567 or mail amara.patel@example.com.",
+    "Mr Quillonbrae said hi lol. Pt is stable, per Dr Okafor.",
+    "omg Sarah!! Sincerely, Tom Lee",
+    "No names here.",
+    "",
+    " ".join(f"Maria Lopez wrote to Dr. Okafor about case {i}, cc Ann Lee." for i in range(700)),
+]
+
+
+def _key(spans):
+    return sorted((s["start"], s["end"], s["label"], s["detector"]) for s in spans)
+
+
+def _scores(spans):
+    return [s["score"] for s in sorted(spans, key=lambda s: (s["start"], s["end"], s["label"]))]
+
+
+@pytest.fixture(scope="module")
+def detected(tmp_path_factory):
+    """``textdp detect`` on the corpus (the CLI, default detector)."""
+    src = tmp_path_factory.mktemp("detect") / "corpus.jsonl"
+    src.write_text("".join(json.dumps({"text": t}) + "\n" for t in CORPUS), encoding="utf-8")
+    out = src.with_name("spans.jsonl")
+    assert main(["detect", str(src), "-o", str(out), "--targets", ",".join(TARGETS)]) == 0
+    return [json.loads(line)["spans"] for line in out.read_text("utf-8").splitlines()]
+
+
+def test_detect_reports_what_privatize_replaces(detected):
+    assert len(CORPUS[-1]) > 40_000
+    results = Privatizer(targets=TARGETS, report_spans=True, seed=3, replace="tag"
+                         ).privatize(CORPUS)
+    reported = [r.report.to_dict()["spans"] for r in results]
+    for det, rep in zip(detected, reported):
+        assert _key(det) == _key(rep)
+        assert _scores(det) == pytest.approx(_scores(rep), abs=1e-4)
+    found = {(CORPUS[0][s["start"]:s["end"]], s["label"]) for s in detected[0]}
+    # "Dr." is no name; the phone number is one target; the address is one EMAIL target.
+    assert found == {("Amara Patel", "PERSON"), ("John Smith", "PERSON"),
+                     ("555 123 4567", "PHONE"), ("amara.patel@example.com", "EMAIL")}
+    words = {CORPUS[1][s["start"]:s["end"]] for s in detected[1]}
+    assert words == {"Quillonbrae", "Okafor"}
+    long_text = CORPUS[-1]
+    found_long = [long_text[s["start"]:s["end"]] for s in detected[-1]]
+    # No name is cut in two at a chunk boundary: each "Maria Lopez" is one span.
+    assert found_long.count("Maria Lopez") == 700
+    assert all(w == "Maria Lopez" for w in found_long if "Lopez" in w or "Maria" in w)
+
+
+def test_the_spacy_component_selects_as_the_core(detected):
+    """The component on a pipeline without NER: the spans of the core and of detect.
+
+    spaCy hands the component whole Docs, so it reads a long text whole where the core cuts
+    it into chunks; a tagger that reads context may then see a word at a cut differently.
+    On the long text the component is compared with the core on the same whole Doc."""
+    from textdp.defaults import fresh_pipeline
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*\[W095\]")
+        nlp = fresh_pipeline()
+    for name in list(nlp.pipe_names):
+        nlp.remove_pipe(name)
+    settings = {"targets": TARGETS, "report_spans": True, "seed": 3, "replace": "tag"}
+    nlp.add_pipe("dp_privatizer", config=settings)
+    docs = list(nlp.pipe(CORPUS))
+    for det, doc in zip(detected[:-1], docs[:-1]):
+        assert _key(det) == _key(doc._.dp["spans"])
+    core = Privatizer(nlp=nlp, **settings)
+    whole = core.privatize_docs(core.prepare([nlp.make_doc(CORPUS[-1])]))[0][1]
+    assert _key(docs[-1]._.dp["spans"]) == _key(whole.to_dict()["spans"])
+    assert len(CORPUS[-1]) > 20_000 and len(docs[-1]._.dp["spans"]) > 2000
+
+
+def _doc_with_ents(nlp, text, ents):
+    doc = nlp.make_doc(text)
+    words = [t.text for t in doc]
+    doc.ents = [Span(doc, words.index(w), words.index(w) + 1, label="PERSON") for w in ents]
+    return doc
+
+
+def test_pipeline_entities_go_through_the_detectors_filters():
+    """doc.ents joins the detector's findings through the same filters: a pipeline's NER
+    that takes "Pt", "lol" or "omg" for a name adds no target, and the allow list wins."""
+    import spacy
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("dp_privatizer", config={"detector": "rules", "replace": "tag",
+                                          "allow": ["Paris"], "report_spans": True})
+    component = nlp.get_pipe("dp_privatizer")
+    text = "Pt seen lol omg Kevin and Paris"
+    doc = _doc_with_ents(nlp, text, ["Pt", "lol", "omg", "Kevin", "Paris"])
+    out = component(doc)
+    assert out.text == "Pt seen lol omg [PERSON] and Paris"
+    assert [(s["start"], s["end"], s["detector"]) for s in out._.dp["spans"]] == [
+        (16, 21, ENTITIES)]
+
+
+def test_entities_only_keeps_the_pii_patterns():
+    """detector="ents": the pipeline's entities stand in for the name detector, and the PII
+    patterns of the targeted labels still run."""
+    import spacy
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("dp_privatizer", config={"detector": "ents", "replace": "tag",
+                                          "targets": ["PERSON", "EMAIL"]})
+    doc = _doc_with_ents(nlp, "Kevin wrote to kevin@example.com", ["Kevin"])
+    assert nlp.get_pipe("dp_privatizer")(doc).text == "[PERSON] wrote to [EMAIL]"
+
+
+def test_selection_is_computed_once_and_masks_match_it():
+    selector = TargetSelector(("PERSON",), lambda docs: [[(1, 4, "PERSON")] for _ in docs])
+    import spacy
+
+    doc = spacy.blank("en")("Dear Dr. Ann Lee")
+    selection = selector.select([doc], audit=True)
+    assert selection.masks == [[None, None, "PERSON", "PERSON"]]  # "Dr." is dropped
+    assert [s[:3] for s in selection.spans[0]] == [(9, 16, "PERSON")]
+    assert selector.masks([doc]) == selection.masks
