@@ -262,10 +262,11 @@ class Privatizer:
                 spans = [[f.span for f in fs] for fs in found]
         words = [[t.text for t in doc] for doc in docs]  # read once, for both stages
         masks = self.selector.masks(docs, spans, words=words)
-        restrict_to_cores(docs, masks, cores or ())
+        context_only = restrict_to_cores(docs, masks, cores or ())
         owners = list(range(len(docs))) if owners is None else list(owners)
         out = substituter.substitute(docs, words, masks, owners,
-                                     {} if states is None else states, self.rng)
+                                     {} if states is None else states, self.rng,
+                                     context_targets=context_only)
         if found is None:
             return out
         return [(new, dataclasses.replace(report, spans=audit_spans(doc, fs, mask)))

@@ -83,14 +83,20 @@ class TargetSelector:
 
 
 def restrict_to_cores(docs: Sequence[Any], masks: list[Mask],
-                      cores: Sequence[tuple[int, int] | None]) -> None:
+                      cores: Sequence[tuple[int, int] | None]) -> list[dict[int, str]]:
     """Keep as targets only the tokens that start in their doc's core (a character range;
-    ``None`` for the whole doc): the rest of a chunk is read as context only."""
-    for doc, mask, core in zip(docs, masks, cores):
+    ``None`` for the whole doc): the rest of a chunk is read as context only. Returns, per
+    doc, the targets so removed (token → label): a neighbouring chunk draws them, and every
+    context read here masks them (:mod:`textdp.contexts`)."""
+    removed: list[dict[int, str]] = [{} for _ in masks]
+    for doc, mask, core, out in zip(docs, masks, cores, removed):
         if core is not None:
             for t in doc:
                 if not core[0] <= t.idx < core[1]:
+                    if mask[t.i] is not None:
+                        out[t.i] = mask[t.i]
                     mask[t.i] = None
+    return removed
 
 
 def audit_spans(doc: Any, findings: Sequence[Finding], mask: Sequence[str | None]
