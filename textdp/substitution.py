@@ -34,6 +34,7 @@ from textdp.pseudonyms import (
 from textdp.report import (
     HOLDS_BETWEEN,
     HOLDS_BETWEEN_ANY_CASING,
+    HOLDS_BETWEEN_BATCH,
     HOLDS_BETWEEN_NAME_KINDS,
     HOLDS_BETWEEN_REPEATS,
     Report,
@@ -45,10 +46,12 @@ from textdp.surface import surface_form
 
 
 def report_template(config: PrivatizerConfig, mechanism: Mechanism,
-                    space: CandidateSpace | None) -> Report:
+                    space: CandidateSpace | None, *, compute_dtype: torch.dtype | None = None
+                    ) -> Report:
     """The report of a text with nothing replaced: what every report of this privatizer
     states (mechanism, ε, guarantee, what it holds between, scale); counts go in with
-    :meth:`Report.counted`."""
+    :meth:`Report.counted`. ``compute_dtype``: the contextual encoder's forward-pass type
+    (a reduced one is stated, see :data:`textdp.report.HOLDS_BETWEEN_BATCH`)."""
     in_context = mechanism.reads_context
     # A context mechanism reads each target's text: its representation is contextual.
     representation = "contextual" if in_context else config.representation
@@ -64,6 +67,8 @@ def report_template(config: PrivatizerConfig, mechanism: Mechanism,
         holds_between += HOLDS_BETWEEN_NAME_KINDS
     if config.consistency != "mention" and config.targets != "all" and replace != "tag":
         holds_between += HOLDS_BETWEEN_REPEATS
+    if compute_dtype is not None and compute_dtype != torch.float32 and replace != "tag":
+        holds_between += HOLDS_BETWEEN_BATCH.format(dtype=str(compute_dtype).split(".")[-1])
     scale = space.scale if space is not None else None
     return Report.for_tokens(
         0, mechanism=mechanism.name, epsilon=mechanism.epsilon, delta=mechanism.delta,
@@ -95,7 +100,9 @@ class Substituter:
         self.encoder = encoder
         self.device = device
         self.replace = space.replace if space is not None else config.effective_replace
-        self.report = report_template(config, mechanism, space)
+        self.report = report_template(
+            config, mechanism, space,
+            compute_dtype=None if encoder is None else encoder.compute_dtype())
         # With entity targets, the other targets of a text are masked in its contexts.
         self.isolate = config.targets != "all"
 
