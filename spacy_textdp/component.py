@@ -16,12 +16,15 @@ components are carried over, moved to the new tokens' offsets and screened for t
 from __future__ import annotations
 
 import copy
+import copyreg
 import dataclasses
 import inspect
 import json
 import math
 import numbers
 import os
+import re
+import unicodedata
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -46,6 +49,7 @@ from spacy.language import Language
 from spacy.pipeline import Pipe
 from spacy.tokens import Doc, Span
 from spacy.util import SimpleFrozenList, minibatch
+from spacy.vocab import Vocab
 
 from spacy_textdp.vectors import pipeline_table
 from textdp.config import PrivatizerConfig
@@ -95,6 +99,33 @@ if not Doc.has_extension("dp_original"):
     Doc.set_extension("dp_original", default=None)
 
 
+class PrivateDoc(Doc):
+    """The Doc this component returns: a ``Doc`` in every way but pickling.
+
+    spaCy pickles a Doc with its whole vocabulary, string store included, and inside a memory
+    zone that store still holds every string of the original text (issue 37:
+    ``pickle.dumps(doc)`` shipped the names). A ``PrivateDoc`` pickles as its own bytes
+    (``Doc.to_bytes``: the strings of its tokens, labels and annotations only) plus its
+    ``user_data``, and unpickles as a plain ``Doc`` on a fresh vocabulary of the same language
+    (without the pipeline's vectors: run later components before pickling, or re-attach the
+    Doc with ``Doc(nlp.vocab).from_bytes(doc.to_bytes())``).
+    """
+
+
+def _unpickle_private_doc(lang: str, data: bytes, user_data: dict[Any, Any]) -> Doc:
+    doc = Doc(Vocab(lang=lang)).from_bytes(data)
+    doc.user_data.update(user_data)
+    return doc
+
+
+def _pickle_private_doc(doc: PrivateDoc) -> tuple[Any, tuple[Any, ...]]:
+    return _unpickle_private_doc, (doc.vocab.lang or "", doc.to_bytes(exclude=["user_data"]),
+                                   dict(doc.user_data))
+
+
+copyreg.pickle(PrivateDoc, _pickle_private_doc)
+
+
 def make_dp_privatizer(nlp: Language, name: str, **settings: Any) -> DPPrivatizer:
     """Build the component from its config (the keys of :data:`DEFAULT_CONFIG`, see
     :class:`DPPrivatizer`)."""
@@ -140,7 +171,8 @@ class DPPrivatizer(Pipe):
       data (None, bools, numbers, strings, bytes, numpy arrays, and lists, tuples, sets and
       dicts of these, at most 32 levels deep) and no string in it (dict keys included; bytes
       read as UTF-8) contains the text of a replaced token, compared case-insensitively on the
-      normalised text (NFKC, invisible characters removed). Other objects are dropped: their
+      normalised text (NFKC, invisible characters removed, accents stripped: "zoe muller" is
+      "Zoë Müller"). Other objects are dropped: their
       content cannot be checked, and a ``Span``/``Token``/``Doc`` points at the input Doc.
       The screen is conservative (a value holding a replaced word inside another word, as
       "Li" in "Lisbon", is dropped too), and it catches text only: a value *derived* from a
@@ -148,6 +180,12 @@ class DPPrivatizer(Pipe):
       such a component belongs after ``dp_privatizer``.
     * ``doc._.dp`` and ``doc._.dp_original`` are this component's own: the input's values are
       replaced (``dp_original`` is None unless ``keep_original=true``).
+    * Labels (of entities, of ``doc.spans`` groups and their spans, and ``doc.cats`` keys)
+      are kept unless one names a replaced token as a whole word (by the same folding): that
+      entity, span, group or category is dropped.
+
+    The Doc returned is a :class:`PrivateDoc`: pickled, it carries its own strings only, not
+    the vocabulary's string store (which holds the original text's strings).
 
     Extensions with a getter or a method store nothing; they compute on the new Doc.
     """
@@ -328,7 +366,12 @@ class DPPrivatizer(Pipe):
     def _rebuild(self, doc: Doc, words: list[str], replaced: np.ndarray, report: Report) -> Doc:
         """A new Doc with the private words and what may be carried over from ``doc``."""
         spaces = doc.to_array(SPACY).astype(bool).tolist() if len(doc) else []
-        new = Doc(doc.vocab, words=words, spaces=spaces)
+        new = PrivateDoc(doc.vocab, words=words, spaces=spaces)
+        changed = replaced | (np.asarray(words, dtype=object) != [t.text for t in doc]) \
+            if len(doc) else replaced
+        # Labels are free strings an earlier component chose (an entity linker may label a
+        # span with the name itself): one naming a replaced token is dropped (issue 37).
+        needles = _needles(doc, changed)
         attrs = [a for a in (*WORD_ATTRS, *DOC_ATTRS) if doc.has_annotation(_ANNOTATION_NAME[a])]
         if attrs and len(doc):
             values = doc.to_array(attrs).reshape(len(doc), len(attrs))
@@ -339,15 +382,22 @@ class DPPrivatizer(Pipe):
                                                  zip(words, replaced) if r]
                     elif attr in WORD_ATTRS:
                         values[replaced, col] = 0
+            if ENT_TYPE in attrs and needles:
+                iob, typ = attrs.index(ENT_IOB), attrs.index(ENT_TYPE)
+                for ent in doc.ents:
+                    if _names_one(ent.label_, needles):  # the entity is dropped: "O"
+                        values[ent.start:ent.end, iob] = 2
+                        values[ent.start:ent.end, typ] = 0
             new.from_array(attrs, values)
         # Labels and offsets only: kb_id / span ids may identify the original (entity linking).
         for key, group in doc.spans.items():
-            new.spans[key] = [Span(new, s.start, s.end, label=s.label) for s in group]
-        new.cats = dict(doc.cats)
+            if not _names_one(key, needles):
+                new.spans[key] = [Span(new, s.start, s.end, label=s.label) for s in group
+                                  if not _names_one(s.label_, needles)]
+        new.cats = {k: v for k, v in doc.cats.items() if not _names_one(k, needles)}
         new._context = doc._context  # nlp.pipe(as_tuples=True) and n_process carry it
         if doc.user_data:
-            _carry_user_data(doc, new, replaced | (np.asarray(words, dtype=object) !=
-                                                   [t.text for t in doc]))
+            _carry_user_data(doc, new, changed)
         new._.dp = self._report_dict(report)
         if self.keep_original:
             new._.dp_original = doc.text
@@ -484,8 +534,7 @@ def _carry_user_data(doc: Doc, new: Doc, replaced: np.ndarray) -> None:
     extension values moved to the new tokens' offsets, replaced tokens' values dropped, every
     value screened for the replaced tokens' text. ``replaced`` marks the tokens whose word was
     (or may have been) replaced."""
-    needles = frozenset(_fold(doc[i].text) for i in np.flatnonzero(replaced).tolist())
-    needles = frozenset(n for n in needles if n)
+    needles = _needles(doc, replaced)
     old_start: dict[int, int] | None = None  # built on the first Token or Span key
     for key, value in doc.user_data.items():
         if isinstance(key, tuple) and len(key) == 4 and key[0] == _EXTENSION_KEY:
@@ -538,8 +587,28 @@ def _token_boundaries(doc: Doc, new: Doc) -> tuple[dict[int, int], dict[int, int
 
 def _fold(text: str) -> str:
     """``text`` as the screen compares it: normalised (NFKC, invisible characters removed,
-    whitespace runs collapsed) and case-folded."""
-    return (text if is_normal(text) else normalise_text(text).text).casefold()
+    whitespace runs collapsed), case-folded and without accents ("Zoë Müller" and "zoe
+    muller" fold alike: a copy with its accents stripped is still the name, issue 37)."""
+    folded = (text if is_normal(text) else normalise_text(text).text).casefold()
+    if folded.isascii():
+        return folded
+    return "".join(c for c in unicodedata.normalize("NFKD", folded)
+                   if not unicodedata.combining(c))
+
+
+def _needles(doc: Doc, replaced: np.ndarray) -> frozenset[str]:
+    """The folded texts of the replaced tokens (what the screen looks for)."""
+    needles = frozenset(_fold(doc[i].text) for i in np.flatnonzero(replaced).tolist())
+    return frozenset(n for n in needles if n)
+
+
+def _names_one(label: str, needles: frozenset[str]) -> bool:
+    """Whether a label holds one of ``needles`` as a whole word (a label "PERSON" is kept
+    beside a replaced "Per"; "Zephyrine Quibbleton" is not beside a replaced "Zephyrine")."""
+    if not needles or not label:
+        return False
+    folded = _fold(label)
+    return any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", folded) for n in needles)
 
 
 def _may_hold(value: Any, needles: frozenset[str], depth: int = 0) -> bool:

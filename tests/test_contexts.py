@@ -54,3 +54,93 @@ def test_a_document_without_wanted_targets_is_not_read(nlp):
 
 def test_mask_words_are_public_constants():
     assert mask_word("PERSON") == "someone" and mask_word("ORG") == mask_word(None)
+
+
+def test_context_only_targets_are_masked_in_both_modes(nlp):
+    """Targets of a neighbouring chunk's core (``context_targets``) are read masked."""
+    doc = nlp.make_doc("Angela met Merkel today")
+    wanted = np.ones(1, bool)
+    for isolate in (True, False):
+        texts, _, _ = target_contexts([doc], [(0, 0)], ["PERSON"], wanted, isolate=isolate,
+                                      context_targets=[{2: "PERSON"}])
+        assert texts == ["Angela met someone today"]
+
+
+# ------------------------------------------------------- chunk edges, through the Privatizer
+def _tiny_bert(folder) -> str:
+    """A random 2-layer BERT whose vocabulary holds the test's words (names included, so a
+    changed name changes the model's input)."""
+    import torch
+    from transformers import BertConfig, BertModel, BertTokenizer
+
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", ".", "##s", "the", "cat", "sat", "on",
+             "mat", "met", "john", "smith", "paris", "someone", "something", "big", "dog"]
+    torch.manual_seed(0)
+    BertModel(BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1,
+                         num_attention_heads=2, intermediate_size=32,
+                         max_position_embeddings=128)).save_pretrained(folder)
+    BertTokenizer(vocab={w: i for i, w in enumerate(vocab)}).save_pretrained(folder)
+    return str(folder)
+
+
+def _name_detector(docs):
+    return [[(t.i, t.i + 1, "PERSON") for t in doc
+             if t.text.lower() in ("john", "smith", "paris")] for doc in docs]
+
+
+def _edge_text(name: str) -> str:
+    """A text over 20,000 characters cut at its only line end: "john" ends the first chunk's
+    core, ``name`` starts the second's, four tokens apart (well inside the context window)."""
+    from textdp.chunking import CHUNK_CHARS
+
+    filler = "the cat sat on the mat . "
+    head = filler * ((CHUNK_CHARS - 200) // len(filler)) + "the dog met john .\n"
+    text = head + f"the big {name} sat . " + filler * 60
+    assert len(text) > CHUNK_CHARS
+    return text
+
+
+def test_a_target_at_a_chunk_edge_is_read_with_the_next_chunks_targets_masked(
+        nlp, tmp_path, monkeypatch):
+    """Issue 34 item 3: "john" (first chunk) reads the second chunk's overlap; the name there
+    is drawn by the second chunk but must be masked in john's context too, so changing it
+    does not move john's vector at all (the audit measured 0.644 before)."""
+    import torch
+
+    from textdp.chunking import chunk_text
+    from textdp.contextual import ContextualEncoder
+    from textdp.contextual_index import ContextualIndex
+    from textdp.privatizer import Privatizer
+
+    model = _tiny_bert(tmp_path / "bert")
+    index = ContextualIndex.from_vocabulary(ContextualEncoder(model, precision="float32"))
+    seen: list[tuple[list[str], list[np.ndarray], torch.Tensor]] = []
+    encode = ContextualEncoder.encode_spans
+
+    def spy(self, texts, spans, **kw):
+        out = encode(self, texts, spans, **kw)
+        seen.append((list(texts), [np.asarray(s) for s in spans], out[0].clone()))
+        return out
+
+    monkeypatch.setattr(ContextualEncoder, "encode_spans", spy)
+
+    def john_vector(name: str) -> tuple[str, torch.Tensor]:
+        text = _edge_text(name)
+        cut = next(chunk_text(text)).core_end
+        assert text.index("john") < cut <= text.index(name) < cut + 30  # john's window
+        seen.clear()
+        p = Privatizer(representation="contextual", model=model, contextual_index=index,
+                       precision="float32", epsilon=5.0, seed=0, detector=_name_detector,
+                       nlp=nlp)
+        out = p(text)
+        assert out.report.tokens_replaced == 2
+        hits = [(t, vecs[i]) for texts, spans, vecs in seen
+                for i, (t, (s, e)) in enumerate(
+                    (t, tuple(sp)) for t, sps in zip(texts, spans) for sp in sps)
+                if t[s:e] == "john"]
+        assert len(hits) == 1
+        return hits[0]
+
+    (ctx_a, vec_a), (ctx_b, vec_b) = john_vector("smith"), john_vector("paris")
+    assert "someone" in ctx_a and "smith" not in ctx_a and ctx_a == ctx_b
+    assert float((vec_a - vec_b).abs().max()) == 0.0

@@ -199,3 +199,53 @@ def test_a_pickled_privatizer_keeps_every_mechanism_argument(tiny_mlm, nlp):
     p(TEXT)  # prepared: pickling rebuilds the mechanism from its params()
     clone = pickle.loads(pickle.dumps(p)).mechanism
     assert (clone.max_length, clone.batch_tokens) == (32, 512)
+
+
+class _FavourOne(RandomSource):
+    """Random bits that favour candidate ``j``: its uniform is 0 at every refinement level
+    (the largest Gumbel the sampler can draw), every other uniform is ½."""
+
+    def __init__(self, j: int) -> None:
+        super().__init__(0)
+        self.j = j
+
+    def uniform(self, shape, device="cpu", dtype=torch.float32):
+        shape = tuple(np.atleast_1d(shape))
+        u = torch.full(shape, 0.5, dtype=dtype, device=device)
+        if len(shape) == 2:
+            u[:, self.j] = 0.0
+        else:  # a refinement of the uniforms that were 0: 0 again
+            u.zero_()
+        return u
+
+
+def test_every_candidate_is_reachable_at_large_epsilon(tiny_mlm):
+    """Issue 34 item 8: a float64 inverse CDF could never draw a candidate whose probability
+    was below the rounding of the running total (from ε ≈ 75 in the audit), so its probability
+    was 0 in one context and positive in another: pure ε-DP failed. The Gumbel-max sampler
+    reaches every candidate: for each one there are random bits that draw it."""
+    m = DPMLM(200.0, model=tiny_mlm, clip_min=CLIP[0], clip_max=CLIP[1])
+    m.load(torch.device("cpu"))
+    span = [np.array([[5, 10]])]
+    probs = m.probabilities([TEXT], span)[0]
+    assert float(probs.min()) < 1e-30  # below any float64 total's resolution
+    for j, word in enumerate(WORDS):
+        assert m.sample_in_context([TEXT], span, _FavourOne(j)) == [word]
+        assert m.sample_free(1, _FavourOne(j)) == [word]
+
+
+def test_large_epsilon_draws_follow_the_distribution(tiny_mlm):
+    """At ε = 75 the sampled law is still the mechanism's (χ², with a power check)."""
+    m = DPMLM(75.0, model=tiny_mlm, clip_min=CLIP[0], clip_max=CLIP[1])
+    m.load(torch.device("cpu"))
+    n = 2_000
+    probs = m.probabilities([TEXT], [np.array([[0, 4]])])[0].numpy()
+    draws = m.sample_in_context([TEXT] * n, [np.array([[0, 4]])] * n, RandomSource(3))
+    counts = np.array([draws.count(w) for w in WORDS])
+    big = probs * n >= 5  # χ² cells with enough mass; the rest pooled
+    observed = np.append(counts[big], counts[~big].sum())
+    expected = np.append(probs[big], probs[~big].sum()) * n
+    keep = expected > 0
+    if keep.sum() > 1:
+        assert stats.chisquare(observed[keep], expected[keep]).pvalue > 1e-3
+    assert counts[probs * n < 1e-6].sum() == 0  # nothing improbable drawn by accident

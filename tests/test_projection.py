@@ -146,3 +146,28 @@ def test_prepare_again_on_another_table_switches_case(table_300):
     assert m.identity and m.matrix is None and m.delta == 0.0 and "d = 8" in m.guarantee
     m.prepare(table_300, NeighbourIndex(table_300, backend="exact"), RandomSource(0))
     assert not m.identity and m.matrix is not None and m.delta == DELTA
+
+
+# ================================================================= small tables, large β
+def test_a_projection_too_small_for_delta_falls_back_to_the_identity():
+    """Issue 34 item 9: at d = 2, β = 3.15, δ = 1e-6 the formula gives m = 1, whose exact
+    stretch tail (χ²₁ above (1 + β)²) is 33·δ; the promise fails, so no projection."""
+    d, beta = 2, 3.15
+    assert projection_module.formula_dim(d, DELTA, beta) == 1
+    assert stretch_tail(1, beta) == pytest.approx(33.2 * DELTA, rel=0.01)
+    table = np.random.default_rng(0).standard_normal((40, d)).astype(np.float32)
+    m = create_mechanism({"name": "projection", "delta": DELTA, "beta": beta}, 2.0)
+    m.prepare(table, NeighbourIndex(table, backend="exact"), RandomSource(0))
+    assert m.identity and m.matrix is None and m.delta == 0.0
+    assert "m = 1 is too small for δ = 1e-06 at d = 2" in m.guarantee
+    assert "no projection is applied" in m.guarantee
+
+
+@pytest.mark.parametrize("d", [2, 3, 5, 10, 25, 26, 50])
+def test_every_applied_projection_keeps_delta_exactly(d):
+    """Wherever a projection is applied, its exact stretch tail is at most δ."""
+    for delta in (1e-6, 1e-3):
+        for beta in np.linspace(0.05, 8.0, 80):
+            if not projection_module.skips_projection(d, delta, beta):
+                m = projected_dim(d, delta, beta)
+                assert m < d and stretch_tail(m, beta) <= delta, (d, delta, beta)

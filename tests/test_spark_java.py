@@ -44,7 +44,7 @@ def test_an_old_java_is_refused_naming_both_versions(tmp_path, monkeypatch):
 def test_no_java_is_refused_saying_what_to_install(tmp_path, monkeypatch):
     monkeypatch.delenv("JAVA_HOME", raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))  # an empty folder: no java anywhere
-    with pytest.raises(RuntimeError, match="none was found.*JAVA_HOME"):
+    with pytest.raises(RuntimeError, match=r"none was found.*JAVA_HOME"):
         require_java()
 
 

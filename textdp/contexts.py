@@ -15,11 +15,17 @@ draw depends on the target itself and on public words only:
   leave no context; one text per document is read, with only the redacted (over-budget)
   targets replaced by the public word so that they really cost nothing. The guarantee then
   covers the whole text (scope ``"text"`` in :mod:`textdp.report`).
+
+A chunk of a long text (:mod:`textdp.chunking`) also reads the overlap with its neighbours,
+whose targets belong to the neighbouring chunk's cores and are drawn there. Those targets
+(``context_targets``) are masked too, in both modes, wherever they fall in a window: without
+that, a target within the window of a chunk edge was read with the next chunk's names as they
+are (the audit moved a vector by 0.644 by changing a name past the edge).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -39,7 +45,8 @@ def mask_word(label: str | None) -> str:
 
 def target_contexts(docs: Sequence[Any], flat: Sequence[tuple[int, int]],
                     labels: Sequence[str | None], wanted: np.ndarray, *, isolate: bool,
-                    window: int = CONTEXT_WINDOW
+                    window: int = CONTEXT_WINDOW,
+                    context_targets: Sequence[Mapping[int, str | None]] | None = None
                     ) -> tuple[list[str], list[np.ndarray], np.ndarray]:
     """The texts to read and where the wanted targets are in them.
 
@@ -51,6 +58,8 @@ def target_contexts(docs: Sequence[Any], flat: Sequence[tuple[int, int]],
         isolate: one text per wanted target with the other targets masked (see the module
             docstring), or one text per document with the unwanted targets masked.
         window: tokens read on each side of an isolated target.
+        context_targets: per doc, targets that are read as context only (token → label:
+            those of a neighbouring chunk's core); always masked, never read.
 
     Returns:
         ``(texts, spans, rows)``: the texts, per text an ``(n, 2)`` array of the character
@@ -60,6 +69,13 @@ def target_contexts(docs: Sequence[Any], flat: Sequence[tuple[int, int]],
     by_doc: dict[int, dict[int, int]] = {}  # doc → token → position in flat
     for p, (d, k) in enumerate(flat):
         by_doc.setdefault(d, {})[k] = p
+    # doc → token → mask word, for every target of the doc (its own and context-only ones)
+    words: dict[int, dict[int, str]] = {}
+    for d, extra in enumerate(context_targets or ()):
+        if extra:
+            words[d] = {k: mask_word(lab) for k, lab in extra.items()}
+    for d, targets in by_doc.items():
+        words.setdefault(d, {}).update((k, mask_word(labels[p])) for k, p in targets.items())
     texts: list[str] = []
     spans: list[np.ndarray] = []
     rows: list[int] = []
@@ -68,8 +84,7 @@ def target_contexts(docs: Sequence[Any], flat: Sequence[tuple[int, int]],
             d, k = flat[p]
             doc = docs[d]
             lo = max(0, k - window)
-            text, starts = _masked(doc, lo, min(len(doc), k + window + 1), by_doc[d], labels,
-                                   keep=k)
+            text, starts = _masked(doc, lo, min(len(doc), k + window + 1), words[d], keep=k)
             texts.append(text)
             start = starts[k - lo]
             spans.append(np.asarray([[start, start + len(doc[k])]], dtype=np.int64))
@@ -80,9 +95,9 @@ def target_contexts(docs: Sequence[Any], flat: Sequence[tuple[int, int]],
         if not read:
             continue
         doc = docs[d]
-        masked = {k: p for k, p in targets.items() if not wanted[p]}
+        masked = {k: w for k, w in words[d].items() if k not in targets or not wanted[targets[k]]}
         if masked:
-            text, starts = _masked(doc, 0, len(doc), masked, labels, keep=-1)
+            text, starts = _masked(doc, 0, len(doc), masked, keep=-1)
         else:  # nothing to mask: the document's own text and offsets
             text, starts = doc.text, [t.idx for t in doc]
         texts.append(text)
@@ -92,17 +107,17 @@ def target_contexts(docs: Sequence[Any], flat: Sequence[tuple[int, int]],
     return texts, spans, np.asarray(rows, dtype=np.int64)
 
 
-def _masked(doc: Any, lo: int, hi: int, targets: dict[int, int],
-            labels: Sequence[str | None], keep: int) -> tuple[str, list[int]]:
-    """Tokens ``lo:hi`` of ``doc`` as text, every target but ``keep`` replaced by its mask
-    word; and where each of those tokens starts in it."""
+def _masked(doc: Any, lo: int, hi: int, masks: Mapping[int, str], keep: int
+            ) -> tuple[str, list[int]]:
+    """Tokens ``lo:hi`` of ``doc`` as text, every token of ``masks`` but ``keep`` replaced by
+    its mask word; and where each of those tokens starts in it."""
     parts: list[str] = []
     starts: list[int] = []
     pos = 0
     for i in range(lo, hi):
         tok = doc[i]
-        p = targets.get(i)
-        word = mask_word(labels[p]) if p is not None and i != keep else tok.text
+        word = masks.get(i) if i != keep else None
+        word = tok.text if word is None else word
         starts.append(pos)
         parts.append(word + tok.whitespace_)
         pos += len(parts[-1])

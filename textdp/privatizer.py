@@ -26,6 +26,7 @@ from textdp.config import PrivatizerConfig, from_mapping
 from textdp.contextual import ContextualEncoder
 from textdp.contextual_index import resolve_contextual_index
 from textdp.detect import Span, build_detector
+from textdp.detect.normalise import use_pipeline_tokenizer
 from textdp.index import resolve_device
 from textdp.memory import release_free_memory
 from textdp.pseudonyms import resolve_key
@@ -89,6 +90,8 @@ class Privatizer:
         self.selector: Selector = TargetSelector(config.targets, detector)
         self.exclude = resolve_exclude(config.exclude)
         self._nlp = nlp
+        if nlp is not None:  # its own tokenizer makes the detector's normalised views
+            use_pipeline_tokenizer(nlp)
         self._table: EmbeddingTable | None = None
         self._space: CandidateSpace | None = None
         self._substituter: Substituter | None = None
@@ -142,6 +145,7 @@ class Privatizer:
             from textdp.defaults import load_pipeline
 
             self._nlp = load_pipeline()
+            use_pipeline_tokenizer(self._nlp)
         return self._nlp
 
     @property
@@ -331,7 +335,8 @@ class Privatizer:
                                              audit=self.config.report_spans)
         owners = list(range(len(docs))) if owners is None else list(owners)
         out = substituter.substitute(docs, words, list(selection.masks), owners,
-                                     {} if states is None else states, self.rng)
+                                     {} if states is None else states, self.rng,
+                                     context_targets=selection.context_targets)
         if selection.spans is None:
             return out
         return [(new, dataclasses.replace(report, spans=doc_spans))

@@ -45,13 +45,16 @@ def static_inputs(space: CandidateSpace, tokens: list[str], labels: list[str | N
 
 def contextual_inputs(encoder: ContextualEncoder, space: CandidateSpace, docs: Sequence[Any],
                       flat: list[tuple[int, int]], labels: list[str], wanted: np.ndarray, *,
-                      isolate: bool, device: torch.device) -> torch.Tensor:
+                      isolate: bool, device: torch.device,
+                      context_targets: Sequence[dict[int, str]] | None = None) -> torch.Tensor:
     """Each target's contextual vector (``flat``: (doc, token) per target), read in the
     context :mod:`textdp.contexts` builds (``isolate``: the other targets masked by public
     words), clipped to the space's radius; targets not ``wanted`` (over budget, or later
     mentions of a name) and, should a tokenizer drop a word's characters, words without a
-    piece get the public stand-in vector instead."""
-    texts, spans, rows = target_contexts(docs, flat, labels, wanted, isolate=isolate)
+    piece get the public stand-in vector instead. ``context_targets``: per doc, targets read
+    as context only (a neighbouring chunk's), masked too."""
+    texts, spans, rows = target_contexts(docs, flat, labels, wanted, isolate=isolate,
+                                         context_targets=context_targets)
     person = torch.from_numpy(np.fromiter((lab == PERSON for lab in labels), bool,
                                           count=len(labels))).to(device)
     vecs = torch.where(person[:, None],

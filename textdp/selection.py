@@ -46,6 +46,9 @@ class Selection(NamedTuple):
     #: Per doc, the targeted spans for the audit trail (character offsets in the doc's text,
     #: label, detector, score); ``None`` when not asked for.
     spans: list[tuple[AuditSpan, ...]] | None = None
+    #: Per doc, the targets outside its core (token → label): a neighbouring chunk draws them,
+    #: and every context read in this doc masks them (:mod:`textdp.contexts`).
+    context_targets: list[dict[int, str]] | None = None
 
 
 class Selector(Protocol):
@@ -112,7 +115,7 @@ class TargetSelector:
         if self.targets == "all":
             masks: list[Mask] = [[ALL_LABEL if is_word(w) else None for w in ws]
                                  for ws in words]
-            restrict_to_cores(docs, masks, cores or ())
+            context_only = restrict_to_cores(docs, masks, cores or ())
             found: list[list[Finding]] | None = [
                 [Finding(k, k + 1, ALL_LABEL, ALL_DETECTOR, None)
                  for k, label in enumerate(mask) if label is not None] for mask in masks] \
@@ -125,11 +128,11 @@ class TargetSelector:
             else:
                 found = self._find(docs, words, entities, entities_only, scored=audit)
             masks = self._masks(words, [[f.span for f in fs] for fs in found])
-            restrict_to_cores(docs, masks, cores or ())
+            context_only = restrict_to_cores(docs, masks, cores or ())
         if not audit or found is None:
-            return Selection(masks)
+            return Selection(masks, None, context_only)
         return Selection(masks, [audit_spans(doc, fs, mask)
-                                 for doc, fs, mask in zip(docs, found, masks)])
+                                 for doc, fs, mask in zip(docs, found, masks)], context_only)
 
     def _find(self, docs: Sequence[Any], words: Sequence[Sequence[str]],
               entities: Sequence[Sequence[Span] | None] | None, entities_only: bool, *,
@@ -219,14 +222,20 @@ def piece_docs(nlp: Any, selector: Selector, texts: Sequence[str], chunks: Seque
 
 
 def restrict_to_cores(docs: Sequence[Any], masks: list[Mask],
-                      cores: Sequence[tuple[int, int] | None]) -> None:
+                      cores: Sequence[tuple[int, int] | None]) -> list[dict[int, str]]:
     """Keep as targets only the tokens that start in their doc's core (a character range;
-    ``None`` for the whole doc): the rest of a chunk is read as context only."""
-    for doc, mask, core in zip(docs, masks, cores):
+    ``None`` for the whole doc): the rest of a chunk is read as context only. Returns, per
+    doc, the targets so removed (token → label): a neighbouring chunk draws them, and every
+    context read here masks them (:mod:`textdp.contexts`)."""
+    removed: list[dict[int, str]] = [{} for _ in masks]
+    for doc, mask, core, out in zip(docs, masks, cores, removed):
         if core is not None:
             for t in doc:
                 if not core[0] <= t.idx < core[1]:
+                    if mask[t.i] is not None:
+                        out[t.i] = mask[t.i]
                     mask[t.i] = None
+    return removed
 
 
 def audit_spans(doc: Any, findings: Sequence[Finding], mask: Sequence[str | None]

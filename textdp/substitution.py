@@ -34,6 +34,7 @@ from textdp.pseudonyms import (
 from textdp.report import (
     HOLDS_BETWEEN,
     HOLDS_BETWEEN_ANY_CASING,
+    HOLDS_BETWEEN_BATCH,
     HOLDS_BETWEEN_NAME_KINDS,
     HOLDS_BETWEEN_REPEATS,
     Report,
@@ -45,10 +46,12 @@ from textdp.surface import surface_form
 
 
 def report_template(config: PrivatizerConfig, mechanism: Mechanism,
-                    space: CandidateSpace | None) -> Report:
+                    space: CandidateSpace | None, *, compute_dtype: torch.dtype | None = None
+                    ) -> Report:
     """The report of a text with nothing replaced: what every report of this privatizer
     states (mechanism, ε, guarantee, what it holds between, scale); counts go in with
-    :meth:`Report.counted`."""
+    :meth:`Report.counted`. ``compute_dtype``: the contextual encoder's forward-pass type
+    (a reduced one is stated, see :data:`textdp.report.HOLDS_BETWEEN_BATCH`)."""
     in_context = mechanism.reads_context
     # A context mechanism reads each target's text: its representation is contextual.
     representation = "contextual" if in_context else config.representation
@@ -64,6 +67,8 @@ def report_template(config: PrivatizerConfig, mechanism: Mechanism,
         holds_between += HOLDS_BETWEEN_NAME_KINDS
     if config.consistency != "mention" and config.targets != "all" and replace != "tag":
         holds_between += HOLDS_BETWEEN_REPEATS
+    if compute_dtype is not None and compute_dtype != torch.float32 and replace != "tag":
+        holds_between += HOLDS_BETWEEN_BATCH.format(dtype=str(compute_dtype).split(".")[-1])
     scale = space.scale if space is not None else None
     return Report.for_tokens(
         0, mechanism=mechanism.name, epsilon=mechanism.epsilon, delta=mechanism.delta,
@@ -95,17 +100,22 @@ class Substituter:
         self.encoder = encoder
         self.device = device
         self.replace = space.replace if space is not None else config.effective_replace
-        self.report = report_template(config, mechanism, space)
+        self.report = report_template(
+            config, mechanism, space,
+            compute_dtype=None if encoder is None else encoder.compute_dtype())
         # With entity targets, the other targets of a text are masked in its contexts.
         self.isolate = config.targets != "all"
 
     def substitute(self, docs: Sequence[Any], words: Sequence[Sequence[str]], masks: list[Mask],
-                   owners: list[int], states: dict[int, TextState], rng: RandomSource
+                   owners: list[int], states: dict[int, TextState], rng: RandomSource, *,
+                   context_targets: Sequence[dict[int, str]] | None = None
                    ) -> list[tuple[list[str], Report]]:
         """The new words of each doc and its report. ``words``: each doc's token texts;
         ``owners``: the text each doc belongs to; ``states``: per text, its budget left, names
         drawn and scope (updated here); ``rng``: the privatizer's random source (re-keyed per
-        batch by the privatizer, and replaced by front ends that key a stream per batch)."""
+        batch by the privatizer, and replaced by front ends that key a stream per batch);
+        ``context_targets``: per doc, the targets of a neighbouring chunk's core that it reads
+        as context only (token → label), masked in every context read here."""
         flat = [(d, k) for d, mask in enumerate(masks) for k, lab in enumerate(mask)
                 if lab is not None]
         if not flat:
@@ -145,7 +155,7 @@ class Substituter:
                            policy=cfg.budget_policy)
         if todo.size:
             drawn = self._draw(docs, flat, tokens, labels, plan, todo, over, draw_owner, states,
-                               rng)
+                               rng, context_targets)
             for j, sub in zip(todo.tolist(), drawn):
                 subs[j] = sub
                 key = plan.keys[j]
@@ -183,22 +193,23 @@ class Substituter:
 
     def _draw(self, docs: Sequence[Any], flat: list[tuple[int, int]], tokens: list[str],
               labels: list[str], plan: Any, todo: np.ndarray, over: np.ndarray,
-              draw_owner: list[int], states: dict[int, TextState], rng: RandomSource
-              ) -> list[str]:
+              draw_owner: list[int], states: dict[int, TextState], rng: RandomSource,
+              context_targets: Sequence[dict[int, str]] | None = None) -> list[str]:
         """One public word per draw in ``todo``, each read from its first mention (over-budget
         draws from a public stand-in), decoded to its candidate set: the whole table or a
         name kind. Keyed draws (``consistency="dataset"``) each get the random source of
         their (scope, name); the others share the privatizer's for one call per set."""
         reps = plan.first[todo]
         if self.mechanism.reads_context:
-            return self._draw_in_context(docs, flat, labels, reps, over, rng)
+            return self._draw_in_context(docs, flat, labels, reps, over, rng, context_targets)
         space = self.space
         assert space is not None
         if self.encoder is not None:
             wanted = np.zeros(len(flat), dtype=bool)
             wanted[reps[~over]] = True
             vecs = contextual_inputs(self.encoder, space, docs, flat, labels, wanted,
-                                     isolate=self.isolate, device=self.device)[reps]
+                                     isolate=self.isolate, device=self.device,
+                                     context_targets=context_targets)[reps]
             inverse = torch.arange(len(reps), device=self.device)
         else:
             vecs, inverse = static_inputs(space, [tokens[t] for t in reps.tolist()],
@@ -228,14 +239,16 @@ class Substituter:
 
     def _draw_in_context(self, docs: Sequence[Any], flat: list[tuple[int, int]],
                          labels: list[str], reps: np.ndarray, over: np.ndarray,
-                         rng: RandomSource) -> list[str]:
+                         rng: RandomSource,
+                         context_targets: Sequence[dict[int, str]] | None = None) -> list[str]:
         """Substitutes from a context mechanism for the targets ``reps``, each read in the
         context :mod:`textdp.contexts` builds; over-budget ones get text-free draws."""
         mech = self.mechanism
         assert isinstance(mech, ContextMechanism)
         wanted = np.zeros(len(flat), dtype=bool)
         wanted[reps[~over]] = True
-        texts, spans, rows = target_contexts(docs, flat, labels, wanted, isolate=self.isolate)
+        texts, spans, rows = target_contexts(docs, flat, labels, wanted, isolate=self.isolate,
+                                             context_targets=context_targets)
         by_target: dict[int, str] = {}
         if texts:
             by_target = dict(zip(rows.tolist(), mech.sample_in_context(texts, spans, rng)))

@@ -210,3 +210,17 @@ def test_invisible_and_bidi_characters_hide_no_name(privatizer, char):
         visible = "".join(ch for ch in out.text if ch not in INVISIBLE)
         assert not [name for name in NAMES if name in visible]
         assert " met " in visible
+
+
+def test_a_view_made_in_one_memory_zone_does_not_break_the_next():
+    """Issue 34 item 10: a blank tokenizer built for the vocab inside a zone kept special
+    cases the zone freed, and the next zone's views raised E031."""
+    import spacy
+
+    from textdp.detect.normalise import NormalisedView
+
+    nlp = spacy.blank("en")  # a vocab no privatizer named: the blank-tokenizer path
+    view = NormalisedView(lambda docs: [[] for _ in docs])
+    for _ in range(3):
+        with nlp.memory_zone():
+            assert view([nlp.make_doc("Hi Anna,\n\nthanks.\n\nBest,\nJohn Smith")]) == [[]]

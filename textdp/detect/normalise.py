@@ -29,8 +29,10 @@ The original text is never logged, printed or put in an exception.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import unicodedata
+import weakref
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,6 +41,23 @@ from typing import Any
 from textdp.detect.base import Finding, Span, attribute, detector_name, find
 
 PERSON = "PERSON"
+
+#: Pipelines whose own tokenizer makes the normalised views of their docs (by id of vocab).
+_PIPELINES: dict[int, weakref.ref[Any]] = {}
+
+
+def use_pipeline_tokenizer(nlp: Any) -> None:
+    """Make the normalised views of docs of ``nlp``'s vocab with ``nlp``'s own tokenizer.
+
+    That tokenizer was built outside any memory zone and takes part in ``nlp.memory_zone()``.
+    A blank tokenizer built for the vocab *inside* a zone keeps special-case lexemes the zone
+    frees: every later zone then failed on a text with a blank line (spaCy E031, issue 34).
+    """
+    vocab = getattr(nlp, "vocab", None)
+    if vocab is not None and getattr(nlp, "tokenizer", None) is not None:
+        # An object without weak references: the blank tokenizer is used.
+        with contextlib.suppress(TypeError):
+            _PIPELINES[id(vocab)] = weakref.ref(nlp)
 
 # Default-ignorable characters that are not of category Cf (which is tested by category):
 # combining grapheme joiner, Hangul fillers, Khmer inherent vowels, Mongolian free variation
@@ -248,11 +267,17 @@ class NormalisedView:
         return self._tokenizer(doc.vocab)(norm.text), norm
 
     def _tokenizer(self, vocab: Any) -> Any:
-        """The tokenizer for docs of ``vocab``: the embedded pipeline's when they come from
-        it (already loaded, nothing to build), else a blank pipeline's of the vocab's language
-        sharing that vocab (built once per vocab)."""
+        """The tokenizer for docs of ``vocab``: the pipeline's own when one was named
+        (:func:`use_pipeline_tokenizer`) or when they come from the embedded pipeline (already
+        loaded, nothing to build), else a blank pipeline's of the vocab's language sharing that
+        vocab (built once per vocab; per call inside a memory zone, see
+        :func:`use_pipeline_tokenizer`)."""
         from textdp import defaults
 
+        ref = _PIPELINES.get(id(vocab))
+        owner = ref() if ref is not None else None
+        if owner is not None and owner.vocab is vocab:
+            return owner.tokenizer
         cache_info = getattr(defaults.load_pipeline, "cache_info", None)
         if cache_info is not None and cache_info().currsize:  # never load it to compare
             nlp = defaults.load_pipeline()
@@ -267,6 +292,9 @@ class NormalisedView:
             tokenizer = spacy.blank(vocab.lang or "en", vocab=vocab).tokenizer
         except (ImportError, KeyError, ValueError):  # a language spaCy has no class for
             tokenizer = spacy.blank("en", vocab=vocab).tokenizer
+        if getattr(vocab, "in_memory_zone", False):
+            # Built inside a zone: its special cases die with the zone, so it is not kept.
+            return tokenizer
         if len(self._tokenizers) >= 4:
             self._tokenizers.pop(next(iter(self._tokenizers)))
         self._tokenizers[id(vocab)] = (vocab, tokenizer)

@@ -11,6 +11,11 @@ Each target word is rewritten by a masked-language model that sees its text:
    pieces, :func:`textdp.contextual.whole_word_vocabulary`) with probability
    ∝ exp(ε · logit / (2(b − a))).
 
+The draw is the Gumbel-max sampler of the other exponential mechanisms
+(:func:`textdp.mechanisms.exponential.sample_softmax_rows`): an inverse CDF over float64
+totals could never draw a candidate whose probability fell below the totals' rounding, which
+from ε ≈ 75 broke pure ε-DP (probability 0 in one context, 0.49 in another).
+
 This is the exponential mechanism with utility in [a, b], whose sensitivity is b − a for any
 change of the input, so each replaced token is ε-DP (pure DP, not metric DP) with respect to
 its whole text, and the n replaced tokens of a text compose to n·ε (what the report states).
@@ -40,6 +45,7 @@ from textdp.contextual import (
 )
 from textdp.embedded import quiet_transformers
 from textdp.mechanisms.base import ContextMechanism, register_mechanism
+from textdp.mechanisms.exponential import sample_softmax_rows
 from textdp.rng import RandomSource
 from textdp.validation import check_positive_int
 
@@ -179,10 +185,9 @@ class DPMLM(ContextMechanism):
                           rng: RandomSource) -> list[str]:
         self._require_loaded()
         n = sum(len(np.asarray(s).reshape(-1, 2)) for s in spans)
-        u = torch.from_numpy(rng.numpy.random(n)).to(self.device)
         out = [""] * n
         for rows, scores in self._target_scores(texts, spans):
-            ids = _inverse_cdf(scores, u[torch.as_tensor(rows, device=self.device)])
+            ids = sample_softmax_rows(scores, rng)
             for r, i in zip(rows, ids.tolist()):
                 out[r] = self.words[i]
         return out
@@ -191,8 +196,7 @@ class DPMLM(ContextMechanism):
         self._require_loaded()
         if n == 0:
             return []
-        u = torch.from_numpy(rng.numpy.random(n)).to(self.device)
-        ids = _inverse_cdf(self._free.expand(n, -1), u)
+        ids = sample_softmax_rows(self._free.expand(n, -1), rng)
         return [self.words[i] for i in ids.tolist()]
 
     # ------------------------------------------------------------------ internals
@@ -265,15 +269,6 @@ class DPMLM(ContextMechanism):
                     torch.as_tensor([positions[r] for r in chunk.tolist()], device=self.device))
                 clipped = logits.index_select(1, self._candidate_ids).double()
                 yield chunk, clipped.clamp_(self.clip_min, self.clip_max).mul_(scale)
-
-
-def _inverse_cdf(scores: torch.Tensor, u: torch.Tensor) -> torch.Tensor:
-    """One draw per row with P(j) ∝ exp(scores[j]), from uniforms ``u`` in [0, 1)."""
-    probs = torch.softmax(scores, dim=1)
-    cdf = torch.cumsum(probs, dim=1)
-    target = (u * cdf[:, -1]).unsqueeze(1).contiguous()
-    return torch.searchsorted(cdf.contiguous(), target, right=True)[:, 0].clamp_(
-        max=scores.shape[1] - 1)
 
 
 def _mask_logits(model: Any, ids: torch.Tensor, attention: torch.Tensor,

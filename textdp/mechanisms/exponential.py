@@ -104,6 +104,14 @@ def _gumbel_argmax(scores: torch.Tensor, rng: RandomSource) -> torch.Tensor:
     return scores.argmax(dim=1)
 
 
+def sample_softmax_rows(scores: torch.Tensor, rng: RandomSource) -> torch.Tensor:
+    """One draw per row with P(j) ∝ exp(scores[j]), by the Gumbel-max trick of this module
+    (exact in the sense of the module docstring: nothing is summed across candidates, every
+    candidate within 718 of its row's best score is reachable). For mechanisms that compute
+    their own logits (``dpmlm``); ``scores`` is not modified."""
+    return _gumbel_argmax(scores.to(torch.float64, copy=True), rng)
+
+
 def block_size(n_candidates: int) -> int:
     """S = ⌈√n⌉ candidates per block: about 2√n Gumbels per draw (blocks, then one block)."""
     return max(1, math.ceil(math.sqrt(n_candidates)))

@@ -14,6 +14,11 @@ A d × d Gaussian matrix (the formula's m capped at d) would not keep the promis
 β = 0.05, not 1e-6. The identity keeps every distance exactly, so the release is plain
 multivariate Laplace with no δ at all; the noise keeps the sensitivity 1 + β, which makes the
 bound (ε/(1 + β))·d(x, x'), within the stated ε·d(x, x').
+
+The formula's promise is a bound, not the exact law: the squared stretch of a pair is exactly
+χ²ₘ/m, and for very small tables and large β its tail exceeds δ (33·δ at d = 2, β = 3.15,
+δ = 1e-6, where m = 1). The exact tail is computed with ``scipy.stats.chi2`` and, where it
+exceeds δ, no projection is applied either (the identity case above).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from scipy import stats
 
 from textdp.index import NeighbourIndex
 from textdp.mechanisms.base import (
@@ -43,7 +49,8 @@ DEFAULT_BETA = 0.7
 GUARANTEE = ("(ε·d(x, x'), δ) metric DP per token, δ per pair of inputs over a Gaussian "
              "projection drawn once and kept secret (it stretches that pair's distance past "
              "1 + β with probability ≤ δ); δ = 0 where the formula's m ≥ d (β ≤ (ln d + "
-             "√ln(1/δ))/√d), as no projection is then applied")
+             "√ln(1/δ))/√d) or its exact stretch tail exceeds δ (small d, large β), as no "
+             "projection is then applied")
 
 
 def formula_dim(dim: int, delta: float, beta: float) -> int:
@@ -59,13 +66,21 @@ def projected_dim(dim: int, delta: float, beta: float) -> int:
     return max(1, min(dim, formula_dim(dim, delta, beta)))
 
 
-def skips_projection(dim: int, delta: float, beta: float) -> bool:
-    """Whether the formula's m ≥ ``dim``, so the vectors are used as they are (identity).
+def stretch_tail(m: int, beta: float) -> float:
+    """P(‖Px‖ > (1 + β)‖x‖) for P a d × m Gaussian matrix scaled by 1/√m, exactly:
+    ‖Px‖²/‖x‖² ~ χ²ₘ/m."""
+    return float(stats.chi2.sf(m * (1.0 + beta) ** 2, m))
 
-    A projection to m < dim keeps a pair's stretch below 1 + β with probability ≥ 1 − δ; a
-    square Gaussian matrix would not (its distortion does not shrink with β), so there is none.
+
+def skips_projection(dim: int, delta: float, beta: float) -> bool:
+    """Whether the vectors are used as they are (identity): the formula's m ≥ ``dim``, or its
+    m is too small for δ (the exact stretch tail, :func:`stretch_tail`, exceeds δ).
+
+    A square Gaussian matrix would not keep the promise (its distortion does not shrink with
+    β), nor would a projection whose exact tail exceeds δ, so there is none.
     """
-    return formula_dim(dim, delta, beta) >= dim
+    m = formula_dim(dim, delta, beta)
+    return m >= dim or stretch_tail(max(1, m), beta) > delta
 
 
 def identity_beta(dim: int, delta: float) -> float:
@@ -123,9 +138,13 @@ class Projection(NoiseMechanism):
         if self.identity:
             # Exact distances: decode against the table's own index, no δ.
             self.matrix = None
+            m = formula_dim(dim, self._delta, self.beta)
+            why = f"the formula's m ≥ d = {dim}" if m >= dim else (
+                f"the formula's m = {max(1, m)} is too small for δ = {self._delta:g} at "
+                f"d = {dim} (its exact stretch tail is {stretch_tail(max(1, m), self.beta):.3g})")
             self.guarantee = (
-                f"ε·d(x, x') metric DP per token, δ = 0: at β = {self.beta:g} the formula's "
-                f"m ≥ d = {dim}, so no projection is applied (identity: exact distances); "
+                f"ε·d(x, x') metric DP per token, δ = 0: at β = {self.beta:g} {why}, so no "
+                f"projection is applied (identity: exact distances); "
                 f"the noise keeps the sensitivity 1 + β = {1.0 + self.beta:g}, so the bound "
                 f"is in fact (ε/{1.0 + self.beta:g})·d(x, x')")
             super().prepare(candidates, index, rng)
