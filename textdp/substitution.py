@@ -25,6 +25,7 @@ from textdp.mechanisms import Mechanism
 from textdp.mechanisms.base import ContextMechanism
 from textdp.pseudonyms import (
     PERSON,
+    canonical_token,
     keyed_source,
     pii_replacement,
     plan_draws,
@@ -132,7 +133,8 @@ class Substituter:
                 subs[j] = state.names[(labels[t], key)]  # drawn in an earlier batch
             elif kind == "pii":  # a surrogate of the value's format: no draw on the value
                 source = rng if self.key is None or key is None else keyed_source(
-                    self.key, state.scope if state else "", labels[t], key)
+                    self.key, state.scope if state else "", labels[t], key, kind,
+                    secure=cfg.secure)
                 subs[j] = pii_replacement(labels[t], tokens[t], self.replace, source)
                 if key is not None and cfg.consistency == "document":
                     states.setdefault(draw_owner[j], TextState()).names[(labels[t], key)] = \
@@ -190,6 +192,7 @@ class Substituter:
         name kind. Keyed draws (``consistency="dataset"``) each get the random source of
         their (scope, name); the others share the privatizer's for one call per set."""
         reps = plan.first[todo]
+        keys = [plan.keys[j] for j in todo.tolist()]
         if self.mechanism.reads_context:
             return self._draw_in_context(docs, flat, labels, reps, over, rng)
         space = self.space
@@ -201,9 +204,13 @@ class Substituter:
                                      isolate=self.isolate, device=self.device)[reps]
             inverse = torch.arange(len(reps), device=self.device)
         else:
-            vecs, inverse = static_inputs(space, [tokens[t] for t in reps.tolist()],
-                                          [labels[t] for t in reps.tolist()], over,
-                                          self.device)
+            # A keyed draw reads the row of its name, whatever the casing or possessive of
+            # the mention (canonical_token): its noise is shared by every text of the scope.
+            read = [canonical_token(key) if keyed and not o else tokens[t]
+                    for t, key, keyed, o in zip(reps.tolist(), keys, self._keyed(keys),
+                                                over.tolist())]
+            vecs, inverse = static_inputs(space, read, [labels[t] for t in reps.tolist()],
+                                          over, self.device)
         kinds = [plan.kinds[j] for j in todo.tolist()]
         out = [""] * len(todo)
         with torch.inference_mode():
@@ -212,10 +219,13 @@ class Substituter:
                 candidates = space.decoder(kind)
                 groups: list[tuple[list[int], RandomSource]] = []
                 for i in sel:
-                    key = plan.keys[todo[i]]
-                    if self.key is not None and key is not None:
+                    # Over budget: a stand-in's draw, never from the name's keyed stream
+                    # (it would correlate with the name's draw in other texts).
+                    if self.key is not None and keys[i] is not None and not over[i]:
                         scope = states.get(draw_owner[todo[i]], TextState()).scope
-                        groups.append(([i], keyed_source(self.key, scope, labels[reps[i]], key)))
+                        groups.append(([i], keyed_source(self.key, scope, labels[reps[i]],
+                                                         keys[i], kind,
+                                                         secure=self.config.secure)))
                 shared = sorted(set(sel) - {rows[0] for rows, _ in groups})
                 if shared:
                     groups.append((shared, rng))
@@ -225,6 +235,10 @@ class Substituter:
                                                              source)):
                         out[i] = word
         return out
+
+    def _keyed(self, keys: list[str | None]) -> list[bool]:
+        """Per draw, whether it is keyed (``consistency="dataset"``)."""
+        return [self.key is not None and key is not None for key in keys]
 
     def _draw_in_context(self, docs: Sequence[Any], flat: list[tuple[int, int]],
                          labels: list[str], reps: np.ndarray, over: np.ndarray,
