@@ -21,6 +21,7 @@ from textdp.config import PrivatizerConfig, from_mapping
 from textdp.contextual import ContextualEncoder
 from textdp.contextual_index import resolve_contextual_index
 from textdp.detect import Span, build_detector
+from textdp.errors import withheld
 from textdp.index import resolve_device
 from textdp.memory import release_free_memory
 from textdp.pseudonyms import merge_pii_tokens, resolve_key
@@ -205,9 +206,18 @@ class Privatizer:
         naming it when it is reached (results before it have been yielded);
         :meth:`privatize` checks every row first.
         """
-        yield from stream(_texts(texts), self._run_pieces, empty=self._setup().report,
-                          batch_size=self.config.batch_size,
-                          keep_original=self.config.keep_original, scopes=scopes)
+        empty = self._setup().report
+        failure = None
+        try:
+            yield from stream(_texts(texts), self._run_pieces, empty=empty,
+                              batch_size=self.config.batch_size,
+                              keep_original=self.config.keep_original, scopes=scopes)
+        except Exception as err:
+            failure = withheld(err)  # no text in an error (textdp.errors)
+            if failure is None:
+                raise
+        if failure is not None:
+            raise failure  # outside the handler: the original is not its context
 
     def _run_pieces(self, pieces: list[Piece], states: dict[int, TextState]
                     ) -> list[tuple[str, Report]]:
@@ -254,6 +264,20 @@ class Privatizer:
         targets to the tokens that start in it (the rest of a chunk is read as context only).
         """
         substituter = self._setup()
+        failure = None
+        try:
+            return self._privatize_docs(substituter, docs, spans, owners, states, cores)
+        except Exception as err:
+            failure = withheld(err)  # no text in an error (textdp.errors)
+            if failure is None:
+                raise
+        raise failure  # outside the handler: the original is not its context
+
+    def _privatize_docs(self, substituter: Substituter, docs: Sequence[Any],
+                        spans: Sequence[Sequence[Span]] | None,
+                        owners: Sequence[int] | None, states: dict[int, TextState] | None,
+                        cores: Sequence[tuple[int, int] | None] | None
+                        ) -> list[tuple[list[str], Report]]:
         self.rng.next_batch()
         found = None
         if self.config.report_spans and spans is None:
