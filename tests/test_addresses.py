@@ -195,3 +195,26 @@ def _hashtag_persons(docs):
     return [[(t.i, t.i + 1, "PERSON") for t in doc if t.text in ("Mary", "Johnson",
                                                                   "MaryJohnson")]
             for doc in docs]
+
+
+def _doe_persons(docs):
+    """A fixed detector: the names of the texts below and j.smith's address are persons."""
+    wanted = re.compile(r"(?i)john|smith|jane|mary|doe|j\.smith@acme\.com")
+    return [[(t.i, t.i + 1, "PERSON") for t in doc if wanted.fullmatch(t.text)]
+            for doc in docs]
+
+
+def test_an_address_is_spelt_alike_whatever_the_letters_of_the_other_names():
+    """Issue 34, item 4: beside "John Smith", ``j.smith@…`` was a word of its own when "Jane
+    Doe" was in the text (60 of 60 seeds) and spelt ``x.surname`` when "Mary Doe" was (60 of
+    60): disjoint outputs, which released that another name starts with j. Both texts must
+    now spell it from John Smith's pseudonyms, at every seed."""
+    for other in ("Jane Doe", "Mary Doe"):
+        for seed in range(8):
+            out = Privatizer(seed=seed, detector=_doe_persons)(
+                f"John Smith wrote to {other}: j.smith@acme.com")
+            m = re.fullmatch(r"(\w+) (\w+) wrote to \w+ \w+: (\w)\.(\w+)@example\.com",
+                             out.text)
+            assert m is not None, out.text
+            assert (m[3], m[4]) == (m[1][0].lower(), m[2].lower())
+            assert out.report.draws == 4

@@ -27,7 +27,6 @@ original.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 from typing import NamedTuple
 
