@@ -25,7 +25,7 @@ from textdp.errors import withheld
 from textdp.index import resolve_device
 from textdp.memory import release_free_memory
 from textdp.pseudonyms import merge_pii_tokens, resolve_key
-from textdp.report import Report
+from textdp.report import Report, ScopeAccount
 from textdp.rng import RandomSource
 from textdp.selection import Selector, TargetSelector, audit_spans, restrict_to_cores, shift_spans
 from textdp.substitution import Substituter
@@ -294,6 +294,21 @@ class Privatizer:
             return out
         return [(new, dataclasses.replace(report, spans=audit_spans(doc, fs, mask)))
                 for doc, fs, mask, (new, report) in zip(docs, found, masks, out)]
+
+    def scope_account(self) -> ScopeAccount:
+        """What the keyed draws of ``consistency="dataset"`` made by this privatizer (in this
+        process) cost, each counted once over its scope (:class:`~textdp.report.ScopeAccount`):
+        a text's report charges every keyed draw the text reads, so a draw shared by several
+        texts of a scope is charged in each of their reports, and their sum over-counts. Reads
+        nothing of the texts: only how many distinct draws each scope made."""
+        if self.config.consistency != "dataset":
+            raise ValueError("scope_account() composes the draws that consistency='dataset' "
+                             "shares between texts; with consistency="
+                             f"{self.config.consistency!r} no draw is shared between texts "
+                             "and each report's epsilon_total is the text's whole cost")
+        if self._substituter is None:
+            return ScopeAccount.of([], epsilon=self.epsilon, delta=self.mechanism.delta)
+        return self._substituter.account()
 
     def target_masks(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None
                      ) -> list[list[str | None]]:

@@ -10,6 +10,8 @@ contextual vectors, decoded to the candidates of each draw's kind; or a context 
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,7 +39,9 @@ from textdp.report import (
     HOLDS_BETWEEN_ANY_CASING,
     HOLDS_BETWEEN_NAME_KINDS,
     HOLDS_BETWEEN_REPEATS,
+    HOLDS_BETWEEN_SPANS,
     Report,
+    ScopeAccount,
 )
 from textdp.representation import contextual_inputs, static_inputs
 from textdp.rng import RandomSource
@@ -65,6 +69,8 @@ def report_template(config: PrivatizerConfig, mechanism: Mechanism,
         holds_between += HOLDS_BETWEEN_NAME_KINDS
     if config.consistency != "mention" and config.targets != "all" and replace != "tag":
         holds_between += HOLDS_BETWEEN_REPEATS
+    if config.report_spans:
+        holds_between += HOLDS_BETWEEN_SPANS
     scale = space.scale if space is not None else None
     return Report.for_tokens(
         0, mechanism=mechanism.name, epsilon=mechanism.epsilon, delta=mechanism.delta,
@@ -99,6 +105,24 @@ class Substituter:
         self.report = report_template(config, mechanism, space)
         # With entity targets, the other targets of a text are masked in its contexts.
         self.isolate = config.targets != "all"
+        # The keyed draws made, per scope, as digests under a salt of this process: only
+        # their number is ever read (account), never which names they stand for.
+        self._salt = os.urandom(16)
+        self._keyed_draws: dict[bytes, set[bytes]] = {}
+
+    def account(self) -> ScopeAccount:
+        """The keyed draws made so far, composed over their scopes (:class:`ScopeAccount`)."""
+        return ScopeAccount.of([len(d) for d in list(self._keyed_draws.values())],
+                               epsilon=self.mechanism.epsilon, delta=self.mechanism.delta)
+
+    def _count_keyed(self, scope: str, label: str, name: str, kind: str) -> None:
+        """Count the keyed draw of (scope, label, name, kind) once (see :meth:`account`)."""
+        def digest(*parts: str) -> bytes:
+            return hashlib.blake2b("\0".join(parts).encode("utf-8"), key=self._salt,
+                                   digest_size=16).digest()
+
+        self._keyed_draws.setdefault(digest(scope), set()).add(
+            digest(scope, label, name, kind))
 
     def substitute(self, docs: Sequence[Any], words: Sequence[Sequence[str]], masks: list[Mask],
                    owners: list[int], states: dict[int, TextState], rng: RandomSource
@@ -226,6 +250,7 @@ class Substituter:
                         groups.append(([i], keyed_source(self.key, scope, labels[reps[i]],
                                                          keys[i], kind,
                                                          secure=self.config.secure)))
+                        self._count_keyed(scope, labels[reps[i]], keys[i], kind)
                 shared = sorted(set(sel) - {rows[0] for rows, _ in groups})
                 if shared:
                     groups.append((shared, rng))
