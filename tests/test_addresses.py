@@ -12,10 +12,13 @@ from textdp.addresses import MAX_BODY, spell
 from textdp.pseudonyms import plan_draws
 
 NAMES = {"mary", "johnson", "al", "alan", "smith"}
+#: The person spans of the text: "Mary Johnson" and "Johnson Smith" (johnson has two names
+#: beside it, so no initial stands for a name next to it).
+PAIRS = {("mary", "johnson"), ("johnson", "smith")}
 
 
 def _parts(token: str, names=NAMES):
-    spelling = spell(token, names)
+    spelling = spell(token, names, PAIRS)
     return None if spelling is None else [(sep, part) for sep, part, _ in spelling.parts]
 
 
@@ -27,9 +30,9 @@ def _parts(token: str, names=NAMES):
     ("(@mary)", [("", "mary")]),
     ("@alan_smith", [("", "alan"), ("_", "smith")]),  # fewest parts: not al + an
     ("@_mary__", [("_", "mary")]),
-    ("j.smith@acme.com", [("", "j"), (".", "smith")]),   # the only name of the text with j
+    ("j.smith@acme.com", [("", "j"), (".", "smith")]),   # johnson is the name beside smith
     ("@JSmith", [("", "J"), ("", "Smith")]),
-    ("smith.m@acme.com", [("", "smith"), (".", "m")]),
+    ("smith.j@acme.com", [("", "smith"), (".", "j")]),
     ("@maryj", [("", "mary"), ("", "j")]),
     ("MaryJohnson", [("", "Mary"), ("", "Johnson")]),    # the word of "#MaryJohnson"
     ("alansmith", [("", "alan"), ("", "smith")]),
@@ -39,8 +42,9 @@ def test_a_body_of_names_of_the_text_is_read_part_by_part(token, parts):
 
 
 @pytest.mark.parametrize("token", [
-    "a.smith@acme.com",          # al and alan share the initial a
+    "a.smith@acme.com",          # al and alan are names, but not beside smith
     "k.smith@acme.com",          # no name of the text starts with k
+    "m.johnson@acme.com",        # two names are beside johnson: no initial reads one
     "@js",                       # initials alone: one part must be a whole name
     "mary1987@acme.com",         # digits are not names
     "mary.jones@acme.com",       # jones is mentioned nowhere else
@@ -50,7 +54,19 @@ def test_a_body_of_names_of_the_text_is_read_part_by_part(token, parts):
     "Mary-Johnson",              # not a word (the tokenizer splits it anyway)
 ])
 def test_a_body_that_is_not_all_names_of_the_text_is_not_spelt(token):
-    assert spell(token, NAMES) is None
+    assert spell(token, NAMES, PAIRS) is None
+
+
+@pytest.mark.parametrize("other", ["jane", "mary", "jo"])
+def test_whether_an_initial_is_read_does_not_depend_on_the_letters_of_other_names(other):
+    """Issue 34, item 4: "Jane Doe" beside "John Smith" made ``j.smith`` a word of its own
+    and "Mary Doe" did not, which released the first letter of a name in no address."""
+    names = {"john", "smith", other, "doe"}
+    pairs = {("john", "smith"), (other, "doe")}
+    spelling = spell("j.smith@acme.com", names, pairs)
+    assert spelling is not None and spelling.keys == ("john", "smith")
+    # ... and a name beside smith reads it, whatever the other names start with
+    assert spell("d.smith@acme.com", names, pairs) is None
 
 
 def test_no_names_spell_nothing():
@@ -71,7 +87,7 @@ def test_written_keeps_separators_casing_and_glued_punctuation_and_hides_the_dom
     assert handle is not None and handle.written(["Ann", "Lee"]) == "(@annlee)"
     with pytest.raises(ValueError):
         handle.written(["Ann"])  # one pseudonym per part
-    initial = spell("J.Smith@uni.ac.uk", NAMES)
+    initial = spell("J.Smith@uni.ac.uk", NAMES, PAIRS)
     assert initial is not None and initial.keys == ("johnson", "smith")
     assert initial.written(["elisabeth", "buchanan"]) == "E.Buchanan@example.com"
 
@@ -130,9 +146,11 @@ def _persons(docs):
 MAIL = "From: Mary Johnson <mary.johnson@acme.com>\nHi, thanks for @mary_johnson's note. Mary"
 
 
-@pytest.mark.parametrize("consistency", ["document", "dataset"])
-def test_an_address_reads_as_the_person_it_names_and_costs_nothing(consistency):
-    p = Privatizer(seed=5, detector=_persons, consistency=consistency)
+# Seeds where neither name comes back unchanged (the dataset mode's keyed draws are not
+# the seed's stream).
+@pytest.mark.parametrize(("consistency", "seed"), [("document", 5), ("dataset", 6)])
+def test_an_address_reads_as_the_person_it_names_and_costs_nothing(consistency, seed):
+    p = Privatizer(seed=seed, detector=_persons, consistency=consistency)
     out = p(MAIL)
     m = re.fullmatch(r"From: (\w+) (\w+) <(\w+)\.(\w+)@example\.com>\nHi, thanks for "
                      r"@(\w+)_(\w+)'s note\. (\w+)", out.text)
@@ -177,3 +195,26 @@ def _hashtag_persons(docs):
     return [[(t.i, t.i + 1, "PERSON") for t in doc if t.text in ("Mary", "Johnson",
                                                                   "MaryJohnson")]
             for doc in docs]
+
+
+def _doe_persons(docs):
+    """A fixed detector: the names of the texts below and j.smith's address are persons."""
+    wanted = re.compile(r"(?i)john|smith|jane|mary|doe|j\.smith@acme\.com")
+    return [[(t.i, t.i + 1, "PERSON") for t in doc if wanted.fullmatch(t.text)]
+            for doc in docs]
+
+
+def test_an_address_is_spelt_alike_whatever_the_letters_of_the_other_names():
+    """Issue 34, item 4: beside "John Smith", ``j.smith@…`` was a word of its own when "Jane
+    Doe" was in the text (60 of 60 seeds) and spelt ``x.surname`` when "Mary Doe" was (60 of
+    60): disjoint outputs, which released that another name starts with j. Both texts must
+    now spell it from John Smith's pseudonyms, at every seed."""
+    for other in ("Jane Doe", "Mary Doe"):
+        for seed in range(8):
+            out = Privatizer(seed=seed, detector=_doe_persons)(
+                f"John Smith wrote to {other}: j.smith@acme.com")
+            m = re.fullmatch(r"(\w+) (\w+) wrote to \w+ \w+: (\w)\.(\w+)@example\.com",
+                             out.text)
+            assert m is not None, out.text
+            assert (m[3], m[4]) == (m[1][0].lower(), m[2].lower())
+            assert out.report.draws == 4

@@ -126,6 +126,53 @@ def test_mechanisms_command(capsys):
 PRECISE = "trained+rules+handles"
 
 
+#: A name, its run-together form, and an address, profile URL or hashtag spelt from it: each
+#: crashed with ``KeyError: (0, 'tomlee')`` before the fix (issue 34, item 5), and the CLI
+#: printed that lower-cased name and wrote nothing.
+SPELT_FROM_NAMES = [
+    "Tom Lee and linkedin.com/in/tomlee and TomLee",
+    "Tom Lee and @tomlee and TomLee",
+    "Tom Lee and tomlee@acme.com and TomLee",
+    "Tom Lee and github.com/tomlee and TomLee",
+    "Mary Ann Smith, maryann.smith@acme.org and MaryAnn",
+    "Follow Tom Lee at #TomLee or twitter.com/tomlee, TomLee",
+]
+
+
+def test_subprocess_addresses_spelt_from_run_together_names_are_written(tmp_path):
+    src = tmp_path / "spelt.txt"
+    src.write_text("\n".join(SPELT_FROM_NAMES) + "\n", encoding="utf-8")
+    dst = tmp_path / "spelt.private.txt"
+    proc = run_cli("privatize", str(src), "-o", str(dst), "--seed", "1", "--no-progress")
+    err = proc.stderr.decode().casefold()
+    for name in ("tomlee", "maryann", "tom", "lee", "smith"):
+        assert name not in err
+    assert proc.returncode == 0
+    out = dst.read_text(encoding="utf-8").splitlines()
+    assert len(out) == len(SPELT_FROM_NAMES)
+    for line in out:
+        assert not re.search(r"(?i)tom|lee\b|maryann|smith", line)
+
+
+def test_an_internal_error_is_one_line_without_the_text(tmp_path, capsys, monkeypatch):
+    """Any error that textdp did not raise on purpose (a KeyError shows its key) reaches the
+    user as its type and place only (textdp.errors)."""
+    from textdp.substitution import Substituter
+
+    def broken(self, *args, **kwargs):
+        return {}[(0, CANARY.lower())]
+
+    monkeypatch.setattr(Substituter, "substitute", broken)
+    src = tmp_path / "one.txt"
+    src.write_text(f"{CANARY} met Angela Merkel.\n", encoding="utf-8")
+    dst = tmp_path / "one.private.txt"
+    assert main(["privatize", str(src), "-o", str(dst), "--seed", "1", "--no-progress",
+                 "--detector", PRECISE]) == 1
+    err = capsys.readouterr().err
+    assert "KeyError" in err and "withheld" in err
+    assert CANARY.lower() not in err.lower() and not dst.exists()
+
+
 def test_txt_round_trip(tmp_path, capsys):
     lines = [MERKEL, "", "the weather is nice today.", "  indented, with spaces  ",
              "numbers 1 2 3 and punctuation!?", "last line without newline"]

@@ -328,3 +328,89 @@ def test_report_spans_are_an_audit_trail_without_text(monkeypatch):
     dumped = json.dumps(out.report.to_dict())
     assert "Patel" not in dumped and "Emily" not in dumped and "example" not in dumped
     assert Privatizer(seed=1)(text).report.spans is None
+
+
+# ====================================================================== keyed draws (issue 34)
+def _smiths(docs):
+    """A fixed detector: Smith, Jones and Brown in any casing are persons."""
+    return [[(t.i, t.i + 1, "PERSON") for t in doc
+             if t.text.casefold() in {"smith", "jones", "brown"}] for doc in docs]
+
+
+def test_a_keyed_draw_reads_one_vector_per_name_whatever_its_casing():
+    """Issue 34, item 1: with consistency="dataset", "SMITH" read the row of "HEY" and
+    "smith" that of "butcher" on the default table, and one keyed noise was added to both:
+    the pair of outputs released their difference, unbounded by ε. Every casing of a name in
+    a scope must now come out as one pseudonym (one draw, read from one vector)."""
+    p = Privatizer(epsilon=1.0, seed=3, consistency="dataset", detector=_smiths)
+    assert len(set(p.table.lookup(["SMITH", "smith", "Smith"]).tolist())) == 3  # the premise
+    scopes = [str(s) for s in range(20) for _ in range(3)]
+    out = p.privatize(["SMITH called.", "smith called.", "Smith called."] * 20, scopes=scopes)
+    for s in range(20):
+        names = {r.text.split()[0].casefold() for r in out[3 * s:3 * s + 3]}
+        assert len(names) == 1, names
+    assert all(r.report.draws == 1 for r in out)
+
+
+def _redacted_equals_drawn(budget: float | None, redacted: str, n: int) -> tuple[int, int]:
+    """Over ``n`` scopes of two texts, "Smith called." and "Jones met <redacted>.": how often
+    the second text's last name equals the first's, and how many targets were redacted."""
+    p = Privatizer(epsilon=1.0, seed=5, consistency="dataset", detector=_smiths,
+                   max_epsilon_per_text=budget)
+    texts = ["Smith called.", f"Jones met {redacted}."] * n
+    out = p.privatize(texts, scopes=[str(s) for s in range(n) for _ in range(2)])
+    hits = sum(out[2 * s].text.split()[0] == out[2 * s + 1].text.split()[-1].rstrip(".")
+               for s in range(n))
+    return hits, sum(r.report.tokens_redacted for r in out)
+
+
+def test_a_redacted_name_does_not_reuse_its_keyed_draw():
+    """Issue 34, item 2: over its text's budget, a name is redacted (a draw from a public
+    stand-in, reported as costing nothing), but its draw reused the name's keyed noise, so
+    it matched the name's pseudonym in another text of the scope (171 of 300 scopes, against
+    2 of 300 for another redacted name). Two neighbouring datasets that differ only in the
+    redacted name (Smith, which another text names, or Brown) must give one law of the
+    output pair: bound 0, audited with Clopper–Pearson intervals. The positive control, the
+    name drawn within budget (which does depend on it), fails the same audit."""
+    from textdp.evaluate.privacy import worst_violation
+
+    n, alpha, tolerance = 60, 1e-3 / 4, 0.05
+    smith, redacted = _redacted_equals_drawn(1.0, "Smith", n)
+    brown, _ = _redacted_equals_drawn(1.0, "Brown", n)
+    assert redacted == n  # the premise: the second name of each pair is over budget
+    counts = np.array([[smith, n - smith], [brown, n - brown]])
+    assert worst_violation(counts, np.zeros((2, 2)), alpha) <= tolerance
+    drawn, none = _redacted_equals_drawn(None, "Smith", n)
+    assert none == 0
+    control = np.array([[drawn, n - drawn], [brown, n - brown]])
+    assert worst_violation(control, np.zeros((2, 2)), alpha) > tolerance
+
+
+def test_secure_keyed_draws_come_from_chacha20(monkeypatch):
+    """Issue 34, item 6: with secure=True and consistency="dataset" every name's draw came
+    from PCG64 (and torch generators) seeded with its HMAC. Each keyed source must be
+    ChaCha20, keyed by the HMAC (the same key gives the same pseudonyms in any process)."""
+    from randomgen import ChaCha
+
+    import textdp.substitution as substitution
+
+    made = []
+    real = substitution.keyed_source
+
+    def spy(*args, **kwargs):
+        made.append(real(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(substitution, "keyed_source", spy)
+    key = "a secret of sixteen or more characters"
+    text = "Smith met Jones and BROWN."
+    first = Privatizer(epsilon=1.0, secure=True, consistency="dataset", key=key,
+                       detector=_smiths)(text)
+    assert len(made) == 3 and first.report.draws == 3
+    for source in made:
+        assert source.secure and isinstance(source.numpy.bit_generator, ChaCha)
+        with pytest.raises(RuntimeError, match="CSPRNG"):
+            source.torch()
+    again = Privatizer(epsilon=1.0, secure=True, consistency="dataset", key=key,
+                       detector=_smiths)(text)
+    assert again.text == first.text  # keyed: consistent across privatizers and processes

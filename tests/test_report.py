@@ -71,3 +71,55 @@ def test_composed_figures_print_as_the_decimal_product():
     assert rep.epsilon_total == 1.8 and repr(rep.epsilon_total) == "1.8"
     assert rep.delta_total == 6e-7
     assert _report(3, epsilon=0.1).epsilon_total == 0.3
+
+
+# ====================================================================== issue 34, unstated items
+def _smith_jones_brown(docs):
+    """A fixed detector: Smith, Jones and Brown are persons."""
+    return [[(t.i, t.i + 1, "PERSON") for t in doc if t.text in {"Smith", "Jones", "Brown"}]
+            for doc in docs]
+
+
+def test_the_scope_account_counts_each_shared_keyed_draw_once():
+    """With consistency="dataset" each text's report charges every keyed draw it reads, so
+    a name in three texts is charged three times there; the scope account charges it once
+    per scope, and redacted (over-budget) targets not at all."""
+    from textdp import Privatizer
+
+    texts = ["Smith met Jones.", "Smith called.", "Jones and Brown.", "Brown, Smith."]
+    p = Privatizer(epsilon=0.5, seed=1, consistency="dataset", detector=_smith_jones_brown)
+    assert p.scope_account().keyed_draws == 0
+    out = p.privatize(texts)
+    assert sum(r.report.draws for r in out) == 7  # per text: each draw it reads
+    account = p.scope_account()
+    assert (account.scopes, account.keyed_draws, account.max_keyed_draws_per_scope) == (1, 3, 3)
+    assert account.epsilon_total == account.epsilon_per_scope == 1.5
+    assert "once" in account.composition and json.dumps(account.to_dict())
+    scoped = Privatizer(epsilon=0.5, seed=1, consistency="dataset", detector=_smith_jones_brown)
+    scoped.privatize(texts, scopes=["a", "a", "b", "b"])
+    account = scoped.scope_account()
+    assert (account.scopes, account.keyed_draws, account.max_keyed_draws_per_scope) == (2, 5, 3)
+    assert (account.epsilon_per_scope, account.epsilon_total) == (1.5, 2.5)
+    capped = Privatizer(epsilon=0.5, seed=1, consistency="dataset", detector=_smith_jones_brown,
+                        max_epsilon_per_text=0.5)
+    out = capped.privatize(texts)
+    assert sum(r.report.tokens_redacted for r in out) == 3
+    assert capped.scope_account().keyed_draws == 3  # smith, jones, brown: each within budget
+    with pytest.raises(ValueError, match="no draw is shared"):
+        Privatizer(epsilon=0.5).scope_account()
+
+
+def test_report_spans_are_in_what_the_guarantee_holds_between():
+    """report_spans=True releases each target's offsets (its length) and its detector's
+    score: the guarantee holds only between texts that agree on them, and the report says so
+    (issue 34)."""
+    from textdp import Privatizer
+
+    text = "Smith met Jones."
+    plain = Privatizer(epsilon=1.0, seed=1, detector=_smith_jones_brown)(text).report
+    spans = Privatizer(epsilon=1.0, seed=1, detector=_smith_jones_brown,
+                       report_spans=True)(text).report
+    assert spans.spans is not None and "score" in spans.holds_between
+    assert "length" in spans.holds_between and spans.holds_between.startswith(
+        plain.holds_between)
+    assert "score" not in plain.holds_between

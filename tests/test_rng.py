@@ -301,3 +301,19 @@ def test_keyed_streams_are_reproducible_and_independent_per_key():
     others = [draws(5, 0, 101), draws(5, 1, 100), draws(6, 0, 100), draws(5, 2, 0, 100)]
     assert all(not np.allclose(draws(5, 0, 100), o) for o in others)
     assert RandomSource.keyed(5, 0, 100).seed is not None  # a seeded, reproducible source
+
+
+def test_a_secure_digest_stream_is_chacha20_reproducible_and_never_rekeyed():
+    """The keyed streams of consistency="dataset" in secure mode (issue 34, item 6): ChaCha20
+    keyed with the digest, the same digest the same stream, kept across batches and copies."""
+    digest = bytes(range(32))
+    source = RandomSource.from_digest(digest, secure=True)
+    assert source.secure and isinstance(source.numpy.bit_generator, ChaCha)
+    first = source.numpy.random(3).tolist()
+    again = RandomSource.from_digest(digest, secure=True)
+    again.next_batch()  # a keyed stream is not re-keyed from os.urandom
+    assert copy.deepcopy(again).numpy.random(3).tolist() == first
+    assert RandomSource.from_digest(bytes(32), secure=True).numpy.random(3).tolist() != first
+    assert not isinstance(RandomSource.from_digest(digest).numpy.bit_generator, ChaCha)
+    with pytest.raises(ValueError, match="32 bytes"):
+        RandomSource.from_digest(b"short", secure=True)

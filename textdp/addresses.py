@@ -6,8 +6,8 @@ Mail and chats name a person twice: ``Mary Johnson <mary.johnson@acme.com>``, ``
 its own (``Elisabeth Buchanan <williamson@example.com>``): the output no longer reads as one
 person, and the address costs one more draw. :func:`spell` reads an address's body as names
 that the same text targets (``mary`` + ``.`` + ``johnson``, ``maryjohnson``; ``j.smith``
-beside "John Smith", by the initial of the only name of the text that starts with j; the
-word ``JohnSmith`` of a hashtag), and
+beside "John Smith", by the initial of the one name written beside "Smith" in the text's
+person spans; the word ``JohnSmith`` of a hashtag), and
 :meth:`Spelling.written` writes it from *their* pseudonyms (``elisabeth.buchanan@example.com``,
 ``e.buchanan@…``), the separators and each part's casing kept.
 
@@ -16,14 +16,17 @@ spelt from: post-processing, no draw and no ε of its own; those names' guarante
 address as one more of their mentions. Which names an address is spelt from, in which order,
 whole or by initial, with which separators and casing, is released like the pattern of
 repeated names that consistency releases (:mod:`textdp.pseudonyms`): the guarantee holds
-between texts that share it. An address that is not all names of its text (``mary1987@…``, a
-name mentioned nowhere else, an initial that two names of the text share) is drawn as one
-word, as before, and writes no digit or separator of the original.
+between texts that share it. Whether a part is read as an initial depends only on the address
+and on the person spans that hold its whole names (the one name written beside that name),
+never on the first letters of the text's other names: "Jane Doe" or "Mary Doe"
+beside "John Smith" and ``j.smith@…`` spell it alike. An address that is not all names of its
+text (``mary1987@…``, a name mentioned nowhere else, an initial of no name written beside its
+whole name) is drawn as one word, as before, and writes no digit or separator of the
+original.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 from typing import NamedTuple
 
@@ -68,24 +71,35 @@ class Speller:
 
     Args:
         names: the name keys of the text (case-folded, :func:`textdp.pseudonyms.name_key`).
+        pairs: the ``(name, next name)`` of the person spans of the text ("Mary Johnson":
+            ``("mary", "johnson")``): an initial may stand only for the one name written
+            beside a whole name of the address in the text's spans.
     """
 
-    def __init__(self, names: Collection[str]) -> None:
+    def __init__(self, names: Collection[str],
+                 pairs: Collection[tuple[str, str]] = ()) -> None:
         self.names = frozenset(k for k in names if len(k) >= MIN_PART)
         self.longest = max(map(len, self.names), default=0)
-        letters = Counter(k[0] for k in self.names)
-        #: Per letter that one name of the text only starts with, that name.
-        self.initials = {k[0]: k for k in self.names if letters[k[0]] == 1}
+        beside: dict[str, set[str]] = {}
+        for first, then in pairs:
+            if first in self.names and then in self.names and first != then:
+                beside.setdefault(then, set()).add(first)
+                beside.setdefault(first, set()).add(then)
+        #: Per name, the one name written right before or after it in the text's person
+        #: spans, where there is only one ("john" for "smith" of "John Smith").
+        self.mate = {k: next(iter(v)) for k, v in beside.items() if len(v) == 1}
 
     def spell(self, token: str) -> Spelling | None:
         """``token`` as an @handle, e-mail address or profile URL (:func:`parse_address`)
         whose body is a sequence of the text's names, optionally separated by
         :data:`SEPARATORS`, or as a word run together from two whole names or more
         (``JohnSmith`` of ``#JohnSmith``, never the name it is itself). A part of an address
-        may be the initial of a name when no other name of the text starts with that letter
-        (``j.smith`` beside "John Smith"), as long as one part is a whole name. Of several
-        readings, the one with the fewest parts, then the fewest initials. ``None`` when the
-        token is neither or is not all names."""
+        may be the initial of a name F next to a whole name W of the address, where F is the
+        one name written right before or after W in the text's person spans (``j.smith`` and
+        ``smith.j`` beside "John Smith"); whether it is depends on the address and the spans
+        of its own whole names only, never on the letters of the text's other names.
+        Of several readings, the one with the fewest parts, then the fewest initials.
+        ``None`` when the token is neither or is not all names."""
         address = parse_address(token)
         run_together = address is None
         if run_together:  # "JohnSmith" of "#JohnSmith": a word of two names or more
@@ -99,34 +113,55 @@ class Speller:
         if len(folded) != len(body):  # "ß" → "ss": positions would not map back
             return None
         end = len(body.rstrip(SEPARATORS))
-        best: dict[int, _Parts | None] = {end: ()}
+        best: dict[tuple[int, str | None], _Parts | None] = {}
 
-        def readings(j: int) -> Iterator[tuple[int, str]]:
-            """(end, name) of each name the body shows from ``j``, whole or by initial."""
+        def skip(j: int) -> int:
+            while j < end and body[j] in SEPARATORS:
+                j += 1
+            return j
+
+        def wholes(j: int) -> Iterator[tuple[int, str]]:
+            """(end, name) of each whole name the body shows from ``j``."""
             for stop in range(j + MIN_PART, min(end, j + self.longest) + 1):
                 key = folded[j:stop]
                 if key in self.names and not (run_together and stop - j == len(folded)):
                     yield stop, key
-            if folded[j] in self.initials:
-                yield j + 1, self.initials[folded[j]]
 
-        def parse(i: int) -> _Parts | None:
-            if i in best:
-                return best[i]
-            j = i
-            while j < end and body[j] in SEPARATORS:
-                j += 1
-            found: _Parts | None = None
-            for stop, key in readings(j) if j < end else ():
-                rest = parse(stop)
-                if rest is not None:
-                    parts = ((body[i:j], body[j:stop], key), *rest)
-                    if found is None or _cost(parts) < _cost(found):
-                        found = parts
-            best[i] = found
+        def readings(j: int, prev: str | None
+                     ) -> Iterator[tuple[int, str, str | None]]:
+            """(end, name, the whole name that must follow) of each reading from ``j``."""
+            for stop, key in wholes(j):
+                yield stop, key, None
+            if run_together:
+                return
+            letter = folded[j]
+            mate = self.mate.get(prev) if prev is not None else None
+            if mate is not None and mate[0] == letter:
+                yield j + 1, mate, None
+            for _, then in wholes(skip(j + 1)):
+                mate = self.mate.get(then)
+                if mate is not None and mate[0] == letter:
+                    yield j + 1, mate, then
+
+        def parse(i: int, prev: str | None) -> _Parts | None:
+            """The best reading of the body from ``i``; ``prev``: the previous part's name
+            when it was written whole."""
+            if (i, prev) in best:
+                return best[(i, prev)]
+            j = skip(i)
+            found: _Parts | None = () if j >= end else None
+            for stop, key, then in readings(j, prev) if j < end else ():
+                rest = parse(stop, key if stop - j > 1 else None)
+                if rest is None or (then is not None and not (
+                        rest and rest[0][2] == then and not is_initial(*rest[0][1:]))):
+                    continue
+                parts = ((body[i:j], body[j:stop], key), *rest)
+                if found is None or _cost(parts) < _cost(found):
+                    found = parts
+            best[(i, prev)] = found
             return found
 
-        parts = parse(0)
+        parts = parse(0, None)
         initials = [is_initial(part, key) for _, part, key in parts or ()]
         if not parts or all(initials) or (run_together and (len(parts) < 2 or any(initials))):
             return None
@@ -141,10 +176,12 @@ def _cost(parts: _Parts) -> tuple[int, int]:
     return len(parts), sum(is_initial(part, key) for _, part, key in parts)
 
 
-def spell(token: str, names: Collection[str]) -> Spelling | None:
-    """:meth:`Speller.spell` of ``token`` with the text's name keys ``names`` (to read many
-    tokens of one text, build the :class:`Speller` once)."""
-    return Speller(names).spell(token)
+def spell(token: str, names: Collection[str],
+          pairs: Collection[tuple[str, str]] = ()) -> Spelling | None:
+    """:meth:`Speller.spell` of ``token`` with the text's name keys ``names`` and the
+    ``pairs`` of its person spans (to read many tokens of one text, build the
+    :class:`Speller` once)."""
+    return Speller(names, pairs).spell(token)
 
 
 def is_initial(part: str, key: str) -> bool:

@@ -27,10 +27,11 @@ from textdp.contextual import ContextualEncoder
 from textdp.contextual_index import resolve_contextual_index
 from textdp.detect import Span, build_detector
 from textdp.detect.normalise import use_pipeline_tokenizer
+from textdp.errors import withheld
 from textdp.index import resolve_device
 from textdp.memory import release_free_memory
 from textdp.pseudonyms import resolve_key
-from textdp.report import Report
+from textdp.report import Report, ScopeAccount
 from textdp.rng import RandomSource
 from textdp.selection import Selection, Selector, TargetSelector, piece_docs, shift_spans
 from textdp.substitution import Substituter
@@ -257,9 +258,17 @@ class Privatizer:
         """
         if stream is not None:
             self.use_stream(*stream)
-        yield from run_batches(_texts(texts), self._run_pieces, empty=self._empty_report(),
-                          batch_size=self.config.batch_size,
-                          keep_original=self.config.keep_original, scopes=scopes)
+        failure = None
+        try:
+            yield from run_batches(_texts(texts), self._run_pieces, empty=self._empty_report(),
+                                   batch_size=self.config.batch_size,
+                                   keep_original=self.config.keep_original, scopes=scopes)
+        except Exception as err:
+            failure = withheld(err)  # no text in an error (textdp.errors)
+            if failure is None:
+                raise
+        if failure is not None:
+            raise failure  # outside the handler: the original is not its context
 
     def _empty_report(self) -> Report:
         """The report of a text (or piece) with nothing to read: no draws, and with
@@ -328,6 +337,22 @@ class Privatizer:
         to the tokens that start in it (the rest of a chunk is read as context only).
         """
         substituter = self._setup()
+        failure = None
+        try:
+            return self._privatize_docs(substituter, docs, spans, owners, states, cores,
+                                        selection)
+        except Exception as err:
+            failure = withheld(err)  # no text in an error (textdp.errors)
+            if failure is None:
+                raise
+        raise failure  # outside the handler: the original is not its context
+
+    def _privatize_docs(self, substituter: Substituter, docs: Sequence[Any],
+                        spans: Sequence[Sequence[Span]] | None,
+                        owners: Sequence[int] | None, states: dict[int, TextState] | None,
+                        cores: Sequence[tuple[int, int] | None] | None,
+                        selection: Selection | None
+                        ) -> list[tuple[list[str], Report]]:
         self.rng.next_batch()
         words = [[t.text for t in doc] for doc in docs]  # read once, for both stages
         if selection is None:
@@ -341,6 +366,21 @@ class Privatizer:
             return out
         return [(new, dataclasses.replace(report, spans=doc_spans))
                 for doc_spans, (new, report) in zip(selection.spans, out)]
+
+    def scope_account(self) -> ScopeAccount:
+        """What the keyed draws of ``consistency="dataset"`` made by this privatizer (in this
+        process) cost, each counted once over its scope (:class:`~textdp.report.ScopeAccount`):
+        a text's report charges every keyed draw the text reads, so a draw shared by several
+        texts of a scope is charged in each of their reports, and their sum over-counts. Reads
+        nothing of the texts: only how many distinct draws each scope made."""
+        if self.config.consistency != "dataset":
+            raise ValueError("scope_account() composes the draws that consistency='dataset' "
+                             "shares between texts; with consistency="
+                             f"{self.config.consistency!r} no draw is shared between texts "
+                             "and each report's epsilon_total is the text's whole cost")
+        if self._substituter is None:
+            return ScopeAccount.of([], epsilon=self.epsilon, delta=self.mechanism.delta)
+        return self._substituter.account()
 
     def target_masks(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None
                      ) -> list[list[str | None]]:

@@ -77,7 +77,7 @@ MIN_NAME_COSINE = 0.35
 HONORIFICS = frozenset({"mr", "mrs", "ms", "mx", "miss", "dr", "prof", "professor", "sir",
                         "dame", "rev", "revd", "mme", "mlle", "herr", "frau", "messrs"})
 #: Key-derivation label: changes whenever the derivation does, so old keys never collide.
-_PRF_LABEL = b"textdp.pseudonym.v1"
+_PRF_LABEL = b"textdp.pseudonym.v2"
 
 
 def tag(label: str) -> str:
@@ -235,14 +235,33 @@ def resolve_key(key: bytes | str | None, seed: int | None) -> bytes:
     return key
 
 
-def keyed_source(key: bytes, scope: str, label: str, name: str) -> RandomSource:
-    """The random source of one name's draw in one scope: seeded with HMAC-SHA256 of (scope,
-    label, name) under ``key``. The same key gives the same draw in any process; without the
-    key the draws are unpredictable; different keys give independent draws."""
+def keyed_source(key: bytes, scope: str, label: str, name: str, kind: str = "",
+                 *, secure: bool = False) -> RandomSource:
+    """The random source of one name's draw in one scope: the stream of HMAC-SHA256 of
+    (scope, label, name, kind) under ``key`` (:meth:`RandomSource.from_digest`: ChaCha20
+    keyed with it when ``secure``, else PCG64 seeded with it). The same key gives the same
+    draw in any process; without the key the draws are unpredictable; different keys give
+    independent draws.
+
+    ``kind`` (the candidate set the draw decodes to: a name kind, ``"word"``, ``"pii"``) is
+    part of the message because one noisy point decoded to two candidate sets is two
+    releases for the exponential mechanisms, whose draw is over the candidates: a name that
+    is a lone word in one text and a surname in another gets one draw per kind. The draw
+    reads one vector per name (:func:`canonical_token`), so every text of a scope that names
+    it releases the same function of the same noisy vector."""
     message = b"\0".join((_PRF_LABEL, scope.encode("utf-8"), label.encode("utf-8"),
-                          name.encode("utf-8")))
+                          name.encode("utf-8"), kind.encode("utf-8")))
     digest = hmac.new(key, message, hashlib.sha256).digest()
-    return RandomSource(int.from_bytes(digest, "little"))
+    return RandomSource.from_digest(digest, secure=secure)
+
+
+def canonical_token(key: str) -> str:
+    """The form of a name key whose table row a keyed draw (``consistency="dataset"``) reads:
+    its Title case, then (by the table's own fall-back) its lower case. A function of the
+    key only, so every casing and possessive of one name reads one vector: "SMITH" would
+    read the row of "HEY" on the default table and "smith" that of "butcher", and the same
+    keyed noise added to two vectors releases their difference, which no ε bounds."""
+    return key.title()
 
 
 @dataclass(frozen=True)
@@ -294,7 +313,7 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
     kinds: list[str] = []
     keys: list[str | None] = []
     seen: dict[tuple[int, str, str], int] = {}
-    spelt = spelt_addresses(tokens, labels, owners, remembered or {}) \
+    spelt = spelt_addresses(tokens, labels, owners, remembered or {}, positions) \
         if spell_addresses and consistency != "mention" and replace != "tag" else {}
     for t, (token, label, owner, position) in enumerate(zip(tokens, labels, owners,
                                                              positions)):
@@ -324,26 +343,50 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
 
 
 def spelt_addresses(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[int],
-                    remembered: Mapping[int, Collection[str]]) -> dict[int, Spelling]:
+                    remembered: Mapping[int, Collection[str]],
+                    positions: Sequence[str | None] = ()) -> dict[int, Spelling]:
     """The person targets that are addresses or run-together names spelt from the person
-    names of their text (the targets that are not addresses, and ``remembered``), by target
-    position (:func:`textdp.addresses.spell`)."""
+    names of their text that have a draw of their own (the targets that are neither
+    addresses nor spelt, and ``remembered``), by target position
+    (:func:`textdp.addresses.spell`).
+
+    A run-together word that is itself spelt ("TomLee" beside "Tom Lee") has no draw, so no
+    address may be spelt from it ("linkedin.com/in/tomlee" is then read as "tom" + "lee", or
+    drawn as a word): the names are narrowed until every part of every spelling has a draw.
+
+    ``positions`` (:func:`positional_kinds` per target, in text order) gives the person spans
+    of the batch: an initial reads only the name written beside a whole name of its address
+    in them (:class:`textdp.addresses.Speller`), never a name of an earlier batch."""
     persons = [t for t, label in enumerate(labels) if label == PERSON]
     addresses = {t for t in persons if parse_address(tokens[t]) is not None}
-    names = {owner: set(known) for owner, known in remembered.items()}
+    keys = {t: name_key(tokens[t]) for t in persons if t not in addresses}
+    # A "first" target is followed by the next word of its span (textdp.addresses.Speller).
+    pairs: dict[int, set[tuple[str, str]]] = {}
     for t in persons:
-        if t not in addresses:
-            names.setdefault(owners[t], set()).add(name_key(tokens[t]))
-    spellers = {owner: Speller(known) for owner, known in names.items()}
-    out: dict[int, Spelling] = {}
-    for t in persons:
-        speller = spellers.get(owners[t])
-        # A run-together word needs two other names of its text.
-        if speller is not None and (t in addresses or len(speller.names) > 2):
-            spelling = speller.spell(tokens[t])
-            if spelling is not None:
-                out[t] = spelling
-    return out
+        if t < len(positions) and positions[t] == "first" and t + 1 in keys and t in keys \
+                and owners[t + 1] == owners[t]:
+            pairs.setdefault(owners[t], set()).add((keys[t], keys[t + 1]))
+    spelt: set[int] = set()  # run-together words found spelt so far: never drawn
+    while True:
+        names = {owner: set(known) for owner, known in remembered.items()}
+        for t, key in keys.items():
+            if t not in spelt:
+                names.setdefault(owners[t], set()).add(key)
+        spellers = {owner: Speller(known, pairs.get(owner, ()))
+                    for owner, known in names.items()}
+        found: dict[int, Spelling] = {}
+        for t in persons:
+            speller = spellers.get(owners[t])
+            # A run-together word needs two other names of its text.
+            if speller is not None and (t in addresses or
+                                        len(speller.names - {keys[t]}) >= 2):
+                spelling = speller.spell(tokens[t])
+                if spelling is not None:
+                    found[t] = spelling
+        grown = {t for t in found if t not in addresses} - spelt
+        if not grown:  # ``spelt`` only grows: this ends
+            return found
+        spelt |= grown
 
 
 def check_replace(replace: str | None, decodes_subsets: bool, mechanism: str) -> str:

@@ -65,6 +65,73 @@ HOLDS_BETWEEN_REPEATS = ("; the same pattern of repeated names (which mentions s
                          "names are spelt from names of the same text: their parts' order, "
                          "separators and casing, and which parts are initials)")
 
+#: Added with ``report_spans=True``: the reported spans are released as they are.
+HOLDS_BETWEEN_SPANS = ("; with report_spans, the same character offsets (so the same position "
+                       "and character length) and label of each target, the detector that "
+                       "found it and its score")
+
+
+@dataclass(frozen=True)
+class ScopeAccount:
+    """What the keyed draws of ``consistency="dataset"`` cost, composed over their scopes
+    (:meth:`textdp.privatizer.Privatizer.scope_account`).
+
+    A keyed draw is made once per (scope, name, candidate set) and shared by every text of
+    the scope that names it (re-used: post-processing), so a text's report, which charges ε
+    for each keyed draw the text reads, charges a shared draw once in every text that reads
+    it; summing those reports over-counts. This account counts each keyed draw once.
+
+    Attributes:
+        epsilon: ε per draw.
+        delta: δ per draw.
+        scopes: scopes (the whole dataset, or each key-column value) with a keyed draw.
+        keyed_draws: distinct keyed draws over all scopes; draws of redacted (over-budget)
+            targets and PII surrogates are not draws of the mechanism on a name and do not
+            count.
+        max_keyed_draws_per_scope: the most distinct keyed draws of one scope.
+        epsilon_per_scope: ``max_keyed_draws_per_scope × ε``: by basic sequential
+            composition, the bound on what all the texts of any one scope release about the
+            names they share (each name's identity at ε, all its mentions in all texts of
+            the scope together; ε·d between two names under metric DP).
+        epsilon_total: ``keyed_draws × ε``: the same over every scope together.
+        delta_per_scope, delta_total: likewise for δ.
+        composition: the statement in words.
+    """
+
+    epsilon: float
+    delta: float
+    scopes: int
+    keyed_draws: int
+    max_keyed_draws_per_scope: int
+    epsilon_per_scope: float
+    epsilon_total: float
+    delta_per_scope: float
+    delta_total: float
+    composition: str
+
+    @classmethod
+    def of(cls, draws_per_scope: list[int], *, epsilon: float, delta: float) -> ScopeAccount:
+        """The account of scopes that made ``draws_per_scope`` distinct keyed draws each."""
+        total, most = sum(draws_per_scope), max(draws_per_scope, default=0)
+        return cls(
+            epsilon=epsilon, delta=delta, scopes=len(draws_per_scope), keyed_draws=total,
+            max_keyed_draws_per_scope=most, epsilon_per_scope=_times(most, epsilon),
+            epsilon_total=_times(total, epsilon), delta_per_scope=min(1.0, _times(most, delta)),
+            delta_total=min(1.0, _times(total, delta)),
+            composition=(
+                "basic sequential composition over distinct keyed draws: each (scope, name, "
+                "candidate set) is drawn once, at epsilon, and re-used by every text of its "
+                "scope (post-processing), so a name's identity costs epsilon over all its "
+                "mentions in all texts of the scope; a text's report charges each keyed draw "
+                "it reads, so a draw shared by k texts is charged k times there and once "
+                "here. Counted over the draws this privatizer made in this process (each "
+                "worker of a multi-process run holds its own account; the sum of theirs is an "
+                "upper bound)"))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-serialisable values."""
+        return asdict(self)
+
 
 @dataclass(frozen=True)
 class Report:
@@ -75,7 +142,11 @@ class Report:
         epsilon: ε per draw.
         delta: δ per draw (0 for pure metric DP).
         tokens_replaced: target tokens written with a substitute or a tag.
-        epsilon_total: composed bound for the text: draws × ε.
+        epsilon_total: composed bound for the text: draws × ε. With
+            ``consistency="dataset"`` a draw is shared by every text of its scope that names
+            the same name, and each of their reports charges it: ``epsilon_total`` is the
+            bound for this text's targets alone, and a sum over texts over-counts shared
+            draws; :class:`ScopeAccount` composes over a scope.
         delta_total: draws × δ.
         guarantee: the mechanism's per-token guarantee in words.
         representation: ``"static"`` or ``"contextual"``.
@@ -96,7 +167,9 @@ class Report:
             draw; :mod:`textdp.pseudonyms`).
         spans: with ``Privatizer(report_spans=True)``, the targeted spans as ``(start, end,
             label, detector, score)``: character offsets in the input text, never its text
-            (``to_dict`` writes them as records); ``None`` otherwise.
+            (``to_dict`` writes them as records); ``None`` otherwise. They are released as
+            they are: where each target is, its length, its detector and score
+            (``holds_between`` says so).
     """
 
     mechanism: str

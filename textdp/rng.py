@@ -17,7 +17,10 @@ token, such as Gamma magnitudes), so the same mechanism code runs in both modes:
   to the device; there is no torch generator in this mode (``RandomSource.torch`` raises), so a
   draw that would bypass the CSPRNG fails loudly instead of silently. This is what Opacus'
   secure mode does with ``torchcsprng``. Like Opacus, it secures the *bits*; the floating-point
-  sampling of continuous noise (Mironov 2012) is not hardened.
+  sampling of continuous noise (Mironov 2012) is not hardened. The keyed streams of
+  ``consistency="dataset"`` (:meth:`RandomSource.from_digest`) are ChaCha20 too in this mode,
+  keyed with the 256-bit HMAC of the name instead of ``os.urandom``, and never re-keyed (the
+  same key must give the same pseudonym).
 
 A forked child (``nlp.pipe(n_process=2)``, ``datasets.map(num_proc=2)``) would inherit its
 parent's generator state and draw the same noise as its siblings; unseeded sources (secure ones
@@ -139,8 +142,9 @@ class RandomSource:
         return gen
 
     def next_batch(self) -> None:
-        """Called once per batch: in secure mode, re-key from ``os.urandom``."""
-        if self.secure:
+        """Called once per batch: in secure mode, re-key from ``os.urandom`` (not a stream of
+        :meth:`from_digest`, which must stay reproducible from its digest)."""
+        if self.secure and not self.__dict__.get("_keyed"):
             self._rekey()
 
     def _rekey(self) -> None:
@@ -162,6 +166,28 @@ class RandomSource:
         state = np.random.SeedSequence([seed, *key]).generate_state(2, np.uint32)
         return cls(int(state[0]) << 32 | int(state[1]))
 
+    @classmethod
+    def from_digest(cls, digest: bytes, *, secure: bool = False) -> RandomSource:
+        """The stream of a secret 256-bit ``digest`` (a keyed pseudo-random function's output,
+        e.g. one name's draw under ``consistency="dataset"``): the same digest gives the same
+        stream in any process, which is what makes it consistent, so it is never re-keyed.
+
+        ``secure=False``: PCG64 and torch generators seeded with it (statistically sound, not
+        cryptographically secure: enough outputs recover the state). ``secure=True``: ChaCha20
+        keyed with the digest itself, every bit from it, no torch generator (as a secure
+        source, see the module docstring); deterministic given the digest, and as
+        unpredictable as ChaCha20 without it.
+        """
+        if len(digest) != KEY_BYTES:
+            raise ValueError(f"digest must hold {KEY_BYTES} bytes, got {len(digest)}")
+        if not secure:
+            return cls(int.from_bytes(digest, "little"))
+        source = cls.__new__(cls)
+        source.seed, source.secure, source._torch, source._keyed = None, True, {}, True
+        source.numpy = np.random.Generator(ChaCha(key=int.from_bytes(digest, "little"),
+                                                  rounds=CHACHA_ROUNDS))
+        return source
+
     def spawn(self) -> RandomSource:
         """An independent child source (for a mechanism's one-off draws, e.g. a projection)."""
         if self.secure:
@@ -180,7 +206,7 @@ class RandomSource:
         unseeded and secure ones get fresh OS entropy, so a copy never repeats the noise of
         its original (the same noise on two different inputs would reveal their difference)."""
         self.__dict__.update(state)
-        if self.seed is None:
+        if self.seed is None and not self.__dict__.get("_keyed"):
             self._rekey()
             _UNSEEDED.add(self)
 
@@ -189,7 +215,10 @@ class RandomSource:
         return torch.from_numpy(np.ascontiguousarray(array)).to(device)
 
     def __repr__(self) -> str:
-        mode = "secure" if self.secure else ("seeded" if self.seed is not None else "os-entropy")
+        if self.secure:
+            mode = "secure-keyed" if self.__dict__.get("_keyed") else "secure"
+        else:
+            mode = "seeded" if self.seed is not None else "os-entropy"
         return f"RandomSource({mode})"
 
 

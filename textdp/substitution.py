@@ -10,6 +10,8 @@ contextual vectors, decoded to the candidates of each draw's kind; or a context 
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,6 +27,7 @@ from textdp.mechanisms import Mechanism
 from textdp.mechanisms.base import ContextMechanism
 from textdp.pseudonyms import (
     PERSON,
+    canonical_token,
     keyed_source,
     pii_replacement,
     plan_draws,
@@ -37,7 +40,9 @@ from textdp.report import (
     HOLDS_BETWEEN_BATCH,
     HOLDS_BETWEEN_NAME_KINDS,
     HOLDS_BETWEEN_REPEATS,
+    HOLDS_BETWEEN_SPANS,
     Report,
+    ScopeAccount,
 )
 from textdp.representation import contextual_inputs, static_inputs
 from textdp.rng import RandomSource
@@ -69,6 +74,8 @@ def report_template(config: PrivatizerConfig, mechanism: Mechanism,
         holds_between += HOLDS_BETWEEN_REPEATS
     if compute_dtype is not None and compute_dtype != torch.float32 and replace != "tag":
         holds_between += HOLDS_BETWEEN_BATCH.format(dtype=str(compute_dtype).split(".")[-1])
+    if config.report_spans:
+        holds_between += HOLDS_BETWEEN_SPANS
     scale = space.scale if space is not None else None
     return Report.for_tokens(
         0, mechanism=mechanism.name, epsilon=mechanism.epsilon, delta=mechanism.delta,
@@ -105,6 +112,24 @@ class Substituter:
             compute_dtype=None if encoder is None else encoder.compute_dtype())
         # With entity targets, the other targets of a text are masked in its contexts.
         self.isolate = config.targets != "all"
+        # The keyed draws made, per scope, as digests under a salt of this process: only
+        # their number is ever read (account), never which names they stand for.
+        self._salt = os.urandom(16)
+        self._keyed_draws: dict[bytes, set[bytes]] = {}
+
+    def account(self) -> ScopeAccount:
+        """The keyed draws made so far, composed over their scopes (:class:`ScopeAccount`)."""
+        return ScopeAccount.of([len(d) for d in list(self._keyed_draws.values())],
+                               epsilon=self.mechanism.epsilon, delta=self.mechanism.delta)
+
+    def _count_keyed(self, scope: str, label: str, name: str, kind: str) -> None:
+        """Count the keyed draw of (scope, label, name, kind) once (see :meth:`account`)."""
+        def digest(*parts: str) -> bytes:
+            return hashlib.blake2b("\0".join(parts).encode("utf-8"), key=self._salt,
+                                   digest_size=16).digest()
+
+        self._keyed_draws.setdefault(digest(scope), set()).add(
+            digest(scope, label, name, kind))
 
     def substitute(self, docs: Sequence[Any], words: Sequence[Sequence[str]], masks: list[Mask],
                    owners: list[int], states: dict[int, TextState], rng: RandomSource, *,
@@ -142,7 +167,8 @@ class Substituter:
                 subs[j] = state.names[(labels[t], key)]  # drawn in an earlier batch
             elif kind == "pii":  # a surrogate of the value's format: no draw on the value
                 source = rng if self.key is None or key is None else keyed_source(
-                    self.key, state.scope if state else "", labels[t], key)
+                    self.key, state.scope if state else "", labels[t], key, kind,
+                    secure=cfg.secure)
                 subs[j] = pii_replacement(labels[t], tokens[t], self.replace, source)
                 if key is not None and cfg.consistency == "document":
                     states.setdefault(draw_owner[j], TextState()).names[(labels[t], key)] = \
@@ -200,6 +226,7 @@ class Substituter:
         name kind. Keyed draws (``consistency="dataset"``) each get the random source of
         their (scope, name); the others share the privatizer's for one call per set."""
         reps = plan.first[todo]
+        keys = [plan.keys[j] for j in todo.tolist()]
         if self.mechanism.reads_context:
             return self._draw_in_context(docs, flat, labels, reps, over, rng, context_targets)
         space = self.space
@@ -212,9 +239,13 @@ class Substituter:
                                      context_targets=context_targets)[reps]
             inverse = torch.arange(len(reps), device=self.device)
         else:
-            vecs, inverse = static_inputs(space, [tokens[t] for t in reps.tolist()],
-                                          [labels[t] for t in reps.tolist()], over,
-                                          self.device)
+            # A keyed draw reads the row of its name, whatever the casing or possessive of
+            # the mention (canonical_token): its noise is shared by every text of the scope.
+            read = [canonical_token(key) if keyed and not o else tokens[t]
+                    for t, key, keyed, o in zip(reps.tolist(), keys, self._keyed(keys),
+                                                over.tolist())]
+            vecs, inverse = static_inputs(space, read, [labels[t] for t in reps.tolist()],
+                                          over, self.device)
         kinds = [plan.kinds[j] for j in todo.tolist()]
         out = [""] * len(todo)
         with torch.inference_mode():
@@ -223,10 +254,14 @@ class Substituter:
                 candidates = space.decoder(kind)
                 groups: list[tuple[list[int], RandomSource]] = []
                 for i in sel:
-                    key = plan.keys[todo[i]]
-                    if self.key is not None and key is not None:
+                    # Over budget: a stand-in's draw, never from the name's keyed stream
+                    # (it would correlate with the name's draw in other texts).
+                    if self.key is not None and keys[i] is not None and not over[i]:
                         scope = states.get(draw_owner[todo[i]], TextState()).scope
-                        groups.append(([i], keyed_source(self.key, scope, labels[reps[i]], key)))
+                        groups.append(([i], keyed_source(self.key, scope, labels[reps[i]],
+                                                         keys[i], kind,
+                                                         secure=self.config.secure)))
+                        self._count_keyed(scope, labels[reps[i]], keys[i], kind)
                 shared = sorted(set(sel) - {rows[0] for rows, _ in groups})
                 if shared:
                     groups.append((shared, rng))
@@ -236,6 +271,10 @@ class Substituter:
                                                              source)):
                         out[i] = word
         return out
+
+    def _keyed(self, keys: list[str | None]) -> list[bool]:
+        """Per draw, whether it is keyed (``consistency="dataset"``)."""
+        return [self.key is not None and key is not None for key in keys]
 
     def _draw_in_context(self, docs: Sequence[Any], flat: list[tuple[int, int]],
                          labels: list[str], reps: np.ndarray, over: np.ndarray,

@@ -41,6 +41,7 @@ from textdp.cli.privatize import (
     Interrupted,
     privatizer_from_args,
 )
+from textdp.errors import InternalError
 from textdp.io import InputError, OutputError
 
 
@@ -97,6 +98,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Interrupted as err:
         print(f"textdp: {err}", file=sys.stderr)
         return 130
+    except InternalError as err:  # a bug: one line that holds no text (textdp.errors)
+        print(f"textdp: error: {err}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("textdp: interrupted (a file being written was removed; finished files were kept)",
               file=sys.stderr)
