@@ -364,7 +364,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         texts, source = documents(args.texts or 200)
     tokens = sum(len(t.split()) for t in texts)
-    print(f"texts: {len(texts):,} {args.mode} texts, {tokens:,} tokens, from {source}")
+    kind = "short texts" if args.mode == "short" else "documents"
+    print(f"texts: {len(texts):,} {kind}, {tokens:,} tokens, from {source}")
     engines = ["textdp"] + (["presidio"] if presidio_installed() else [])
     if "presidio" not in engines:
         print("Presidio not installed (pip install presidio-analyzer presidio-anonymizer): "
@@ -404,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
         os.unlink(texts_file)
     results["uptime_after"] = uptime()
     print(f"after:  {results['uptime_after']}")
-    print(f"\n{args.mode} texts, --busy {args.busy}:")
+    print(f"\n{kind}, --busy {args.busy}:")
     rates = {}
     for e in engines:
         wall = statistics.median(p["wall"] for p in passes[e])

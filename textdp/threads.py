@@ -15,7 +15,9 @@ than cores), torch's OpenMP threads lose most of their speed to two things:
   loads, so :func:`prefer_passive_waiting` runs when ``textdp`` is imported, before any torch
   import of its own: it sets ``OMP_WAIT_POLICY=PASSIVE`` in the environment unless the user
   set ``OMP_WAIT_POLICY`` (any value is kept) or torch was imported before textdp (then it is
-  too late; import textdp first, or set the variable yourself).
+  too late; import textdp first, or set the variable yourself). ``import spacy`` loads torch
+  (through thinc), so a program that imports spaCy before textdp, as a spaCy pipeline with
+  the ``dp_privatizer`` component does, should set ``OMP_WAIT_POLICY=PASSIVE`` itself.
 * **Too many threads.** torch starts one thread per physical core it sees, which can be more
   than the CPUs this process may use (a CPU affinity mask, a container's CPU quota).
   :func:`configure_torch` lowers torch's intra-op threads to :func:`available_cpus` when the
