@@ -942,6 +942,18 @@ def test_epsilon_auto_prints_the_chosen_epsilon(tmp_path, monkeypatch, capsys):
                      r"\(calibrated on the table in \d+\.\d s\)", err), err
 
 
+def test_epsilon_auto_checks_the_input_before_calibrating(tmp_path, capsys, monkeypatch):
+    import textdp.calibration
+
+    calls = []
+    monkeypatch.setattr(textdp.calibration, "calibrate_epsilon",
+                        lambda *a, **k: calls.append(1))
+    missing = tmp_path / "absent.jsonl"
+    assert main(["privatize", str(missing), "--epsilon", "auto"]) == 2
+    assert "absent.jsonl" in capsys.readouterr().err
+    assert calls == []  # the calibration (seconds) never ran for a file that is not there
+
+
 def test_json_null_text_passes_through_as_null(tmp_path):
     src = tmp_path / "data.jsonl"
     src.write_text('{"id": 1, "text": null}\n{"id": 2, "text": "Angela Merkel spoke."}\n',

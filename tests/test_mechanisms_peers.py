@@ -253,6 +253,47 @@ def test_custext_partition_is_the_papers_greedy_mapping(random_table, k):
         assert (set_of_row[g] == i).all()
 
 
+def _partition_row_by_row(candidates, k):
+    """The partition as it was built before it was blocked: one matrix-vector product and
+    one ``topk`` per set (members nearest first)."""
+    x = torch.from_numpy(np.ascontiguousarray(candidates, dtype=np.float32))
+    n = x.shape[0]
+    sq = (x * x).sum(dim=1)
+    placed = torch.zeros(n, dtype=torch.bool)
+    groups = []
+    for r in range(n):
+        if placed[r]:
+            continue
+        left = n - int(placed.sum())
+        if left < k and groups:
+            groups[-1] = np.concatenate([groups[-1], torch.nonzero(~placed)[:, 0].numpy()])
+            break
+        d2 = sq + sq[r] - 2.0 * (x @ x[r])
+        d2[placed] = math.inf
+        d2[r] = -1.0
+        members = torch.topk(d2, min(k, left), largest=False).indices
+        placed[members] = True
+        groups.append(members.numpy())
+    return groups
+
+
+@pytest.mark.parametrize("n, dim, k, cells", [(300, 16, 20, 1 << 22), (300, 16, 20, 300 * 7),
+                                              (211, 5, 7, 211 * 3), (45, 4, 20, 1 << 22)])
+def test_custext_partition_is_the_row_by_row_one_exactly(monkeypatch, n, dim, k, cells):
+    # Blocked (several openers per matrix product, `cells` small: many blocks) or not, the
+    # sets and the order of their members (which seeded draws depend on) are the old ones.
+    import textdp.mechanisms.custext as custext
+
+    monkeypatch.setattr(custext, "_CHUNK_CELLS", cells)
+    monkeypatch.setattr(custext, "_PARTITIONS", {})
+    table = np.random.default_rng(n + dim).standard_normal((n, dim)).astype(np.float32)
+    sets, _ = partition_table(table, k)
+    old = _partition_row_by_row(table, k)
+    assert len(sets) == len(old)
+    for got, want in zip(sets, old):
+        assert got[got >= 0].tolist() == want.tolist()
+
+
 def _custext_law(table, members, x, eps):
     d = np.linalg.norm(table[members].astype(np.float64) - x.astype(np.float64), axis=1)
     u = 1 - (d - d.min()) / (d.max() - d.min())

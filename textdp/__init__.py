@@ -4,15 +4,23 @@
 >>> Privatizer(epsilon=1.0)("Angela Merkel met John Smith in Berlin.").text  # doctest: +SKIP
 """
 
-from textdp._version import __version__
-from textdp.config import PrivatizerConfig
-from textdp.errors import RowError
-from textdp.index import NeighbourIndex
-from textdp.mechanisms import Mechanism, available, create_mechanism
-from textdp.privatizer import PrivatizedText, Privatizer
-from textdp.report import Report
-from textdp.rng import RandomSource
-from textdp.tables import EmbeddingTable
+# First, before anything imports torch: its OpenMP threads read their wait policy once, when
+# the library loads (textdp.threads).
+from textdp import threads as _threads
+
+_threads.prefer_passive_waiting()
+
+from textdp._version import __version__  # noqa: E402
+from textdp.config import PrivatizerConfig  # noqa: E402
+from textdp.errors import RowError  # noqa: E402
+from textdp.index import NeighbourIndex  # noqa: E402
+from textdp.mechanisms import Mechanism, available, create_mechanism  # noqa: E402
+from textdp.privatizer import PrivatizedText, Privatizer  # noqa: E402
+from textdp.report import Report  # noqa: E402
+from textdp.rng import RandomSource  # noqa: E402
+from textdp.tables import EmbeddingTable  # noqa: E402
+
+_threads.record_torch_start()
 
 __all__ = [
     "EmbeddingTable", "Mechanism", "NeighbourIndex", "PrivatizedText", "Privatizer",

@@ -255,6 +255,11 @@ def run(args: argparse.Namespace) -> int:
     output = args.output or ("-" if args.input == "-" else _default_output(args.input))
     if output != "-" and args.input != "-" and _same_file(args.input, output):
         raise InputError("--output must differ from the input file")
+    if args.epsilon == "auto" and args.input != "-":
+        # Calibrating takes seconds: an input that cannot be opened fails first (the error
+        # read_once would give; the file is opened, not read).
+        with open(args.input, "rb"):
+            pass
     # Validate every parameter before reading any text.
     started = time.perf_counter()
     privatizer = privatizer_from_args(args)

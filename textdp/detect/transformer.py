@@ -164,6 +164,9 @@ def _load(folder: str, device: str, quantize: bool = False) -> tuple[Any, Any]:
     from safetensors.torch import load_file
     from transformers import AutoTokenizer
 
+    from textdp.threads import configure_torch
+
+    configure_torch()  # threads no more than the CPUs this process may use (textdp.threads)
     config = json.loads((Path(folder) / CONFIG_FILE).read_text(encoding="utf-8"))
     model = build_model(config["layers"], config["hidden"])
     state = {k: v.float() for k, v in load_file(os.path.join(folder, WEIGHTS_FILE)).items()}

@@ -54,33 +54,54 @@ def partition_table(candidates: np.ndarray, k: int) -> tuple[np.ndarray, np.ndar
     n = data.shape[0]
     x = torch.from_numpy(data)
     sq = (x * x).sum(dim=1)
-    placed = torch.zeros(n, dtype=torch.bool)
+    placed = np.zeros(n, dtype=bool)
     set_of_row = np.full(n, -1, dtype=np.int64)
     groups: list[np.ndarray] = []
-    with torch.inference_mode():
-        for r in range(n):
-            if placed[r]:
+    block = max(1, _CHUNK_CELLS // max(1, n))
+    r = 0  # rows before r are placed
+    n_placed = 0
+    while r < n:
+        # The next unplaced rows in table order are the openers of the next sets (unless an
+        # earlier one of them takes them): their distances come from one matrix product, not
+        # one matrix-vector product per set, so the table is read once per block, not per
+        # set. The per-set steps are numpy's: one thread, no parallel region per small step.
+        rows = np.flatnonzero(~placed[r:])[:block] + r
+        if rows.size == 0:
+            break
+        with torch.inference_mode():
+            at = torch.from_numpy(rows)
+            d2_block = (sq[at, None] + sq[None, :] - 2.0 * (x[at] @ x.T)).numpy()
+        for i, row in enumerate(rows.tolist()):
+            if placed[row]:
                 continue
-            left = n - int(placed.sum())
+            left = n - n_placed
             if left < k and groups:  # too few for a set of their own: join the last set
-                rest = torch.nonzero(~placed, as_tuple=True)[0].numpy()
+                rest = np.flatnonzero(~placed)
                 groups[-1] = np.concatenate([groups[-1], rest])
                 set_of_row[rest] = len(groups) - 1
+                placed[rest] = True
                 break
-            d2 = sq + sq[r] - 2.0 * (x @ x[r])
+            d2 = d2_block[i]
             d2[placed] = math.inf
-            d2[r] = -1.0  # the row itself opens its set
-            members = torch.topk(d2, min(k, left), largest=False).indices
+            d2[row] = -1.0  # the row itself opens its set
+            members = _nearest_first(d2, min(k, left))
             placed[members] = True
-            members_np = members.numpy()
-            set_of_row[members_np] = len(groups)
-            groups.append(members_np)
+            n_placed += len(members)
+            set_of_row[members] = len(groups)
+            groups.append(members)
+        r = int(rows[-1]) + 1
     width = max(len(g) for g in groups)
     sets = np.full((len(groups), width), -1, dtype=np.int64)
     for i, g in enumerate(groups):
         sets[i, :len(g)] = g
     _PARTITIONS[key] = (sets, set_of_row)
     return sets, set_of_row
+
+
+def _nearest_first(d2: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the ``k`` smallest entries, nearest first, equal distances by index."""
+    part = np.argpartition(d2, k - 1)[:k] if k < d2.size else np.arange(d2.size)
+    return part[np.lexsort((part, d2[part]))]
 
 
 def set_logits(inputs: torch.Tensor, members: torch.Tensor, candidates: torch.Tensor,
