@@ -263,13 +263,6 @@ def test_the_rows_meet_every_pair_of_levels():
     assert len(ROWS) <= 16
 
 
-# Known failures where features meet, owned by other fixes of issue 34 (strict: the lead
-# sees an XPASS once they land and removes the mark).
-KNOWN = {
-    ("dataset", True): "issue 34 item 2: a redacted name reuses its keyed noise",
-}
-
-
 @pytest.mark.parametrize("row", ROWS, ids=row_id)
 def test_a_target_depends_only_on_what_holds_between_lists(row, blank_nlp, toy_table,
                                                            tiny_bert, tiny_index, chunks,
@@ -290,12 +283,8 @@ def test_a_target_depends_only_on_what_holds_between_lists(row, blank_nlp, toy_t
         else:
             assert len(firsts) > 1  # power: the draws vary
         if row["budget"]:
-            redacted_equal = [w[OTHER] for w in a] == [w[OTHER] for w in b]
-            reason = KNOWN.get((row["consistency"], row["budget"]))
-            if reason and row["replace"] != "tag":
-                assert not redacted_equal, f"fixed? {reason}: remove it from KNOWN"
-                pytest.xfail(reason)
-            assert redacted_equal
+            # a redacted name's draw does not read it (issue 34 item 2: not its keyed noise)
+            assert [w[OTHER] for w in a] == [w[OTHER] for w in b]
         return
     # secure: no seed can couple the runs; compare laws instead.
     p = make(row, None, *args)
@@ -310,11 +299,7 @@ def test_a_target_depends_only_on_what_holds_between_lists(row, blank_nlp, toy_t
         assert min(homogeneous(x, y), homogeneous(list(map(_kind, x)), list(map(_kind, y)))) \
             < ALPHA
     if row["budget"]:
-        reason = KNOWN.get((row["consistency"], row["budget"]))
-        p_redacted = homogeneous([w[OTHER] for w in a], [w[OTHER] for w in b])
-        if reason and row["replace"] != "tag":
-            pytest.xfail(reason)
-        assert p_redacted > ALPHA
+        assert homogeneous([w[OTHER] for w in a], [w[OTHER] for w in b]) > ALPHA
 
 
 @pytest.mark.parametrize("row", [

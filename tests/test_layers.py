@@ -27,8 +27,8 @@ PACKAGES = ("textdp", "hf_textdp", "spacy_textdp")
 # package's (test_no_module_has_a_layer_apart_from_its_package).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Small utilities with no first-party dependency but each other.
-    ("foundation", ("textdp._version", "textdp.errors", "textdp.validation", "textdp.rng",
-                    "textdp.io",
+    ("foundation", ("textdp._version", "textdp.errors", "textdp.threads", "textdp.validation",
+                    "textdp.rng", "textdp.io",
                     "textdp.report", "textdp.tokenization", "textdp.chunking", "textdp.memory",
                     "textdp.contexts", "textdp.embedded", "textdp.budget", "textdp.surface",
                     "textdp.profile_urls",
