@@ -121,6 +121,24 @@ def test_mechanisms_command(capsys):
     assert "same detection outcome" in out and "per text" in out
 
 
+def test_mechanisms_states_exactly_what_holds_for_a_configuration(capsys):
+    """``textdp mechanisms`` with configuration flags prints what that configuration's reports
+    state (issue 34): each condition appears exactly when its setting releases it."""
+    from textdp import Privatizer
+
+    assert main(["mechanisms", "--consistency", "dataset", "--report-spans"]) == 0
+    out = capsys.readouterr().out
+    stated = Privatizer(consistency="dataset", report_spans=True).config
+    assert "repeated names" in out and "with report_spans" in out and "bfloat16" not in out
+    assert f"ε = {stated.epsilon:g}" in out
+    assert main(["mechanisms", "--consistency", "mention", "--replace", "tag"]) == 0
+    out = capsys.readouterr().out
+    assert "repeated names" not in out and "report_spans" not in out
+    assert main(["mechanisms", "--representation", "contextual", "--targets", "all"]) == 0
+    out = capsys.readouterr().out
+    assert "scope: text" in out and "bfloat16" in out  # the reduced-precision condition
+
+
 # ================================================================= in-process: round trips
 # A detector that replaces names and (nearly) nothing else, for byte-for-byte checks.
 PRECISE = "trained+rules+handles"

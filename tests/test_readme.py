@@ -39,7 +39,7 @@ FENCE = re.compile(r"^```(\S*)\s*$")
 MARKER = re.compile(r"^<!--\s*readme-test:(.*)-->\s*$")
 SKIP = re.compile(r"^\s*skip\s*\((.*)\)\s*$")
 SHELLS = ("bash", "sh", "shell", "console")
-TIMEOUT_S = {"python": 300, "bash": 400}
+TIMEOUT_S = {"python": 300, "bash": 600}
 PARALLEL = 2  # blocks run at once
 STDERR_TAIL = 8000
 

@@ -5,15 +5,59 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from textdp.cli.args import comma_list, mechanism_arg
+
 
 def add_parser(sub: Any) -> None:
     """``textdp mechanisms`` (``sub``: the top-level subparsers)."""
     p = sub.add_parser("mechanisms", help="list the registered mechanisms and their guarantees")
+    # A configuration to state exactly: what holds for it (the settings that change it).
+    p.add_argument("--mechanism", type=mechanism_arg, default=None,
+                   help="state the guarantee of this configuration's mechanism")
+    p.add_argument("--epsilon", type=float, default=None)
+    p.add_argument("--targets", type=comma_list, default=None, metavar="LABELS|all")
+    p.add_argument("--representation", choices=("static", "contextual"), default=None)
+    p.add_argument("--precision", choices=("auto", "float32", "bfloat16"), default=None)
+    p.add_argument("--replace", choices=("name", "word", "tag"), default=None)
+    p.add_argument("--consistency", choices=("mention", "document", "dataset"), default=None)
+    p.add_argument("--surface", choices=("input", "table"), default=None)
+    p.add_argument("--report-spans", action="store_true", default=None)
     p.set_defaults(handler=run)
 
 
+_CONFIG_FLAGS = ("mechanism", "epsilon", "targets", "representation", "precision", "replace",
+                 "consistency", "surface", "report_spans")
+
+
+def configuration_statement(settings: dict[str, Any]) -> str:
+    """What holds for the configuration these settings make, exactly as each of its reports
+    states it (:func:`textdp.substitution.report_template`); loads no model or table."""
+    from textdp.config import PrivatizerConfig
+    from textdp.report import HOLDS_BETWEEN_BATCH
+    from textdp.substitution import report_template
+
+    if settings.get("targets") == ["all"]:
+        settings["targets"] = "all"
+    config = PrivatizerConfig(**settings)
+    report = report_template(config, config.build_mechanism(), None)
+    lines = [f"mechanism: {report.mechanism}, ε = {report.epsilon:g}"
+             + ("" if report.delta is None else f", δ = {report.delta:g}"),
+             f"guarantee: {report.guarantee} (scope: {report.scope})",
+             f"holds between: {report.holds_between}"]
+    if config.representation == "contextual" and config.precision != "float32":
+        lines.append("with a reduced-precision encoder (precision='auto' picks bfloat16 on a GPU "
+                     "or an AMX CPU), also: " + HOLDS_BETWEEN_BATCH.format(dtype="bfloat16")
+                     .lstrip("; "))
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run ``textdp mechanisms``: one entry per mechanism and what its guarantee covers."""
+    """Run ``textdp mechanisms``: one entry per mechanism and what its guarantee covers; with
+    configuration flags, exactly what holds for that configuration."""
+    settings = {k: getattr(args, k) for k in _CONFIG_FLAGS if getattr(args, k) is not None}
+    if settings:
+        print(configuration_statement(settings))
+        return 0
     from textdp.mechanisms import catalogue_rows
     from textdp.report import HOLDS_BETWEEN
 
