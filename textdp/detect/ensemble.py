@@ -66,12 +66,19 @@ class EnsembleDetector:
             ``None``/``False`` for none).
     """
 
-    def __init__(self, detectors: Sequence[Any], *, rules: NameRules | bool | None = True
-                 ) -> None:
+    def __init__(self, detectors: Sequence[Any], *, rules: NameRules | bool | None = True,
+                 register: Any = None) -> None:
         if not detectors and not rules:
             raise ValueError("an ensemble needs at least one detector or the rules")
         self.detectors = list(detectors)
         self.rules = NameRules() if rules is True else (rules or None)
+        if register is None:  # the register stage goes with the rules
+            register = self.rules is not None
+        if register is True:
+            from textdp.detect.register import RegisterStage
+
+            register = RegisterStage()
+        self.register = register or None
 
     def __call__(self, docs: Sequence[Any]) -> list[list[Span]]:
         docs = list(docs)
@@ -80,7 +87,9 @@ class EnsembleDetector:
             return self.rules(docs)
         outputs = [d(docs) for d in self.detectors]
         merged = [union_spans([out[i] for out in outputs]) for i in range(len(docs))]
-        return self.rules.expand(docs, merged) if self.rules is not None else merged
+        if self.rules is not None:
+            merged = self.rules.expand(docs, merged)
+        return self.register(docs, merged) if self.register is not None else merged
 
     def findings(self, docs: Sequence[Any]) -> list[list[Finding]]:
         """The spans of :meth:`__call__`, each with the members whose spans overlap it
@@ -97,6 +106,8 @@ class EnsembleDetector:
                   for i in range(len(docs))]
         if self.rules is not None:
             merged = self.rules.expand(docs, merged)
+        if self.register is not None:
+            merged = self.register(docs, merged)
         return [attribute(spans, [f for out in outputs for f in out[i]], "rules")
                 for i, spans in enumerate(merged)]
 
