@@ -164,3 +164,20 @@ def test_the_ensemble_applies_the_stage_with_its_rules():
     assert EnsembleDetector([member], rules=False).register is None
     found = with_stage.findings([doc])[0]
     assert [(f.start, f.end) for f in found] == [(2, 4)]
+
+
+def test_the_default_privatizer_reads_the_register():
+    """Issue 33's examples through the core: labels and shorthand kept, a name that is a
+    word replaced at every mention with its address."""
+    from textdp.privatizer import Privatizer
+
+    p = Privatizer(seed=3)
+    note = p("67 y/o F, Hx of HTN and T2DM. RN Haruto notified. MRN 00482913").text
+    assert note.startswith("67 y/o F, Hx of HTN and T2DM. RN ") and "Haruto" not in note
+    assert note.endswith("notified. MRN 00482913")
+    mail = p("Subject: Damaged parcel\nE: sofia@example.com\n-----Original Message-----").text
+    assert mail.startswith("Subject: Damaged parcel\nE: ") and "sofia" not in mail
+    assert mail.endswith("\n-----Original Message-----")
+    support = p("Summer Rain called again today. Summer says Rain family cannot pay.\n"
+                "Contact: summer.rain@example.com").text
+    assert "Summer" not in support and "Rain" not in support and "summer" not in support
