@@ -5,6 +5,11 @@ member marks as a person (recall first) and then adds the other mentions of the 
 (:class:`~textdp.detect.rules.NameRules`). Spans are rebuilt from the union of tokens, split
 where the first member (the primary) has two touching names.
 
+With the rules comes the register stage (:class:`~textdp.detect.register.RegisterStage`):
+the person spans read in the text's register, so e-mail headers, clinical shorthand, role
+words, organisations and streets leave them and names the register shows (signatures,
+address parts, speaker labels, every mention of a found name) join them.
+
 Non-person spans (ORG, LOC, …) are kept where no person token lies: they serve other targets,
 and the rules leave them alone (``Jordan`` the country next to ``Michael Jordan``).
 
@@ -64,6 +69,8 @@ class EnsembleDetector:
             primary, whose span boundaries split touching names.
         rules: a :class:`NameRules` applied to the union (``True`` for the default rules,
             ``None``/``False`` for none).
+        register: a :class:`~textdp.detect.register.RegisterStage` applied last (``True``
+            for the default one, ``False`` for none; ``None``, the default: with the rules).
     """
 
     def __init__(self, detectors: Sequence[Any], *, rules: NameRules | bool | None = True,
@@ -113,4 +120,5 @@ class EnsembleDetector:
 
     def __repr__(self) -> str:
         members = ", ".join(repr(d) for d in self.detectors)
-        return f"EnsembleDetector([{members}], rules={self.rules!r})"
+        return (f"EnsembleDetector([{members}], rules={self.rules!r}, "
+                f"register={self.register is not None})")
