@@ -593,3 +593,31 @@ def test_pii_values_leave_nothing_in_the_pipelines_vectors(nlp):
     assert (vectors.shape, len(vectors.key2row)) == (shape, keys)
     assert not any(hash_string(v) in vectors.key2row or v in nlp.vocab.strings
                    for v in values)
+
+
+def test_one_privatizer_shared_by_eight_threads():
+    """Issue 37: threads sharing a privatizer failed (KeyError E018, a freed string) and
+    replaced non-name words. Keyed pseudonyms (``consistency="dataset"``) do not depend on
+    the order of batches, so each thread's outputs must be the single-threaded ones."""
+    import threading
+
+    privatizer = Privatizer(seed=3, consistency="dataset")  # set up by the threads' calls
+    texts = [f"Hello John Smith and Mary Jones, said Karen Whitfield. Room {i} is in Paris."
+             for i in range(6)]
+    errors: list[BaseException] = []
+    outputs: dict[int, list[str]] = {}
+
+    def work(k: int) -> None:
+        try:
+            outputs[k] = [privatizer(t).text for t in texts]
+        except BaseException as error:  # reported by the assertion below
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert not errors
+    expected = [r.text for r in Privatizer(seed=3, consistency="dataset").privatize(texts)]
+    assert outputs == {k: expected for k in range(8)}

@@ -139,3 +139,42 @@ def test_a_merge_that_starts_inside_an_entity_begins_it():
     split = merge_tokens(Doc(vocab, words=["a", "b", "c"], ents=["O", "B-ORG", "I-ORG"]),
                          {0: 2})
     assert [(e.text, e.label_) for e in split.ents] == [("c", "ORG")]
+
+
+def test_a_second_thread_waits_for_the_zone_of_the_first():
+    """Issue 37: the second thread used to see the first one's zone, run inside it and have
+    its strings freed under it. It must wait until the first thread's block has ended."""
+    import threading
+
+    nlp = _blank()
+    inside, entered, release = threading.Event(), threading.Event(), threading.Event()
+
+    def first() -> None:
+        with transient_strings(nlp):
+            inside.set()
+            release.wait(10)
+
+    def second() -> None:
+        inside.wait(10)
+        with transient_strings(nlp):
+            entered.set()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    assert inside.wait(10)
+    assert not entered.wait(0.5)  # still inside the first thread's zone: the second waits
+    release.set()
+    for thread in threads:
+        thread.join(10)
+    assert entered.is_set() and not nlp.vocab.in_memory_zone
+
+
+def test_a_block_nested_in_the_same_thread_runs_in_the_open_zone():
+    nlp = _blank()
+    with transient_strings(nlp):
+        with transient_strings(nlp):  # a detector's pipeline inside the privatizer's zone
+            assert nlp.vocab.in_memory_zone
+            nlp.make_doc("Xylofrob")
+        assert nlp.vocab.in_memory_zone
+    assert not nlp.vocab.in_memory_zone and "Xylofrob" not in nlp.vocab.strings

@@ -11,6 +11,7 @@ DESIGN.md's privacy rules (public candidates, public stand-ins, ε stated per dr
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -35,6 +36,9 @@ from textdp.tokenization import transient_strings
 
 __all__ = ["DEFAULT_TARGETS", "PrivatizedText", "Privatizer", "PrivatizerConfig", "is_word"]
 _SETTINGS = frozenset(f.name for f in dataclasses.fields(PrivatizerConfig))
+# Threads sharing a privatizer set it up once (its batches are serialised by
+# :func:`transient_strings`).
+_SETUP_LOCK = threading.RLock()
 
 
 class Privatizer:
@@ -45,7 +49,8 @@ class Privatizer:
     ``Privatizer(config, seed=1)`` a config with some settings changed. ``nlp``: the spaCy
     pipeline whose tokenizer splits the text (default: the embedded one); each batch runs in
     a memory zone of it (:func:`transient_strings`), so do not use it from another thread
-    while a privatizer runs. The settings read as attributes (``privatizer.surface``).
+    while a privatizer runs. One privatizer may be shared by threads: their batches run one
+    at a time. The settings read as attributes (``privatizer.surface``).
     """
 
     def __init__(self, config: PrivatizerConfig | None = None, /, *, nlp: Any = None,
@@ -157,6 +162,12 @@ class Privatizer:
         return self._substituter is not None
 
     def _setup(self) -> Substituter:
+        if self._substituter is not None:
+            return self._substituter
+        with _SETUP_LOCK:
+            return self._setup_once()
+
+    def _setup_once(self) -> Substituter:
         if self._substituter is None:
             if self.mechanism.reads_context:
                 self.mechanism.load(self.device)

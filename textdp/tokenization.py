@@ -75,7 +75,14 @@ def warm_tokenizer(nlp: Any, words: Iterable[str]) -> int:
 
 
 # spaCy memory zones are per vocabulary and neither nest nor mix with other threads' zones.
-_ZONE_LOCK = threading.RLock()  # a detector's own pipeline nests a zone
+# One lock for every zone textdp opens; a thread that holds it (a detector's own pipeline
+# inside the privatizer's zone) nests without waiting, any other thread waits for the zone
+# to close. Which thread holds it is tracked here, not read from ``vocab.in_memory_zone``:
+# that flag is per vocabulary, so a second thread would see the first one's zone as its own,
+# run inside it and have its strings freed under it (issue 37: KeyError E018, and a word
+# read through a freed hash replaced).
+_ZONE_LOCK = threading.RLock()
+_HELD = threading.local()
 
 
 @contextlib.contextmanager
@@ -83,15 +90,30 @@ def transient_strings(nlp: Any) -> Iterator[None]:
     """Run the block in a spaCy memory zone (spaCy ≥ 3.8): the strings the tokenizer and
     detectors add to ``nlp``'s string store for the texts (names among them) are dropped at
     the end, so they never reach ``nlp.to_disk()``/``to_bytes()`` nor grow the store. Docs
-    made inside must not be used after it. Zones of one process run one at a time (spaCy's
-    zones are not thread-safe); inside an open zone, or without zone support, the block just
-    runs."""
-    zone = getattr(nlp, "memory_zone", None)
-    if zone is None or getattr(nlp.vocab, "in_memory_zone", True):
-        yield
+    made inside must not be used after it.
+
+    Thread-safe: spaCy's zones are not, so the blocks of one process run one at a time (a
+    privatizer shared by threads serialises its batches here); a block nested in one this
+    thread already runs, or in a zone the caller opened, just runs inside it. Without zone
+    support the block runs under the same lock."""
+    if getattr(_HELD, "depth", 0):  # nested in this thread's own block: already serialised
+        _HELD.depth += 1
+        try:
+            yield
+        finally:
+            _HELD.depth -= 1
         return
-    with _ZONE_LOCK, zone():
-        yield
+    with _ZONE_LOCK:
+        _HELD.depth = 1
+        try:
+            zone = getattr(nlp, "memory_zone", None)
+            if zone is None or getattr(nlp.vocab, "in_memory_zone", True):
+                yield  # no zones (spaCy < 3.8), or inside the caller's own zone
+            else:
+                with zone():
+                    yield
+        finally:
+            _HELD.depth = 0
 
 
 #: Token annotations a merged doc keeps (of a merged run, its first token's), with the name
