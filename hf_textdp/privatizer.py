@@ -36,7 +36,7 @@ from textdp.privatizer import Privatizer as CorePrivatizer
 from textdp.report import REPORT_COLUMNS
 from textdp.rng import RandomSource
 from textdp.tables import EmbeddingTable
-from textdp.validation import resolve_output_column
+from textdp.validation import check_bool, resolve_output_column
 
 # Device settings that let a rank pick its GPU (an explicit "cpu" or "cuda:N" is kept).
 _RANKED_DEVICES = (None, "auto", "cuda")
@@ -106,11 +106,11 @@ class Privatizer:
     ) -> None:
         if device is not None and not isinstance(device, (str, torch.device)):
             raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}")
-        keep_original = bool(options.get("keep_original", False))
+        keep_original = check_bool("keep_original", options.get("keep_original", False))
         self.output_column = resolve_output_column(
             text_column, output_column, keep_original, column_name="text_column")
         self.text_column = text_column
-        self.report_columns = bool(report_columns)
+        self.report_columns = check_bool("report_columns", report_columns)
         if scope_column is not None and (not isinstance(scope_column, str) or
                                          options.get("consistency") != "dataset"):
             raise ValueError("scope_column names the column whose equal values share "

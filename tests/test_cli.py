@@ -938,3 +938,11 @@ def test_report_spans_list_offsets_not_text(tmp_path):
         [(0, 13, "PERSON")] or [(s["start"], s["end"]) for s in rec["dp"]["spans"]] == \
         [(0, 6), (7, 13)]
     assert "Merkel" not in json.dumps(rec["dp"])
+
+
+def test_an_epsilon_whose_noise_overflows_is_refused_before_reading(tmp_path, capsys):
+    """Issue 37: --epsilon 1e-300 ran with rc 0 and turned every token into one word."""
+    missing = tmp_path / "never-read.jsonl"
+    assert main(["privatize", str(missing), "--epsilon", "1e-300"]) == 2
+    err = capsys.readouterr().err
+    assert "epsilon must be at least" in err and "never-read" not in err

@@ -29,7 +29,7 @@ from textdp.mechanisms import Mechanism, create_mechanism, registry
 from textdp.pseudonyms import CONSISTENCY, check_replace, resolve_key
 from textdp.tables import EmbeddingTable, check_table_spec
 from textdp.targets import DEFAULT_TARGETS, resolve_targets
-from textdp.validation import check_choice, check_positive, check_positive_int
+from textdp.validation import check_bool, check_choice, check_positive, check_positive_int
 
 REPRESENTATIONS = ("static", "contextual")
 SURFACES = ("input", "table")
@@ -188,8 +188,8 @@ class PrivatizerConfig:
         check_choice("consistency", self.consistency, CONSISTENCY)
         if self.model is not None:
             put("model", os.fspath(self.model))
-        for name in ("secure", "keep_original", "report_spans"):
-            put(name, bool(getattr(self, name)))
+        for name in ("secure", "keep_original", "report_spans"):  # "false" is truthy
+            put(name, check_bool(name, getattr(self, name)))
         self._check_combinations(mechanism, auto)
 
     def _check_combinations(self, mechanism: Mechanism, auto: bool) -> None:

@@ -238,3 +238,13 @@ def test_core_options_are_forwarded_and_validated(warm):
     with pytest.raises(ValueError, match="row 0"):
         strict({"text": ["Angela Merkel met David Brown."]})
     assert pickle.loads(pickle.dumps(strict)).core.budget_policy == "refuse"
+
+
+@pytest.mark.parametrize("options", [
+    {"keep_original": "false", "output_column": "private"}, {"keep_original": "no"},
+    {"keep_original": 0}, {"report_columns": "no"}, {"secure": 1}, {"report_spans": "yes"}])
+def test_switches_must_be_real_bools(options):
+    """Issue 37: keep_original="false" was truthy and kept the original beside the output."""
+    (name,) = [k for k in options if k != "output_column"]
+    with pytest.raises(ValueError, match=f"{name} must be True or False"):
+        Privatizer(**options)
