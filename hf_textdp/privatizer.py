@@ -176,9 +176,10 @@ class Privatizer:
         ``with_indices=True`` pass ``with_rank=True`` too, or the index is taken as a rank.
         ``batch`` may also be the column itself (``input_columns=[text_column]``).
 
-        A ``None`` (missing) text comes back ``None``, costs nothing and reports 0 tokens and
-        ε 0. Raises ``ValueError`` naming the row (the dataset index when ``with_indices`` is
-        on, else the position in the batch) of a non-string text, before any text of the
+        A ``None`` (missing) text comes back ``None``, costs nothing, and its report columns
+        are ``None`` too (as in Spark and the command line). Raises ``ValueError`` naming the
+        row (the dataset index when ``with_indices`` is on, else the position in the batch) of
+        a non-string text, before any text of the
         batch is processed. Empty strings come back empty. Raises ``ValueError``
         before reading the batch when a fixed ``seed`` runs in a worker process without
         ``with_indices`` or ``with_rank`` (class docstring, "Seeds").
@@ -218,9 +219,11 @@ class Privatizer:
         out: dict[str, Any] = {self.output_column or self.text_column:
                                [None if r is None else r.text for r in results]}
         if self.report_columns:
-            out[REPORT_COLUMNS[0]] = [0 if r is None else r.report.tokens_replaced
+            # A missing row's report is missing too (null), as in Spark and the command line:
+            # nothing was released, and aggregations skip it.
+            out[REPORT_COLUMNS[0]] = [None if r is None else r.report.tokens_replaced
                                       for r in results]
-            out[REPORT_COLUMNS[1]] = [0.0 if r is None else float(r.report.epsilon_total)
+            out[REPORT_COLUMNS[1]] = [None if r is None else float(r.report.epsilon_total)
                                       for r in results]
         if single:
             out = {k: v[0] for k, v in out.items()}

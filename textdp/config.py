@@ -205,6 +205,9 @@ class PrivatizerConfig:
             # a name, so one key cannot give one name the same pseudonym in two texts.
             raise ValueError("consistency='dataset' needs representation='static' and a "
                              "vector mechanism: in context a name's draw depends on its text")
+        if self.targets == "all" and self.detector is not None:
+            raise ValueError("detector finds the targets; with targets='all' every word is a "
+                             "target and no detector runs")
         if self.targets == "all" and any(getattr(self, k) is not None
                                          for k in _DETECTOR_TUNING):
             raise ValueError("allow, deny and threshold tune the detector; with "

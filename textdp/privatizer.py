@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from textdp.batching import Piece, PrivatizedText, check_row, stream
@@ -200,6 +200,7 @@ class Privatizer:
         one text.
         """
         texts = list(_texts(texts))
+        scopes = _scopes(scopes, self.config.consistency)
         for i, t in enumerate(texts):
             check_row(i, t)
         return list(self.privatize_iter(texts, scopes=scopes))
@@ -216,6 +217,7 @@ class Privatizer:
         naming it when it is reached (results before it have been yielded);
         :meth:`privatize` checks every row first.
         """
+        scopes = _scopes(scopes, self.config.consistency)
         yield from stream(_texts(texts), self._run_pieces, empty=self._setup().report,
                           batch_size=self.config.batch_size,
                           keep_original=self.config.keep_original, scopes=scopes)
@@ -308,4 +310,21 @@ def _texts(texts: Iterable[str]) -> Iterable[str]:
     if isinstance(texts, (str, bytes)):
         raise TypeError("privatize() takes an iterable of texts, got one string; use "
                         "privatizer(text) for a single text")
+    if isinstance(texts, Mapping):  # iterating it would privatize its keys (issue 37)
+        raise TypeError("privatize() takes an iterable of texts, got a mapping; pass its "
+                        "values (or the column of texts) instead")
     return texts
+
+
+def _scopes(scopes: Iterable[Any] | None, consistency: str) -> Iterable[Any] | None:
+    """``scopes`` checked: one value per text (not a string, whose characters would be the
+    scopes), and only where they mean something (``consistency="dataset"``)."""
+    if scopes is None:
+        return None
+    if consistency != "dataset":
+        raise ValueError(f"scopes: per-text pseudonym scopes need consistency='dataset', not "
+                         f"{consistency!r} (they would be ignored)")
+    if isinstance(scopes, (str, bytes, Mapping)):
+        raise TypeError("scopes must be an iterable of one scope per text, got "
+                        f"{type(scopes).__name__}")
+    return scopes

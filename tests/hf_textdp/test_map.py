@@ -142,7 +142,8 @@ def test_missing_texts_pass_through_and_cost_nothing(warm):
     ds = datasets.Dataset.from_dict({"text": ["Angela Merkel spoke.", None, "x", None]})
     out = ds.map(Privatizer(report_columns=True), batched=True)
     assert out["text"][1] is None and out["text"][3] is None
-    assert out["dp_tokens_replaced"][1] == 0 and out["dp_epsilon"][1] == 0.0
+    # Issue 37: null like Spark's and the command line's report of a missing row (was 0).
+    assert out["dp_tokens_replaced"][1] is None and out["dp_epsilon"][1] is None
     assert out["text"][0] != "Angela Merkel spoke." and out["dp_tokens_replaced"][0] == 2
     assert Privatizer()({"text": None}) == {"text": None}
 
