@@ -273,3 +273,12 @@ def test_keyed_pseudonyms_agree_across_partitions_and_workers(spark):
     assert len({text.split(" ")[0] for text in texts}) > 1
     with pytest.raises(ValueError, match="scope_column"):
         privatize_column(df, "text", scope_column="pid")  # without consistency='dataset'
+
+
+@pytest.mark.parametrize("options", [
+    {"keep_original": "false", "output_column": "private"}, {"report_columns": "no"}])
+def test_switches_must_be_real_bools(df, options):
+    """Issue 37: keep_original="false" is truthy and kept the original beside the output."""
+    (name,) = [k for k in options if k != "output_column"]
+    with pytest.raises(ValueError, match=f"{name} must be True or False"):
+        privatize_column(df, "text", **options)
