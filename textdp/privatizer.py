@@ -31,7 +31,7 @@ from textdp.substitution import Substituter
 from textdp.surface import join_words
 from textdp.tables import EmbeddingTable, resolve_exclude
 from textdp.targets import DEFAULT_TARGETS, is_word
-from textdp.tokenization import transient_strings
+from textdp.tokenization import split_glued, transient_strings
 
 __all__ = ["DEFAULT_TARGETS", "PrivatizedText", "Privatizer", "PrivatizerConfig", "is_word"]
 _SETTINGS = frozenset(f.name for f in dataclasses.fields(PrivatizerConfig))
@@ -220,8 +220,8 @@ class Privatizer:
         if live:
             with transient_strings(self.nlp):
                 chunks = [pieces[j].chunk for j in live]
-                docs = list(self.nlp.tokenizer.pipe(pieces[j].text[c.start:c.end]
-                                                    for j, c in zip(live, chunks)))
+                docs = split_glued(self.nlp.tokenizer.pipe(pieces[j].text[c.start:c.end]
+                                                           for j, c in zip(live, chunks)))
                 docs = merge_pii_tokens(docs, self.selector.pii_labels)
                 cores = [(c.core_start - c.start, c.core_end - c.start) for c in chunks]
                 private = self.privatize_docs(

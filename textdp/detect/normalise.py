@@ -185,6 +185,49 @@ def map_spans(doc: Any, view: Any, norm: NormalisedText, spans: Sequence[Span]) 
                   not any(k in persons for k in range(span[0], span[1])))
 
 
+# A token that is a markup tag or a piece of one ("</b", "<i>", "b" of "<", "b", ">").
+_TAG_TOKEN = re.compile(r"</?[A-Za-z][\w:-]*/?>?|/?>")
+
+
+# What a token glued to a name may start with and still be part of it ("'s", "-Zahra").
+_NAME_GLUE = ("'", "’", "-", "‐")
+
+
+def _is_markup(doc: Any, k: int) -> bool:
+    """A markup tag or a piece of one, or a token glued after another that starts with
+    punctuation (``_CV.pdf`` after ``Whitfield``, ``\\Desktop``): neither is a name."""
+    text = doc[k].text
+    if k > 0 and not doc[k - 1].whitespace_ and text and not text[0].isalnum() and \
+            not text.startswith(_NAME_GLUE) and "@" not in text and \
+            any(c.isalpha() for c in text):
+        return True
+    if "<" in text or ">" in text:
+        return _TAG_TOKEN.fullmatch(text) is not None
+    if not (0 < k < len(doc) - 1) or doc[k - 1].whitespace_ or doc[k].whitespace_:
+        return False
+    return doc[k - 1].text.endswith(("<", "</")) and doc[k + 1].text.startswith((">", "/>")) \
+        and text.isalnum()
+
+
+def drop_markup(doc: Any, spans: Sequence[Span]) -> list[Span]:
+    """``spans`` with the markup tags, and the tokens glued after a word that start with
+    punctuation, taken out of every ``PERSON`` span (a span is cut around them): a tag or a
+    file extension glued to a name (``John</b>``, ``Whitfield_CV.pdf``) is never part of
+    it, and replacing it would break the markup or path around the name."""
+    out: list[Span] = []
+    for s, e, label in spans:
+        if label != PERSON:
+            out.append((s, e, label))
+            continue
+        start = s
+        for k in range(s, e + 1):
+            if k == e or _is_markup(doc, k):
+                if k > start:
+                    out.append((start, k, label))
+                start = k + 1
+    return sorted(out)
+
+
 class NormalisedView:
     """A detector run on a normalised view of each doc, its spans mapped back.
 
@@ -215,9 +258,9 @@ class NormalisedView:
             text = doc.text
             views.append(None if is_normal(text) else self._view(doc, text))
         if all(v is None for v in views):
-            return self.inner(docs)
+            return [drop_markup(doc, found) for doc, found in zip(docs, self.inner(docs))]
         spans = self.inner([doc if v is None else v[0] for doc, v in zip(docs, views)])
-        return [list(found) if v is None else map_spans(doc, v[0], v[1], found)
+        return [drop_markup(doc, found if v is None else map_spans(doc, v[0], v[1], found))
                 for doc, v, found in zip(docs, views, spans)]
 
     def findings(self, docs: Sequence[Any]) -> list[list[Finding]]:
@@ -232,9 +275,11 @@ class NormalisedView:
         out: list[list[Finding]] = []
         for doc, v, fs in zip(docs, views, found):
             if v is None:
-                out.append(list(fs))
+                kept = drop_markup(doc, [f.span for f in fs])
+                out.append(list(fs) if kept == sorted(f.span for f in fs)
+                           else attribute(kept, fs, detector_name(self.inner)))
                 continue
-            spans = map_spans(doc, v[0], v[1], [f.span for f in fs])
+            spans = drop_markup(doc, map_spans(doc, v[0], v[1], [f.span for f in fs]))
             # Each finding mapped on its own, to say which detector found each mapped span.
             mapped = [Finding(s, e, lab, f.detector, f.score) for f in fs
                       for s, e, lab in map_spans(doc, v[0], v[1], [f.span])]
@@ -245,7 +290,9 @@ class NormalisedView:
         norm = normalise_text(text)
         if norm.text == text:
             return None
-        return self._tokenizer(doc.vocab)(norm.text), norm
+        from textdp.tokenization import split_glued
+
+        return split_glued([self._tokenizer(doc.vocab)(norm.text)])[0], norm
 
     def _tokenizer(self, vocab: Any) -> Any:
         """The tokenizer for docs of ``vocab``: the embedded pipeline's when they come from
