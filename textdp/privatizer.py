@@ -26,7 +26,14 @@ from textdp.memory import release_free_memory
 from textdp.pseudonyms import merge_pii_tokens, resolve_key
 from textdp.report import Report
 from textdp.rng import RandomSource
-from textdp.selection import Selector, TargetSelector, audit_spans, restrict_to_cores, shift_spans
+from textdp.selection import (
+    Selector,
+    TargetSelector,
+    audit_spans,
+    carry_mentions,
+    restrict_to_cores,
+    shift_spans,
+)
 from textdp.substitution import Substituter
 from textdp.surface import join_words
 from textdp.tables import EmbeddingTable, resolve_exclude
@@ -255,6 +262,7 @@ class Privatizer:
         """
         substituter = self._setup()
         self.rng.next_batch()
+        detected = spans is None
         found = None
         if self.config.report_spans and spans is None:
             found = self.selector.findings(docs)  # the spans, with detector and score
@@ -262,8 +270,10 @@ class Privatizer:
                 spans = [[f.span for f in fs] for fs in found]
         words = [[t.text for t in doc] for doc in docs]  # read once, for both stages
         masks = self.selector.masks(docs, spans, words=words)
-        restrict_to_cores(docs, masks, cores or ())
         owners = list(range(len(docs))) if owners is None else list(owners)
+        if detected and cores and states is not None:  # a long text's chunks
+            carry_mentions(words, masks, owners, states, [c is not None for c in cores])
+        restrict_to_cores(docs, masks, cores or ())
         out = substituter.substitute(docs, words, masks, owners,
                                      {} if states is None else states, self.rng)
         if found is None:

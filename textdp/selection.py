@@ -19,6 +19,7 @@ from textdp.pseudonyms import drop_honorifics
 from textdp.targets import is_word
 
 Mask = list[str | None]
+PERSON = "PERSON"
 AuditSpan = tuple[int, int, str, str, float | None]
 
 
@@ -91,6 +92,36 @@ def restrict_to_cores(docs: Sequence[Any], masks: list[Mask],
             for t in doc:
                 if not core[0] <= t.idx < core[1]:
                     mask[t.i] = None
+
+
+def carry_mentions(words: Sequence[Sequence[str]], masks: list[Mask], owners: Sequence[int],
+                   states: dict[int, Any], chunked: Sequence[bool]) -> None:
+    """The later-mention rule across the chunks of a long text (in place): the words of every
+    full name (two ``PERSON`` tokens or more in a row) targeted in a chunk are kept in its
+    text's state, and a capitalised token of a later chunk of that text that is one of them
+    (``Smith`` 25,000 characters after ``John Smith``) is targeted too. Within one chunk the
+    name rules do this (:mod:`textdp.detect.rules`); ``chunked`` says which docs are chunks
+    of a longer text (the others are left to the rules). Chunks of one batch share their
+    names both ways; a chunk already written is not revisited."""
+    from textdp.budget import TextState
+    from textdp.detect.rules import NON_NAMES, is_capitalised, mention_keys, name_key, runs
+
+    live = [i for i, c in enumerate(chunked) if c]
+    for i in live:
+        person = [k for k, label in enumerate(masks[i]) if label == PERSON]
+        full = [(a, b, PERSON) for a, b in runs(person) if b - a > 1]
+        if full:
+            keys = {key for key in mention_keys(words[i], full)
+                    if key.rstrip(".") not in NON_NAMES}
+            states.setdefault(owners[i], TextState()).mentions.update(keys)
+    for i in live:
+        state = states.get(owners[i])
+        if state is None or not state.mentions:
+            continue
+        mask = masks[i]
+        for k, w in enumerate(words[i]):
+            if mask[k] is None and is_capitalised(w) and name_key(w) in state.mentions:
+                mask[k] = PERSON
 
 
 def audit_spans(doc: Any, findings: Sequence[Finding], mask: Sequence[str | None]
