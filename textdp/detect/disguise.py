@@ -3,10 +3,11 @@
 A name can be written so that a tagger no longer reads it, and is then published unchanged:
 
 * **homoglyphs**: letters of another script that look like Latin ones (``Каrеn Whіtfіеld``
-  with Cyrillic ``а``, ``е``, ``і``). A word that mixes scripts, or whose every foreign letter
-  has a Latin look-alike, is read by its skeleton: each such letter replaced by the Latin
-  letter that the Unicode confusables data (UTS #39, ``confusables.txt``, as shipped by the
-  ``confusable-homoglyphs`` package, MIT) gives for it;
+  with Cyrillic ``а``, ``е``, ``і``). A word that mixes scripts, or, in a text mostly in Latin
+  letters, whose every foreign letter has a Latin look-alike, is read by its skeleton: each
+  such letter replaced by the Latin letter that the Unicode confusables data (UTS #39,
+  ``confusables.txt``, as shipped by the ``confusable-homoglyphs`` package, MIT) gives for
+  it;
 * **Cyrillic script**: a word in Cyrillic that is not a disguise (``Владимир Петров``) is
   transliterated to Latin letters (:data:`CYRILLIC`, the BGN/PCGN romanisation of Russian,
   with the Ukrainian, Belarusian, Serbian and Macedonian letters), so the tagger reads
@@ -18,8 +19,9 @@ A name can be written so that a tagger no longer reads it, and is then published
   words;
 * **letter-spacing and dotted letters**: ``J o h n  S m i t h``, ``J.o.h.n``: a run of three
   single letters or more, one space or one dot apart, is read as the word it spells when
-  it is title case (``John``; a capital after a lower-case letter starts a new word) or a
-  name of the census lexicon; ``U S A`` and ``U.S.A.`` are left alone;
+  it is title case, three letters a word or more (``John``; a capital after a lower-case
+  letter starts a new word) or a name of the census lexicon not in capitals; ``U S A``,
+  ``Q n A`` and ``U.S.A.`` are left alone;
 * **leetspeak**: ``M4r14 G4rc14``: a word of letters and digits is read with its digits as
   the letters they stand for (``0`` o, ``1`` i or l, ``3`` e, ``4`` a, ``5`` s, ``6`` g or b,
   ``7`` t, ``8`` b, ``9`` g) when that spells a name of the census lexicon (so ``B2B``,
@@ -112,6 +114,9 @@ def fold_scripts(text: str) -> list[Edit]:
     if text.isascii():
         return []
     table = skeletons()
+    # A word of look-alikes only is a disguise in Latin text, a word in Greek or Cyrillic text.
+    letters = [c for c in text if c.isalpha()]
+    latin_text = 2 * sum(c.isascii() for c in letters) >= len(letters)
     edits: list[Edit] = []
     for m in _WORD.finditer(text):
         word = m.group()
@@ -122,7 +127,7 @@ def fold_scripts(text: str) -> list[Edit]:
         if not foreign:
             continue
         mixed = any(c.isascii() and c.isalpha() for c in word)
-        if mixed or all(word[i] in table for i in foreign):
+        if mixed or (latin_text and all(word[i] in table for i in foreign)):
             fold = {i: table[word[i]] for i in foreign if word[i] in table}
         elif any(word[i].lower() in CYRILLIC for i in foreign):
             fold = {}
@@ -185,8 +190,8 @@ _DOTTED = re.compile(r"(?<![\w.])[^\W\d_](?:\.[^\W\d_]){2,}(?![\w])")
 
 def _spelt(letters: str) -> list[str] | None:
     """The words a run of single letters spells: title-case words (a capital after a
-    lower-case letter starts the next), or the run as one word when it is a lexicon name;
-    ``None`` when it is neither (``USA``, ``abc``)."""
+    lower-case letter starts the next), or the run as one word when it is a lexicon name not
+    in capitals; ``None`` when it is neither (``USA``, ``DODGE``, ``abc``)."""
     words: list[str] = []
     for k, c in enumerate(letters):
         if k and c.isupper() and letters[k - 1].islower():
@@ -195,10 +200,9 @@ def _spelt(letters: str) -> list[str] | None:
             words[-1] += c
         else:
             words.append(c)
-    if all(w[:1].isupper() and (len(w) == 1 or w[1:].islower()) for w in words) and \
-            any(len(w) > 1 for w in words):
+    if all(len(w) >= 3 and w[0].isupper() and w[1:].islower() for w in words):
         return words
-    return [letters] if _is_name(letters) else None
+    return [letters] if not letters.isupper() and _is_name(letters) else None
 
 
 def fold_spacing(text: str) -> list[Edit]:

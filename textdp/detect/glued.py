@@ -56,6 +56,9 @@ _QUERY = re.compile(
     r"[?&;](?:name|user|username|user_name|uname|login|first|firstname|first_name|fname|"
     r"last|lastname|last_name|lname|surname|author|owner|contact|customer|patient|"
     r"employee|person|member|student)=([^&#;\s]+)", re.IGNORECASE)
+# A word, handle body or identifier ("Scottie_Martin", "andy_carey151"): the tagger's and
+# the handle detector's, read whole.
+_IDENTIFIER = re.compile(r"[\w'’]+")
 # What a string must hold for any rule to apply (most tokens hold none of these).
 _CANDIDATE = re.compile(r"[^\W\d_][._+-][^\W\d_]|[\\/=]")
 
@@ -93,7 +96,7 @@ def is_account_name(word: str) -> bool:
 def glued_pieces(text: str) -> list[tuple[int, int]]:
     """The character ranges of the name parts glued inside ``text`` (a token, or a run of
     tokens without whitespace between them), sorted; see the module doc."""
-    if not _CANDIDATE.search(text) or is_address(text):
+    if not _CANDIDATE.search(text) or _IDENTIFIER.fullmatch(text) or is_address(text):
         return []
     hidden = [(m.start(), m.end()) for m in _ADDRESS.finditer(text) if "@" in m.group()]
 
@@ -102,8 +105,10 @@ def glued_pieces(text: str) -> list[tuple[int, int]]:
 
     out: set[tuple[int, int]] = set()
     runs = [(m.start(), m.end()) for m in _LETTERS.finditer(text)]
+    # A hyphen joins a pair in a path or URL only ("Valencia-Sevilla" in prose is none).
+    joiners = _PAIR_JOINERS if "/" in text or "\\" in text else _PAIR_JOINERS - {"-"}
     for (a, b), (c, d) in itertools.pairwise(runs):
-        if c == b + 1 and text[b] in _PAIR_JOINERS and free(a, d) and \
+        if c == b + 1 and text[b] in joiners and free(a, d) and \
                 _first(text[a:b]) and _surname(text[c:d]):
             out.update(((a, b), (c, d)))
     for pattern in (_ACCOUNT, _QUERY):
@@ -123,14 +128,17 @@ def name_runs(text: str) -> list[tuple[int, int]]:
     URLs (``brown_cv.pdf``; a URL's lower-case words are left whole). Not evidence of a name on
     their own (:class:`GluedNameDetector` does not mark them): where to cut a token so that a
     tagger that finds the name finds it alone."""
-    if "@" in text or not _SOFT_GLUE.search(text) or is_address(text):
+    if "@" in text or not _SOFT_GLUE.search(text) or _IDENTIFIER.fullmatch(text) or \
+            is_address(text):
         return []
     out = []
     url = "://" in text or text.lower().startswith("www.")
     for m in (_TITLED if url else _CASED).finditer(text):
         a, b = m.span()
         glued = (a > 0 and text[a - 1] in _SOFT) or (b < len(text) and text[b] in _SOFT)
-        if glued and (_first(m.group()) or _surname(m.group())):
+        alone = (a == 0 or not text[a - 1].isalnum()) and \
+            (b == len(text) or not text[b].isalnum())
+        if glued and alone and b - a >= 3 and (_first(m.group()) or _surname(m.group())):
             out.append((a, b))
     return out
 
