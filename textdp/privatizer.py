@@ -368,10 +368,11 @@ class Privatizer:
                         ) -> list[tuple[list[str], Report]]:
         self.rng.next_batch()
         words = [[t.text for t in doc] for doc in docs]  # read once, for both stages
+        owners = list(range(len(docs))) if owners is None else list(owners)
         if selection is None:
             selection = self.selector.select(docs, spans, cores=cores, words=words,
-                                             audit=self.config.report_spans)
-        owners = list(range(len(docs))) if owners is None else list(owners)
+                                             audit=self.config.report_spans, owners=owners,
+                                             states=states)
         out = substituter.substitute(docs, words, list(selection.masks), owners,
                                      {} if states is None else states, self.rng,
                                      context_targets=selection.context_targets)

@@ -34,7 +34,7 @@ from textdp.detect.rules import PERSON, NameRules, runs
 # targets on every domain; adding the spaCy tagger ("trained+minilm+rules+handles") catches
 # more names but keeps fewer other words (BTC b below 95 % at its default recall bias) at
 # half the speed.
-DEFAULT_ENSEMBLE = "minilm+rules+handles"
+DEFAULT_ENSEMBLE = "minilm+rules+handles+glued"  # glued: names in paths and URLs (d37)
 
 
 def union_spans(span_lists: Sequence[Sequence[Span]]) -> list[Span]:
