@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from textdp.detect.glued import split_glued
 from textdp.privatizer import Privatizer
 from textdp.tokenization import (
     merge_tokens,
-    split_glued,
     split_glued_punctuation,
     transient_strings,
     warm_tokenizer,

@@ -24,12 +24,12 @@ from typing import Any, NamedTuple, Protocol
 from textdp.chunking import Chunk
 from textdp.detect import Finding, PIIUnion, Span, find
 from textdp.detect.base import span_records
+from textdp.detect.glued import split_glued
 from textdp.detect.lists import ListDetector
 from textdp.detect.pii import PII_LABELS
 from textdp.detect.rules import drop_non_names
 from textdp.pseudonyms import drop_honorifics, merge_pii_tokens
 from textdp.targets import is_word
-from textdp.tokenization import split_glued
 
 Mask = list[str | None]
 PERSON = "PERSON"

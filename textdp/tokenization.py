@@ -11,14 +11,6 @@ those characters off wherever they sit between two non-space characters (``)met[
 The rule only adds token boundaries; the text of every token still concatenates back to the
 input, so output whitespace is unchanged.
 
-:func:`split_glued` cuts, after the tokenizer, what no infix rule can tell apart: a name glued
-to its neighbours by a backslash, a pipe, a control character, a tag (``John</b>``,
-``John<john@acme.com>``) or a comma after a number (``42,John``), and the name parts inside a
-path, URL or account name (``C:\\Users\\John.Smith\\Desktop``, ``/staff/john-smith/``,
-``?name=John+Smith``: :func:`textdp.detect.glued.glued_pieces`). A detector that finds the name
-then replaces its characters only, never the rest of the token
-(``C:\\Users\\John.Smith\\Desktop\\notes.txt`` used to become ``C:\\Users\\John.Levy``).
-
 :func:`merge_tokens` joins runs of tokens (a phone number over three tokens) without spaCy's
 retokenizer, which would leave a trace of every merged value in the shared vocab's vectors.
 """
@@ -26,7 +18,6 @@ retokenizer, which would leave a trace of every merged value in the shared vocab
 from __future__ import annotations
 
 import contextlib
-import itertools
 import re
 import threading
 from collections.abc import Iterable, Iterator, Mapping
@@ -187,63 +178,6 @@ def _top_level_alternatives(pattern: str) -> list[str]:
         i += 1
     parts.append(pattern[start:])
     return parts
-
-
-# Characters that never belong inside a word: cut before and after each.
-_HARD_GLUE = re.compile(r"[\\|\x00-\x08\x0e-\x1f\x7f]|(?<=\d)[,;](?=[^\W\d_])|"
-                        r"(?<=[^\W\d_])[,;](?=\d)")
-# A drive letter ("C:\\"): one token, not cut (a lone "C:" reads as an initial to a tagger).
-_DRIVE = re.compile(r"^[^\W\d_]:\\")
-# A "<" after something (a tag or bracket opens: cut before it) and a ">" before something.
-_OPEN_ANGLE = re.compile(r"(?<=[^<\s])<")
-_CLOSE_ANGLE = re.compile(r">(?=[^>\s])")
-# What a token must hold for any cut (most tokens are plain words and are not looked at).
-_MAY_CUT = re.compile(r"[^\w'’]|_")
-
-
-def glued_cuts(token: str) -> list[int]:
-    """Where :func:`split_glued` cuts ``token``: offsets strictly inside it, sorted."""
-    if token.isalpha() or not _MAY_CUT.search(token):
-        return []
-    from textdp.detect.glued import glued_pieces, name_runs
-
-    cuts: set[int] = set()
-    for m in _HARD_GLUE.finditer(token):
-        cuts.update(m.span())
-    cuts.update(m.start() for m in _OPEN_ANGLE.finditer(token))
-    cuts.update(m.end() for m in _CLOSE_ANGLE.finditer(token))
-    for a, b in glued_pieces(token) + name_runs(token):
-        cuts.update((a, b))
-    drive = _DRIVE.match(token)
-    low = drive.end() if drive else 1
-    return sorted(c for c in cuts if low <= c < len(token))
-
-
-def split_glued(docs: Iterable[Any]) -> list[Any]:
-    """``docs`` with each token cut at :func:`glued_cuts` (a new doc where any token is
-    cut, the doc itself otherwise; the text is unchanged). For docs straight from a
-    tokenizer: the new docs carry no annotations."""
-    from spacy.tokens import Doc
-
-    out = []
-    for doc in docs:
-        words: list[str] | None = None
-        spaces: list[bool] = []
-        for k, token in enumerate(doc):
-            text = token.text
-            cuts = glued_cuts(text)
-            if cuts and words is None:
-                words = [t.text for t in doc[:k]]
-                spaces = [bool(t.whitespace_) for t in doc[:k]]
-            if words is None:
-                continue
-            bounds = [0, *cuts, len(text)]
-            for a, b in itertools.pairwise(bounds):
-                words.append(text[a:b])
-                spaces.append(False)
-            spaces[-1] = bool(token.whitespace_)
-        out.append(doc if words is None else Doc(doc.vocab, words=words, spaces=spaces))
-    return out
 
 
 def warm_tokenizer(nlp: Any, words: Iterable[str]) -> int:

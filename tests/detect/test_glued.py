@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from textdp.detect.glued import GluedNameDetector, glued_pieces, is_account_name
-from textdp.tokenization import split_glued
+from textdp.detect.glued import GluedNameDetector, glued_pieces, is_account_name, split_glued
 
 
 def _parts(text: str) -> list[str]:

@@ -16,17 +16,20 @@ parts inside such a string by the public census lexicon (:mod:`textdp.detect.lex
 E-mail addresses, @handles and profile URLs (``x.com/john_smith``), whole or inside the
 string, are left to :mod:`textdp.detect.handles`, whose substitutes keep their form.
 
-:func:`textdp.tokenization.split_glued` cuts the tokens at these pieces' edges before any
-detector runs, so each name part is a token of its own and a substitute replaces its
-characters only (the path or URL around it is kept byte for byte);
-:class:`GluedNameDetector` marks those tokens ``PERSON``.
+:func:`split_glued` cuts, after the tokenizer and before any detector runs, what no infix
+rule of :mod:`textdp.tokenization` can tell apart: a name glued to its neighbours by a
+backslash, a pipe, a control character, a tag (``John</b>``, ``John<john@acme.com>``) or a
+comma after a number (``42,John``), and the name parts inside a path, URL or account name.
+Each is then a token of its own, and a substitute replaces its characters only, never the
+rest of the token (``C:\\Users\\John.Smith\\Desktop\\notes.txt`` used to become
+``C:\\Users\\John.Levy``); :class:`GluedNameDetector` marks the name tokens ``PERSON``.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from textdp.detect import lexicon
@@ -160,7 +163,7 @@ def whitespace_runs(doc: Any) -> list[tuple[int, int]]:
 class GluedNameDetector:
     """Marks the tokens that are name parts glued into a path, URL, query string or account
     name (:func:`glued_pieces`) as ``PERSON``. A piece is matched to the tokens it overlaps;
-    :func:`textdp.tokenization.split_glued` makes it a token of its own beforehand."""
+    :func:`split_glued` makes it a token of its own beforehand."""
 
     labels = (PERSON,)
     name = "glued"
@@ -185,3 +188,58 @@ class GluedNameDetector:
 
     def __repr__(self) -> str:
         return "GluedNameDetector()"
+
+
+# Characters that never belong inside a word: cut before and after each.
+_HARD_GLUE = re.compile(r"[\\|\x00-\x08\x0e-\x1f\x7f]|(?<=\d)[,;](?=[^\W\d_])|"
+                        r"(?<=[^\W\d_])[,;](?=\d)")
+# A drive letter ("C:\\"): one token, not cut (a lone "C:" reads as an initial to a tagger).
+_DRIVE = re.compile(r"^[^\W\d_]:\\")
+# A "<" after something (a tag or bracket opens: cut before it) and a ">" before something.
+_OPEN_ANGLE = re.compile(r"(?<=[^<\s])<")
+_CLOSE_ANGLE = re.compile(r">(?=[^>\s])")
+# What a token must hold for any cut (most tokens are plain words and are not looked at).
+_MAY_CUT = re.compile(r"[^\w'’]|_")
+
+
+def glued_cuts(token: str) -> list[int]:
+    """Where :func:`split_glued` cuts ``token``: offsets strictly inside it, sorted."""
+    if token.isalpha() or not _MAY_CUT.search(token):
+        return []
+    cuts: set[int] = set()
+    for m in _HARD_GLUE.finditer(token):
+        cuts.update(m.span())
+    cuts.update(m.start() for m in _OPEN_ANGLE.finditer(token))
+    cuts.update(m.end() for m in _CLOSE_ANGLE.finditer(token))
+    for a, b in glued_pieces(token) + name_runs(token):
+        cuts.update((a, b))
+    drive = _DRIVE.match(token)
+    low = drive.end() if drive else 1
+    return sorted(c for c in cuts if low <= c < len(token))
+
+
+def split_glued(docs: Iterable[Any]) -> list[Any]:
+    """``docs`` with each token cut at :func:`glued_cuts` (a new doc where any token is
+    cut, the doc itself otherwise; the text is unchanged). For docs straight from a
+    tokenizer: the new docs carry no annotations."""
+    from spacy.tokens import Doc
+
+    out = []
+    for doc in docs:
+        words: list[str] | None = None
+        spaces: list[bool] = []
+        for k, token in enumerate(doc):
+            text = token.text
+            cuts = glued_cuts(text)
+            if cuts and words is None:
+                words = [t.text for t in doc[:k]]
+                spaces = [bool(t.whitespace_) for t in doc[:k]]
+            if words is None:
+                continue
+            bounds = [0, *cuts, len(text)]
+            for a, b in itertools.pairwise(bounds):
+                words.append(text[a:b])
+                spaces.append(False)
+            spaces[-1] = bool(token.whitespace_)
+        out.append(doc if words is None else Doc(doc.vocab, words=words, spaces=spaces))
+    return out

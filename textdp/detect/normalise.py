@@ -383,7 +383,7 @@ class NormalisedView:
         norm = normalise_text(text)
         if norm.text == text:
             return None
-        from textdp.tokenization import split_glued
+        from textdp.detect.glued import split_glued
 
         return split_glued([self._tokenizer(doc.vocab)(norm.text)])[0], norm
 

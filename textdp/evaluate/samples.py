@@ -17,8 +17,8 @@ Two splits, so rules are chosen on one and reported on the other: ``dev`` and ``
 draw from disjoint halves of every pool (names, places, organisations, subjects) with their
 own seeds (:data:`SPLIT_SEEDS`); the templates are shared.
 
-    python -m textdp.evaluate.samples --split dev            # figures for the default
-    python -m textdp.evaluate.samples --split dev --write dev.jsonl   # a JSONL sample for
+    textdp evaluate samples --split dev            # figures for the default
+    textdp evaluate samples --split dev --write dev.jsonl   # a JSONL sample for
     textdp evaluate detection --data dev.jsonl                        # the other tools
 
 Figures (:func:`measure`): ordinary words replaced (share of ``O`` word chunks changed),
@@ -28,7 +28,6 @@ name chunks), through the full privatizer, per kind and overall.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 from collections.abc import Callable, Sequence
@@ -515,31 +514,18 @@ def write_jsonl(samples: Sequence[Sample], path: str) -> None:
                                 "kind": s.kind}) + "\n")
 
 
-def main(argv: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
-    """Generate a split and print its figures through the default privatizer (or
-    ``--detector``), names only, seed 0."""
-    ap = argparse.ArgumentParser(prog="python -m textdp.evaluate.samples",
-                                 description=__doc__.split("\n")[0])
-    ap.add_argument("--split", choices=sorted(SPLIT_SEEDS), default="dev")
-    ap.add_argument("--per-kind", type=int, default=60)
-    ap.add_argument("--detector", default=None)
-    ap.add_argument("--write", help="also write the sample as JSONL to this path")
-    ap.add_argument("--json", help="write the figures to this JSON file")
-    args = ap.parse_args(argv)
-    samples = generate(args.split, args.per_kind)
-    if args.write:
-        write_jsonl(samples, args.write)
+def evaluate_samples(split: str = "dev", per_kind: int = 60, *, detector: str | None = None,
+                     write: str | None = None, log: Callable[[str], Any] = print
+                     ) -> dict[str, dict[str, Any]]:
+    """Generate a split and measure it through the default privatizer (or ``detector``),
+    names only, seed 0: per kind and in all, the figures of :class:`Counts`. ``write``: also
+    write the sample as JSONL (:func:`write_jsonl`); ``log`` gets one summary line a kind."""
+    samples = generate(split, per_kind)
+    if write:
+        write_jsonl(samples, write)
     from textdp.privatizer import Privatizer
 
-    per = measure(Privatizer(detector=args.detector, seed=0), samples)
+    per = measure(Privatizer(detector=detector, seed=0), samples)
     for kind, c in per.items():
-        print(c.summary(kind))
-    figures = {k: c.as_dict() for k, c in per.items()}
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(figures, f, indent=1)
-    return figures
-
-
-if __name__ == "__main__":
-    main()
+        log(c.summary(kind))
+    return {k: c.as_dict() for k, c in per.items()}

@@ -6,6 +6,7 @@
     textdp evaluate ner-utility --variants original,word,name --json ner-utility.json
     textdp evaluate pseudonyms --data ../shared/data
     textdp evaluate polarized --quick
+    textdp evaluate samples --split dev
 
 Each measurement is a function of :mod:`textdp.evaluate`; these modules only read the options
 and write the reports. ``privacy`` and ``utility`` read ``--epsilon`` in one grammar
@@ -19,9 +20,17 @@ from typing import Any
 
 def add_parser(sub: Any) -> None:
     """``textdp evaluate`` and its sub-commands (``sub``: the top-level subparsers)."""
-    from textdp.cli.evaluate import detection, ner_utility, polarized, privacy, pseudonyms, utility
+    from textdp.cli.evaluate import (
+        detection,
+        ner_utility,
+        polarized,
+        privacy,
+        pseudonyms,
+        samples,
+        utility,
+    )
 
     ev = sub.add_parser("evaluate", help="measure textdp's parts on public data")
     ev_sub = ev.add_subparsers(dest="what", required=True)
-    for command in (detection, privacy, utility, ner_utility, pseudonyms, polarized):
+    for command in (detection, privacy, utility, ner_utility, pseudonyms, polarized, samples):
         command.add_parser(ev_sub)
