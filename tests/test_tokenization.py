@@ -302,7 +302,7 @@ def default_privatizer():
     return Privatizer(seed=11, report_spans=True)
 
 
-@settings(max_examples=60, deadline=None, database=None,
+@settings(max_examples=60, deadline=None, database=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(left=st.sampled_from(_LEFT), join=st.sampled_from(_JOIN), right=st.sampled_from(_RIGHT),
        name=st.sampled_from(_FULL_NAMES))

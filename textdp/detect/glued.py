@@ -99,7 +99,9 @@ def is_account_name(word: str) -> bool:
 def glued_pieces(text: str) -> list[tuple[int, int]]:
     """The character ranges of the name parts glued inside ``text`` (a token, or a run of
     tokens without whitespace between them), sorted; see the module doc."""
-    if not _CANDIDATE.search(text) or _IDENTIFIER.fullmatch(text) or is_address(text):
+    # An identifier (word characters only, "John_Smith", "Reece_Webbz") is cut only by the
+    # pair rule: two census names joined by "_", so a tweet's "Reece_Webbz" stays whole.
+    if not _CANDIDATE.search(text) or is_address(text):
         return []
     hidden = [(m.start(), m.end()) for m in _ADDRESS.finditer(text) if "@" in m.group()]
 

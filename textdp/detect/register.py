@@ -405,7 +405,11 @@ class RegisterStage:
         # ("Accenture@Accenture", "ENRON_DEVELOPMENT@ENRON_DEVELOPMENT").
         for k, w in enumerate(words):
             p = text.prev(k)
-            if p is not None and words[p] == "/" and _wordlike(w) and "@" not in w:
+            # (a unit is written with a capital: a lower-case word after "/" is a file path's
+            # folder, "/home/karen/notes/Karen_Whitfield_CV.pdf", whose chain must not reach
+            # the name after it)
+            if p is not None and words[p] == "/" and _wordlike(w) and "@" not in w and \
+                    not w.islower():
                 q = text.prev(p)
                 nxt = text.next(k)
                 # A unit goes on ("/HOU/EES") or is written in capitals; "Blair / Teb" is
