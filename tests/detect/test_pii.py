@@ -40,7 +40,9 @@ POSITIVE = {
               # Every region (phonenumbers): group sizes the grammar does not take.
               "+49 30 8063654", "+49 (0)30 8063654", "+33 1 23 45 67 89", "+91 98765 43210",
               "+55 11 98765-4321", "(11) 98765-4321", "+81 3-1234-5678", "03-1234-5678",
-              "+7 495 123-45-67", "+86 10 6552 9988", "+61 2 9374 4000"],
+              "+7 495 123-45-67", "+86 10 6552 9988", "+61 2 9374 4000",
+              # National numbers with the trunk prefix 0 and a long subscriber group.
+              "01512 3459245", "030 8063654", "011 15-2345-6892"],
     "URL": ["https://example.com/a?b=1", "http://localhost:8080/x", "www.example.org/path",
             "ftp://files.example.net/f.txt"],
     "HANDLE": ["@john_smith", "@j.doe", "@Anna2024"],
@@ -60,7 +62,10 @@ POSITIVE = {
 NEGATIVE = {
     "EMAIL": ["maria at example dot com", "user@localhost", "@handle", "a@b"],
     "PHONE": ["2021-03-04", "04.03.2021", "1999-2003", "1,250,000", "1 000 000",
-              "MRN 12345678", "BP 120/80", "10:30", "version 3.8.18", "5551234567"],
+              "MRN 12345678", "BP 120/80", "10:30", "version 3.8.18", "5551234567",
+              # Decimal amounts and ISBN-13s the grammar used to take; years; dates.
+              "£837886.34", "837886.34", "$ 1234 5678", "978-3-16-148410-0", "2019 2020 2021",
+              "04 03 2021"],
     "URL": ["example.com", "http://", "see www"],
     "HANDLE": ["a@b.com", "@ 5", "@123", "email@"],
     "IP": ["999.1.1.1", "1.2.3", "10.0.0.256", "10:30:45", "std::vector", "1.2.3.4.5"],
@@ -260,13 +265,19 @@ def test_an_iban_does_not_swallow_the_capitals_after_it():
     assert found(text) == [("IBAN", "DE89 3704 0044 0532 0130 00")]
 
 
+def test_thousands_groups_are_a_phone_only_after_a_phone_word():
+    assert found("Call 512 340 063 now.") == [("PHONE", "512 340 063")]
+    assert found("Her mobile: 512 340 063.") == [("PHONE", "512 340 063")]
+    assert found("They raised 512 340 063 dollars.") == []
+
+
 def test_phone_region_reads_national_numbers():
-    # A national German number with one long group: valid in region DE, not in US.
-    text = "Ruf an: 030 8063654 bitte."
+    # A Brazilian mobile without its country code, mixed separators: valid in region BR only.
+    text = "Ligue 11 98765-4321 hoje."
     assert find_pii(text, ["PHONE"], region="US") == []
-    assert [text[m.start:m.end] for m in find_pii(text, ["PHONE"], region="DE")] == \
-        ["030 8063654"]
-    assert PIIDetector(["PHONE"], region="DE").matches(text)[0].label == "PHONE"
+    assert [text[m.start:m.end] for m in find_pii(text, ["PHONE"], region="BR")] == \
+        ["11 98765-4321"]
+    assert PIIDetector(["PHONE"], region="BR").matches(text)[0].label == "PHONE"
 
 
 IDS = {
@@ -348,3 +359,32 @@ def test_cli_takes_the_new_labels_as_targets():
     out = proc.stdout.decode()
     assert "via [IBAN]; her SSN is [US_SSN] and her Berlin number [PHONE]." in out
     assert "Anna" not in out and "0532" not in out
+
+
+def test_the_dev_sample_generator_makes_valid_values_and_ordinary_items():
+    from stdnum import iban as stdiban
+    from stdnum import isbn
+
+    from textdp.evaluate.pii_samples import negatives, positives
+
+    items = positives(20, seed=3)
+    assert items == positives(20, seed=3)  # a fixed seed, one sample
+    by_label = {}
+    for it in items:
+        assert it.value in it.text
+        by_label.setdefault(it.label, []).append(it.value)
+    assert set(by_label) == set(PII_LABELS) and all(len(v) == 20 for v in by_label.values())
+    assert all(stdiban.is_valid(v) for v in by_label["IBAN"])
+    assert all(luhn_valid(re.sub(r"\D", "", v)) for v in by_label["CREDIT_CARD"])
+    assert len({v[:3] for v in by_label["PHONE"]}) > 5  # many countries and formats
+    ordinary = negatives(200, seed=3)
+    assert all(it.label is None for it in ordinary)
+    assert all(isbn.is_valid(it.value) for it in ordinary if it.kind == "isbn")
+
+
+def test_the_dev_check_runs_through_the_privatizer():
+    from textdp.evaluate.pii_samples import check
+
+    stats = check(per_label=4, n_ordinary=30, seed=5)
+    assert all(s["verbatim"] == 0 for label, s in stats.items() if label in PII_LABELS)
+    assert sum(s["n"] for label, s in stats.items() if label.startswith("ordinary:")) == 30

@@ -76,8 +76,9 @@ beyond what the shape below releases (of all labels, only an IBAN's country code
     network's published test number of the same length (13–16 digits), or for 17–19 digits a
     Luhn-valid number starting with ``0`` (major industry identifier 0: not a payment card).
   - ``IBAN``: the country code and the layout (length, where the spaces stand): a random
-    IBAN of that country's BBAN format with valid check digits (it may exist; it carries
-    nothing of the original but the country);
+    IBAN of that country's BBAN format with valid check digits, national ones included
+    where python-stdnum checks them (it may exist; it carries nothing of the original but
+    the country);
   - ``US_SSN``: the layout (``-`` or space): one of the SSA's advertising numbers
     ``987-65-4320``–``987-65-4329``, no one's (and refused by the recogniser);
   - ``US_ITIN``: the layout: a random valid ITIN (no reserved range exists; it may exist);
@@ -270,13 +271,56 @@ def _phone_plausible(raw: str) -> bool:
     return not (len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:]))
 
 
+# Phones the grammar of _PHONE leaves out: a national number with its trunk prefix 0 and a
+# long subscriber group (01512 3459245, 030 8063654, 011 15-2345-6892), and groups that read
+# as thousands (512 340 063) after a phone context word.
+_PHONE_MORE = re.compile(r"(?<![\w+.,/:@-])\d{1,5}(?:[ -]\d{1,10}){1,4}(?![\w@/]|[.,:-]?\d)")
+_PHONE_CONTEXT = re.compile(r"\b(?:phone|tel|telephone|call|calls|mobile|cell|fax|number|"
+                            r"contact|reach|whatsapp|sms|text|dial|ring)\b", re.IGNORECASE)
+_CURRENCY = "$£€¥₹"
+
+
+def _other_number(text: str, start: int, value: str) -> bool:
+    """Whether a grammar match is another kind of number: an amount (a currency sign before
+    it, or one ``.`` between two groups: a decimal) or a valid ISBN-13 (``978``/``979``,
+    :mod:`stdnum.isbn`)."""
+    if text[max(0, start - 2):start].strip()[-1:] in tuple(_CURRENCY):
+        return True
+    groups, seps = _groups(value)
+    if seps == ["."]:
+        return True
+    digits = "".join(groups)
+    if len(digits) == 13 and digits[:3] in ("978", "979"):
+        from stdnum import isbn
+
+        return isbn.is_valid(value)
+    return False
+
+
+def _more_phone(text: str, start: int, value: str) -> bool:
+    """Whether a :data:`_PHONE_MORE` match is a phone (see there): 8–13 digits, not a date,
+    and a leading ``0`` or a phone context word within :data:`_CONTEXT` characters before."""
+    groups, _ = _groups(value)
+    digits = "".join(groups)
+    if not 8 <= len(digits) <= 13 or _DATE.match(value) or _other_number(text, start, value):
+        return False
+    if all(_YEAR.match(g) for g in groups):
+        return False
+    if digits[0] == "0" and len(groups[0]) >= 2:
+        return True
+    return bool(_PHONE_CONTEXT.search(text, max(0, start - _CONTEXT), start))
+
+
 def _phone_candidates(text: str, region: str | None) -> list[PIIMatch]:
     """``PHONE`` matches: the numbers :class:`phonenumbers.PhoneNumberMatcher` finds valid
     (leniency ``VALID``: a real number plan of its country, read in ``region`` without a
     country code) and written as a phone (:func:`_phone_plausible`), together with the
     grammar's (:func:`is_phone`, which also takes numbers of no known plan, e.g. fictional
     ``555`` ones); overlapping matches are joined so no digit of either is left out."""
-    spans = [(m.start(), m.end()) for m in _PHONE.finditer(text) if is_phone(m.group())]
+    spans = [(m.start(), m.end()) for m in _PHONE.finditer(text)
+             if is_phone(m.group()) and not _other_number(text, m.start(), m.group())]
+    spans += [(m.start(), m.end()) for m in _PHONE_MORE.finditer(text)
+              if _more_phone(text, m.start(), m.group())]
     import phonenumbers
 
     for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID):
@@ -613,15 +657,15 @@ def _iban_surrogate(layout: str, rng: np.random.Generator) -> str:
     from stdnum import iban
 
     country, n = layout[:2], layout.count("#")
-    info = iban._ibandb.info(country)[0][1]
-    bban = ""
-    for count, kind in re.findall(r"(\d+)!([nac])", info.get("bban", "")):
-        bban += _pick(rng, {"n": "0123456789", "a": _ALNUM[10:], "c": _ALNUM}[kind],
-                      int(count))
-    if len(bban) != n - 2:  # a country stdnum does not know, or a layout of other length
-        bban = _digits(rng, n - 2)
-    number = country + "00" + bban
-    number = country + iban.calc_check_digits(number) + bban
+    spec = re.findall(r"(\d+)!([nac])", iban._ibandb.info(country)[0][1].get("bban", ""))
+    for _ in range(2000):  # until the national check digits (ES, FR, BE, ...) fit too
+        bban = "".join(_pick(rng, {"n": "0123456789", "a": _ALNUM[10:], "c": _ALNUM}[kind],
+                             int(count)) for count, kind in spec)
+        if len(bban) != n - 2:  # a country stdnum does not know, or a layout of other length
+            bban = _digits(rng, n - 2)
+        number = country + iban.calc_check_digits(country + "00" + bban) + bban
+        if iban.is_valid(number):
+            break
     return country + _fill(layout[2:], number[2:])
 
 
