@@ -26,7 +26,12 @@ labels (valid ``targets``, :data:`PII_LABELS`):
   number of a real numbering plan, its source of truth) finds, read in ``region`` (default
   :data:`DEFAULT_REGION`, ``"US"``) when written without ``+`` and a country code
   (``+49 30 8063654``, ``+33 1 23 45 67 89``, ``+91 98765 43210``), under the same
-  exclusions (a bare run of digits, a date, years, thousands);
+  exclusions (a bare run of digits, a date, years, thousands); and national numbers of 8–13
+  digits in groups (space or ``-``) that start with the trunk prefix ``0`` (``01512
+  3459245``, ``011 15-2345-6892``) or, grouped like thousands (``512 340 063``), follow a
+  phone word (``call``, ``phone``, ``mobile``, ``number``, ...) within 48 characters. Not
+  phones: an amount (a currency sign before it, or two groups joined by one ``.``) and a
+  valid ISBN-13 (:mod:`stdnum.isbn`);
 * ``IBAN``: an international bank account number, ungrouped or in groups of four by
   spaces (``DE89 3704 0044 0532 0130 00``), capitals only, with its country's length and
   BBAN format and the ISO 7064 mod-97 checksum (:mod:`stdnum.iban`, from SWIFT's registry);
@@ -278,6 +283,7 @@ _PHONE_MORE = re.compile(r"(?<![\w+.,/:@-])\d{1,5}(?:[ -]\d{1,10}){1,4}(?![\w@/]
 _PHONE_CONTEXT = re.compile(r"\b(?:phone|tel|telephone|call|calls|mobile|cell|fax|number|"
                             r"contact|reach|whatsapp|sms|text|dial|ring)\b", re.IGNORECASE)
 _CURRENCY = "$£€¥₹"
+_PHONE_WINDOW = re.compile(r"[+(]?\d(?:[\d \-.()/]|\u00a0){5,}\d\)?")
 
 
 def _other_number(text: str, start: int, value: str) -> bool:
@@ -323,9 +329,23 @@ def _phone_candidates(text: str, region: str | None) -> list[PIIMatch]:
               if _more_phone(text, m.start(), m.group())]
     import phonenumbers
 
-    for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID):
-        if _phone_plausible(m.raw_string):
-            spans.append((m.start, m.end))
+    # The matcher is slow on long texts: run it on the digit-rich stretches only (a phone
+    # is 7+ digits with separators between), with a character of context either side.
+    # A stretch the grammar already took whole gains nothing from it.
+    grammar = sorted(spans)
+    starts = [a for a, _ in grammar]
+    for w in _PHONE_WINDOW.finditer(text):
+        k = bisect_right(starts, w.start()) - 1
+        if k >= 0 and w.end() <= grammar[k][1]:
+            continue
+        if w.group().isdigit() or _DATE.match(w.group()):
+            continue  # what it could find there _phone_plausible refuses
+        a = max(0, w.start() - 1)
+        window = text[a:w.end() + 1]
+        for m in phonenumbers.PhoneNumberMatcher(window, region,
+                                                 leniency=phonenumbers.Leniency.VALID):
+            if _phone_plausible(m.raw_string):
+                spans.append((a + m.start, a + m.end))
     spans.sort()
     merged: list[list[int]] = []
     for a, b in spans:
