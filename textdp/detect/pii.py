@@ -515,11 +515,14 @@ def check_labels(labels: Iterable[str]) -> tuple[str, ...]:
 
 
 class PIIDetector:
-    """Marks e-mail addresses, phone numbers, URLs, handles, IP addresses and card numbers
-    (see the module doc) as token spans labelled :data:`PII_LABELS`.
+    """Marks e-mail addresses, phone numbers, URLs, handles, IP addresses, card numbers and
+    the identifiers of :data:`ID_LABELS` (see the module doc) as token spans labelled
+    :data:`PII_LABELS`.
 
     Args:
         labels: which recognisers run (default: all of :data:`PII_LABELS`).
+        region: where phone numbers without a country code are read (ISO 3166 alpha-2,
+            default :data:`DEFAULT_REGION`; the front ends use the default).
     """
 
     name = "pii"
@@ -572,8 +575,10 @@ class PIIDetector:
 class Shape:
     """What a surrogate may depend on: the label and, for ``PHONE`` and ``CREDIT_CARD``, the
     layout (``#`` for each digit, other characters as they are; only digits, spaces,
-    brackets, ``+``, ``-`` and ``.`` occur in such a match), for ``IP`` the version (4 or 6).
-    Nothing else of the value."""
+    brackets, ``+``, ``-`` and ``.`` occur in such a match), for ``IP`` the version (4 or 6),
+    for ``IBAN`` the country code and the layout, for ``US_SSN``, ``US_ITIN``, ``UK_NHS``
+    and ``UK_NINO`` the layout (``A`` for a letter), for ``CRYPTO`` nothing (see
+    :func:`_id_shape`). Nothing else of the value."""
 
     label: str
     layout: str = ""
