@@ -36,7 +36,7 @@ from textdp.errors import RowError
 from textdp.privatizer import Privatizer as CorePrivatizer
 from textdp.report import REPORT_COLUMNS
 from textdp.tables import EmbeddingTable
-from textdp.validation import resolve_output_column
+from textdp.validation import check_bool, resolve_output_column
 
 # Device settings that let a rank pick its GPU (an explicit "cpu" or "cuda:N" is kept).
 _RANKED_DEVICES = (None, "auto", "cuda")
@@ -106,11 +106,11 @@ class Privatizer:
     ) -> None:
         if device is not None and not isinstance(device, (str, torch.device)):
             raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}")
-        keep_original = bool(options.get("keep_original", False))
+        keep_original = check_bool("keep_original", options.get("keep_original", False))
         self.output_column = resolve_output_column(
             text_column, output_column, keep_original, column_name="text_column")
         self.text_column = text_column
-        self.report_columns = bool(report_columns)
+        self.report_columns = check_bool("report_columns", report_columns)
         if scope_column is not None and (not isinstance(scope_column, str) or
                                          options.get("consistency") != "dataset"):
             raise ValueError("scope_column names the column whose equal values share "
@@ -175,9 +175,10 @@ class Privatizer:
         ``with_indices=True`` pass ``with_rank=True`` too, or the index is taken as a rank.
         ``batch`` may also be the column itself (``input_columns=[text_column]``).
 
-        A ``None`` (missing) text comes back ``None``, costs nothing and reports 0 tokens and
-        ε 0. Raises ``ValueError`` naming the row (the dataset index when ``with_indices`` is
-        on, else the position in the batch) of a non-string text, before any text of the
+        A ``None`` (missing) text comes back ``None``, costs nothing, and its report columns
+        are ``None`` too (as in Spark and the command line). Raises ``ValueError`` naming the
+        row (the dataset index when ``with_indices`` is on, else the position in the batch) of
+        a non-string text, before any text of the
         batch is processed. Empty strings come back empty. Raises ``ValueError``
         before reading the batch when a fixed ``seed`` runs in a worker process without
         ``with_indices`` or ``with_rank`` (class docstring, "Seeds").
@@ -222,9 +223,11 @@ class Privatizer:
         out: dict[str, Any] = {self.output_column or self.text_column:
                                [None if r is None else r.text for r in results]}
         if self.report_columns:
-            out[REPORT_COLUMNS[0]] = [0 if r is None else r.report.tokens_replaced
+            # A missing row's report is missing too (null), as in Spark and the command line:
+            # nothing was released, and aggregations skip it.
+            out[REPORT_COLUMNS[0]] = [None if r is None else r.report.tokens_replaced
                                       for r in results]
-            out[REPORT_COLUMNS[1]] = [0.0 if r is None else float(r.report.epsilon_total)
+            out[REPORT_COLUMNS[1]] = [None if r is None else float(r.report.epsilon_total)
                                       for r in results]
         if single:
             out = {k: v[0] for k, v in out.items()}

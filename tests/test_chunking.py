@@ -124,3 +124,20 @@ def test_a_long_text_is_read_in_bounded_chunks_and_comes_back_whole(monkeypatch)
     assert max(seen) <= 500 + 2 * chunking.OVERLAP_CHARS and len(seen) >= len(text) // 500
     assert out.report.tokens_replaced == 60 and "Smith" not in out.text
     assert re.sub(r"Mr \S+ met", "Mr X met", out.text) == text.replace("Smith", "X")
+
+
+@pytest.mark.parametrize("batch_size", [1, 8])
+def test_a_later_mention_is_found_across_chunks(monkeypatch, batch_size):
+    """The later-mention rule spans the whole text: a bare surname 25,000 characters (two
+    chunks) after the full name is replaced though no chunk holds both."""
+    filler = "The committee met again and the weather stayed mild. " * 480
+    text = "Angela Merkel opened the session. " + filler + "Later Merkel closed it. " + \
+        filler + "merkel (lower case) and Merkel again."
+    assert len(list(chunk_text(text))) >= 3
+    p = Privatizer(seed=1, detector=_full_name_detector, batch_size=batch_size)
+    out = p(text)
+    assert "Merkel" not in out.text and out.text.count("merkel") == 1
+    assert out.text.endswith(" again.") and "Later " in out.text
+    # A short text is left to the detector's own rules: nothing carried there.
+    assert "Merkel" in p("Angela Merkel. " + "Merkel said.").text.split(". ", 1)[1]
+

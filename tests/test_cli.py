@@ -458,6 +458,8 @@ def _default_sigint() -> None:
     # Python keeps it ignored; the child must see Ctrl-C as a user would.
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)  # nohup would have them ignored
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 
 def start_fake(*args: str, stdin: int | None = None, delay: float = 0.0) -> subprocess.Popen:
@@ -856,8 +858,9 @@ def test_output_mode_follows_the_umask(tmp_path):
     assert stat.S_IMODE(existing.stat().st_mode) == 0o604  # a replaced file keeps its mode
 
 
-@pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT"])
 def test_signal_mid_file_leaves_no_output_and_no_temporary(tmp_path, signame):
+    """SIGHUP (a closed terminal) and SIGQUIT left the temporary file (issue 37)."""
 
     src = _jsonl(tmp_path / "in.jsonl", [f"text {i}" for i in range(200)])
     out_dir = tmp_path / "out"
@@ -879,8 +882,8 @@ def test_signal_mid_file_leaves_no_output_and_no_temporary(tmp_path, signame):
         if proc.poll() is None:
             proc.kill()
     assert leftovers(out_dir) == [] and not dst.exists()
-    if signame == "SIGTERM":
-        assert proc.returncode == -signal.SIGTERM
+    if signame != "SIGINT":
+        assert proc.returncode == -getattr(signal, signame)
     else:
         assert proc.returncode == 130
         assert f"{dst} was not created" in err.decode()
@@ -1015,3 +1018,62 @@ def test_report_spans_list_offsets_not_text(tmp_path):
         [(0, 13, "PERSON")] or [(s["start"], s["end"]) for s in rec["dp"]["spans"]] == \
         [(0, 6), (7, 13)]
     assert "Merkel" not in json.dumps(rec["dp"])
+
+
+def test_an_epsilon_whose_noise_overflows_is_refused_before_reading(tmp_path, capsys):
+    """Issue 37: --epsilon 1e-300 ran with rc 0 and turned every token into one word."""
+    missing = tmp_path / "never-read.jsonl"
+    assert main(["privatize", str(missing), "--epsilon", "1e-300"]) == 2
+    err = capsys.readouterr().err
+    assert "epsilon must be at least" in err and "never-read" not in err
+
+
+class _InterruptedStdout(io.StringIO):
+    """Standard output whose third write is interrupted after its text entered the buffer, as
+    Ctrl-C during a write blocked on a slow pipe is: the record reaches the output at exit."""
+
+    def write(self, text: str) -> int:
+        n = super().write(text)
+        if self.getvalue().count("\n") == 3:
+            raise KeyboardInterrupt
+        return n
+
+
+def test_interrupt_inside_a_write_counts_the_record_being_written(tmp_path, monkeypatch,
+                                                                  capsys):
+    """Issue 37: the message said 2 records had been written when the output held 3."""
+    src = _jsonl(tmp_path / "in.jsonl", ["the weather is nice"] * 5)
+    stdout = _InterruptedStdout()
+    monkeypatch.setattr(sys, "stdout", stdout)
+    assert main(["privatize", str(src), "-o", "-", "--no-progress", "--detector", PRECISE]) \
+        == 130
+    assert stdout.getvalue().count("\n") == 3
+    assert "3 of 5 records had been written to standard output" in capsys.readouterr().err
+
+
+def test_a_symlink_loop_as_output_is_a_one_line_error(tmp_path, capsys):
+    """Issue 37: RuntimeError('Symlink loop') came out as a traceback."""
+    src = _jsonl(tmp_path / "in.jsonl", ["the weather is nice"])
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    assert main(["privatize", str(src), "-o", str(tmp_path / "a"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "symbolic links" in err
+
+
+@pytest.mark.parametrize("name", ["in.jsonl", "in.csv", "in.txt"])
+def test_an_empty_input_gives_an_empty_output_in_every_format(tmp_path, capsys, name):
+    """Issue 37 asked that an empty CSV be handled as an empty JSONL is: an empty output
+    (no records, no header to check the text field against), exit 0."""
+    src = tmp_path / name
+    src.write_bytes(b"")
+    dst = tmp_path / f"out-{name}"
+    assert main(["privatize", str(src), "-o", str(dst), "--no-progress"]) == 0
+    assert dst.read_bytes() == b""
+
+
+def test_a_detector_with_every_word_a_target_is_refused_before_reading(tmp_path, capsys):
+    missing = tmp_path / "never-read.jsonl"
+    assert main(["privatize", str(missing), "--targets", "all", "--detector", "spacy"]) == 2
+    err = capsys.readouterr().err
+    assert "detector" in err and "never-read" not in err

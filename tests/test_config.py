@@ -131,3 +131,34 @@ def test_the_privatizer_wires_its_config(nothing_loads):
     assert not privatizer.loaded  # nothing loaded before the first batch
     with pytest.raises(AttributeError, match="no attribute 'surfaces'"):
         privatizer.surfaces  # noqa: B018
+
+
+# Issue 37: "false" is truthy; a switch given as a string or a number used to keep the
+# original (keep_original="false") or turn the option on.
+@pytest.mark.parametrize("name", ["keep_original", "secure", "report_spans"])
+@pytest.mark.parametrize("value", ["false", "no", "0", "", 1, 0, None])
+def test_switches_must_be_real_bools(name, value):
+    with pytest.raises(ValueError, match=f"{name} must be True or False"):
+        Privatizer(**{name: value})
+
+
+def test_numpy_bools_are_switches():
+    import numpy as np
+
+    assert PrivatizerConfig(report_spans=np.bool_(True)).report_spans is True
+
+
+@pytest.mark.parametrize("epsilon", [1e-300, 1e-40, 1e-13])
+def test_an_epsilon_whose_noise_overflows_float32_is_refused(epsilon):
+    """Issue 37: at epsilon=1e-300 mlaplace's radius overflowed to ∞ and every token became
+    one constant word."""
+    with pytest.raises(ValueError, match="epsilon must be at least 1e-12"):
+        Privatizer(epsilon=epsilon)
+    with pytest.raises(ValueError, match="epsilon must be at least"):
+        Privatizer(mechanism={"name": "gaussian", "epsilon": epsilon})
+
+
+def test_the_smallest_epsilon_still_gives_varied_words():
+    privatizer = Privatizer(epsilon=1e-12, targets="all", seed=0)
+    words = privatizer("the cat sat on the mat with John and Mary today").text.split()
+    assert len(set(w.lower() for w in words)) >= 8  # not one constant word

@@ -593,3 +593,72 @@ def test_pii_values_leave_nothing_in_the_pipelines_vectors(nlp):
     assert (vectors.shape, len(vectors.key2row)) == (shape, keys)
     assert not any(hash_string(v) in vectors.key2row or v in nlp.vocab.strings
                    for v in values)
+
+
+def test_one_privatizer_shared_by_eight_threads():
+    """Issue 37: threads sharing a privatizer failed (KeyError E018, a freed string) and
+    replaced non-name words. Keyed pseudonyms (``consistency="dataset"``) do not depend on
+    the order of batches, so each thread's outputs must be the single-threaded ones."""
+    import threading
+
+    privatizer = Privatizer(seed=3, consistency="dataset")  # set up by the threads' calls
+    texts = [f"Hello John Smith and Mary Jones, said Karen Whitfield. Room {i} is in Paris."
+             for i in range(6)]
+    errors: list[BaseException] = []
+    outputs: dict[int, list[str]] = {}
+
+    def work(k: int) -> None:
+        try:
+            outputs[k] = [privatizer(t).text for t in texts]
+        except BaseException as error:  # reported by the assertion below
+            errors.append(error)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert not errors
+    expected = [r.text for r in Privatizer(seed=3, consistency="dataset").privatize(texts)]
+    assert outputs == {k: expected for k in range(8)}
+
+
+# ---------------------------------------------------------------- issue 37: misuse refused
+def test_exclude_of_the_wrong_type_names_the_parameter():
+    with pytest.raises(ValueError, match="exclude must be"):
+        Privatizer(exclude=123)
+
+
+def test_a_mapping_is_not_a_list_of_texts():
+    """privatize({"a": 1}) privatized the dict's keys."""
+    with pytest.raises(TypeError, match="mapping"):
+        Privatizer().privatize({"a": 1})
+    with pytest.raises(TypeError, match="mapping"):
+        list(Privatizer().privatize_iter({"John Smith": "x"}))
+
+
+def test_scopes_must_be_one_per_text():
+    """scopes="ab" was split into the scopes "a" and "b"."""
+    privatizer = Privatizer(consistency="dataset", seed=1)
+    with pytest.raises(TypeError, match="scopes must be an iterable"):
+        privatizer.privatize(["x", "y"], scopes="ab")
+
+
+def test_scopes_without_dataset_consistency_are_refused():
+    """They were silently ignored."""
+    with pytest.raises(ValueError, match="consistency='dataset'"):
+        Privatizer().privatize(["x"], scopes=["case-1"])
+
+
+def test_a_detector_with_every_word_a_target_is_refused():
+    """It was silently ignored."""
+    with pytest.raises(ValueError, match="detector"):
+        Privatizer(targets="all", detector="spacy")
+
+
+def test_missing_texts_of_a_pandas_series_pass_through(names_privatizer):
+    """README: missing texts pass through; NaN (how a pandas Series holds one) was refused."""
+    pd = pytest.importorskip("pandas")
+    texts = pd.Series(["the weather is nice", float("nan"), None, pd.NA])
+    out = names_privatizer.privatize(texts)
+    assert out[0].text == "the weather is nice" and out[1:] == [None, None, None]

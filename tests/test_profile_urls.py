@@ -63,3 +63,15 @@ def test_a_profile_url_beside_its_name_is_spelt_from_its_pseudonyms():
     assert "mary" not in out.text.lower() and "johnson" not in out.text.lower()
     assert (m[3], m[4]) == (first.lower(), last.lower()) and m[5] == first + last
     assert out.report.draws == 2 and "profile URL" in out.report.holds_between
+
+
+# Issue 37: the lazy path pattern tried the rest of the token after every character of it
+# (quadratic); timed by bench/crafted.py, not here.
+@pytest.mark.parametrize("token,rest,post", [
+    ("https://x.com/ab?" + "?" * 5000 + "a", "?" + "?" * 5000 + "a", ""),
+    ("https://x.com/ab/" + "!" * 5000 + "x", "/" + "!" * 5000 + "x", ""),
+    ("https://x.com/ab/" + "!" * 5000, "/", "!" * 5000),
+    ("(https://x.com/ab?x=1)." + "." * 5000, "?x=1", ")." + "." * 5000),
+])
+def test_a_long_path_splits_as_before(token, rest, post):
+    assert parse_profile_url(token) == ProfileURL(token[:token.index("ab")], "ab", rest, post)

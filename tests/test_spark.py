@@ -287,3 +287,12 @@ def test_budget_refusal_names_the_partition_row(spark):
     message = str(info.value)
     assert "partition 0, row 2 of the partition: its targets need more" in message
     assert "far too many" not in message
+
+
+@pytest.mark.parametrize("options", [
+    {"keep_original": "false", "output_column": "private"}, {"report_columns": "no"}])
+def test_switches_must_be_real_bools(df, options):
+    """Issue 37: keep_original="false" is truthy and kept the original beside the output."""
+    (name,) = [k for k in options if k != "output_column"]
+    with pytest.raises(ValueError, match=f"{name} must be True or False"):
+        privatize_column(df, "text", **options)

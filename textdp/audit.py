@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from textdp.batching import check_row
+from textdp.budget import TextState
 from textdp.chunking import chunk_text
 from textdp.detect import build_detector
 from textdp.errors import RowError
@@ -96,12 +97,14 @@ class Auditor:
         pieces = [(i, c) for i, t in enumerate(texts) for c in chunk_text(t)
                   if t[c.start:c.end].strip()]
         out: list[list[tuple[Any, ...]]] = [[] for _ in texts]
+        states: dict[int, TextState] = {}  # per text: the names its chunks carry over
         for k in range(0, len(pieces), self.batch_size):
             batch = pieces[k:k + self.batch_size]
             with transient_strings(self.nlp):
                 docs, cores = piece_docs(self.nlp, self.selector, [texts[i] for i, _ in batch],
                                          [c for _, c in batch])
-                selection = self.selector.select(docs, cores=cores, audit=True)
+                selection = self.selector.select(docs, cores=cores, audit=True,
+                                                 owners=[i for i, _ in batch], states=states)
                 assert selection.spans is not None
                 for (i, c), spans in zip(batch, selection.spans):
                     out[i].extend(shift_spans(spans, c.start))

@@ -63,7 +63,7 @@ def stream(texts: Iterable[str | None], run: RunPieces, *, empty: Report, batch_
         n = i + 1
         scope = next(scope_of, None) if scope_of is not None else None
         check_row(i, text)
-        if text is None:  # missing: passes through as None, costs nothing
+        if is_missing(text):  # None, NaN, pd.NA: passes through as None, costs nothing
             rows[i] = None
             continue
         # outputs, reports, the original (if kept), the text and where its cores were cut
@@ -84,9 +84,19 @@ def stream(texts: Iterable[str | None], run: RunPieces, *, empty: Report, batch_
     yield from _finished(rows, states, done, n, empty)
 
 
+def is_missing(text: Any) -> bool:
+    """Whether ``text`` stands for a missing text: ``None``, or the NaN / ``pd.NA`` a pandas
+    Series holds for one (its values are passed through as ``None``)."""
+    if text is None:
+        return True
+    if isinstance(text, float):
+        return text != text  # NaN
+    return type(text).__name__ == "NAType"  # pandas.NA, without importing pandas
+
+
 def check_row(i: int, text: Any) -> None:
-    """A text is a string, or ``None`` for a missing one (it passes through)."""
-    if text is not None and not isinstance(text, str):
+    """A text is a string, or a missing one (:func:`is_missing`: it passes through)."""
+    if not isinstance(text, str) and not is_missing(text):
         raise RowError(i, f"expected a string, got {type(text).__name__}", field="text")
 
 

@@ -27,11 +27,14 @@ class TextState:
         names: the substitute drawn for each ``(label, name)`` in this text so far.
         scope: the consistency scope of keyed draws (``consistency="dataset"``): ``""`` for
             the whole dataset, or the text's key column value.
+        mentions: the words of the full names targeted in this text so far, matched as
+            later mentions in its other chunks (:func:`textdp.selection.carry_mentions`).
     """
 
     left: int | None = None
     names: dict[tuple[str, str], str] = field(default_factory=dict)
     scope: str = ""
+    mentions: set[str] = field(default_factory=set)
 
 
 def over_budget(draw_owners: list[int], states: dict[int, TextState], *,

@@ -30,7 +30,7 @@ from textdp.mechanisms import Mechanism, create_mechanism, registry
 from textdp.pseudonyms import CONSISTENCY, check_replace, resolve_key
 from textdp.tables import EmbeddingTable, check_table_spec
 from textdp.targets import DEFAULT_TARGETS, resolve_targets
-from textdp.validation import check_choice, check_positive, check_positive_int
+from textdp.validation import check_bool, check_choice, check_positive, check_positive_int
 
 REPRESENTATIONS = ("static", "contextual")
 SURFACES = ("input", "table")
@@ -189,8 +189,8 @@ class PrivatizerConfig:
         check_choice("consistency", self.consistency, CONSISTENCY)
         if self.model is not None:
             put("model", os.fspath(self.model))
-        for name in ("secure", "keep_original", "report_spans"):
-            put(name, bool(getattr(self, name)))
+        for name in ("secure", "keep_original", "report_spans"):  # "false" is truthy
+            put(name, check_bool(name, getattr(self, name)))
         self._check_combinations(mechanism, auto)
 
     def _check_combinations(self, mechanism: Mechanism, auto: bool) -> None:
@@ -206,6 +206,9 @@ class PrivatizerConfig:
             # a name, so one key cannot give one name the same pseudonym in two texts.
             raise ValueError("consistency='dataset' needs representation='static' and a "
                              "vector mechanism: in context a name's draw depends on its text")
+        if self.targets == "all" and self.detector is not None:
+            raise ValueError("detector finds the targets; with targets='all' every word is a "
+                             "target and no detector runs")
         if self.targets == "all" and any(getattr(self, k) is not None
                                          for k in _DETECTOR_TUNING):
             raise ValueError("allow, deny and threshold tune the detector; with "

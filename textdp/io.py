@@ -14,8 +14,9 @@ half-written output and the previous file stays as it was. A symlink is followed
 replaced and the link kept. A device, FIFO or socket, and ``-`` (standard output), are written
 directly and streamed (renaming over them would replace the node). New files get the mode a
 plain ``open()`` gives under the caller's umask (``0o666 & ~umask``); a replaced file keeps its
-mode (and, where permitted, its owner). While a temporary file exists, SIGTERM and SIGINT remove
-it and then take their usual course (the previous handlers are restored after the write).
+mode (and, where permitted, its owner). While a temporary file exists, SIGTERM, SIGINT, SIGHUP
+and SIGQUIT remove it and then take their usual course (the previous handlers are restored
+after the write).
 SIGKILL cannot be caught: a killed run may leave ``.NAME.textdp-XXXXXXXX.tmp`` beside the
 output (``.textdp-`` and ``.tmp`` mark it as this module's); such files hold privatized output,
 never input, and can be deleted.
@@ -376,6 +377,10 @@ class RecordWriter:
     def __init__(self, stream: IO[str], fmt: str, *, columns: list[str] | None = None,
                  newline: str | None = None) -> None:
         self.stream, self.fmt = stream, fmt
+        #: Records whose writing began: one interrupted inside the stream's ``write`` (a
+        #: signal during a blocked write to a pipe) is in the stream's buffer and reaches the
+        #: output when it is flushed, so it counts as written.
+        self.count = 0
         self._csv: Any = None
         self._columns = columns
         self._newline = newline or "\r\n"
@@ -388,6 +393,7 @@ class RecordWriter:
         if self.fmt == "txt":
             assert isinstance(record, str)
             self._check_text(record, where)
+            self.count += 1
             self.stream.write(f"{record}\n")
         elif self.fmt == "jsonl":
             problem = None
@@ -398,6 +404,7 @@ class RecordWriter:
             if problem is not None:
                 raise InputError(f"{where}: {problem}; nothing non-JSON is written")
             self._check_text(text, where)
+            self.count += 1
             self.stream.write(text + "\n")
         else:
             assert isinstance(record, dict)
@@ -409,6 +416,7 @@ class RecordWriter:
             for cell in row:
                 if isinstance(cell, str):
                     self._check_text(cell, where)
+            self.count += 1
             self._csv.writerow(row)
 
     @staticmethod
@@ -452,9 +460,16 @@ class _Signalled(BaseException):
         self.signum = signum
 
 
+#: The signals that remove the temporary file before taking their course: Ctrl-C, ``kill``,
+#: a closed terminal (SIGHUP) and Ctrl-\\ (SIGQUIT); the last two where the platform has them.
+_CLEANUP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP",
+                                                             "SIGQUIT") if hasattr(signal, name))
+
+
 @contextmanager
 def _removed_on_signals(tmp: str) -> Iterator[None]:
-    """While the block runs, SIGTERM/SIGINT remove ``tmp`` and then take their usual course.
+    """While the block runs, SIGTERM/SIGINT/SIGHUP/SIGQUIT remove ``tmp`` and then take their
+    usual course.
 
     Signals can only be handled in the main thread; elsewhere nothing is installed. A signal
     the process ignores stays ignored.
@@ -467,7 +482,7 @@ def _removed_on_signals(tmp: str) -> Iterator[None]:
         raise _Signalled(signum)
 
     previous: dict[int, Any] = {}
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in _CLEANUP_SIGNALS:
         prev = signal.getsignal(sig)
         if prev is signal.SIG_IGN or prev is None:  # ignored, or set outside Python
             continue

@@ -13,7 +13,8 @@ stated per draw)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,9 @@ from textdp.tokenization import transient_strings
 
 __all__ = ["DEFAULT_TARGETS", "PrivatizedText", "Privatizer", "PrivatizerConfig", "is_word"]
 _SETTINGS = frozenset(f.name for f in dataclasses.fields(PrivatizerConfig))
+# Threads sharing a privatizer set it up once (its batches are serialised by
+# :func:`transient_strings`).
+_SETUP_LOCK = threading.RLock()
 
 #: The kinds of keyed random streams (docs/architecture.md, "Random streams"), each its own
 #: namespace of keys, so keys of two kinds never meet: ``"index"`` a batch by its first
@@ -60,7 +64,8 @@ class Privatizer:
     ``Privatizer(config, seed=1)`` a config with some settings changed. ``nlp``: the spaCy
     pipeline whose tokenizer splits the text (default: the embedded one); each batch runs in
     a memory zone of it (:func:`transient_strings`), so do not use it from another thread
-    while a privatizer runs. The settings read as attributes (``privatizer.surface``).
+    while a privatizer runs. One privatizer may be shared by threads: their batches run one
+    at a time. The settings read as attributes (``privatizer.surface``).
     """
 
     def __init__(self, config: PrivatizerConfig | None = None, /, *, nlp: Any = None,
@@ -205,6 +210,12 @@ class Privatizer:
         self._stream = full
 
     def _setup(self) -> Substituter:
+        if self._substituter is not None:
+            return self._substituter
+        with _SETUP_LOCK:
+            return self._setup_once()
+
+    def _setup_once(self) -> Substituter:
         if self._substituter is None:
             if self.mechanism.reads_context:
                 self.mechanism.load(self.device)
@@ -239,6 +250,7 @@ class Privatizer:
         (:meth:`use_stream`), for front ends that run copies of one privatizer in parallel.
         """
         texts = list(_texts(texts))
+        scopes = _scopes(scopes, self.config.consistency)
         for i, t in enumerate(texts):
             check_row(i, t)
         return list(self.privatize_iter(texts, scopes=scopes, stream=stream))
@@ -258,6 +270,7 @@ class Privatizer:
         """
         if stream is not None:
             self.use_stream(*stream)
+        scopes = _scopes(scopes, self.config.consistency)
         failure = None
         try:
             yield from run_batches(_texts(texts), self._run_pieces, empty=self._empty_report(),
@@ -355,10 +368,11 @@ class Privatizer:
                         ) -> list[tuple[list[str], Report]]:
         self.rng.next_batch()
         words = [[t.text for t in doc] for doc in docs]  # read once, for both stages
+        owners = list(range(len(docs))) if owners is None else list(owners)
         if selection is None:
             selection = self.selector.select(docs, spans, cores=cores, words=words,
-                                             audit=self.config.report_spans)
-        owners = list(range(len(docs))) if owners is None else list(owners)
+                                             audit=self.config.report_spans, owners=owners,
+                                             states=states)
         out = substituter.substitute(docs, words, list(selection.masks), owners,
                                      {} if states is None else states, self.rng,
                                      context_targets=selection.context_targets)
@@ -408,4 +422,21 @@ def _texts(texts: Iterable[str]) -> Iterable[str]:
     if isinstance(texts, (str, bytes)):
         raise TypeError("privatize() takes an iterable of texts, got one string; use "
                         "privatizer(text) for a single text")
+    if isinstance(texts, Mapping):  # iterating it would privatize its keys (issue 37)
+        raise TypeError("privatize() takes an iterable of texts, got a mapping; pass its "
+                        "values (or the column of texts) instead")
     return texts
+
+
+def _scopes(scopes: Iterable[Any] | None, consistency: str) -> Iterable[Any] | None:
+    """``scopes`` checked: one value per text (not a string, whose characters would be the
+    scopes), and only where they mean something (``consistency="dataset"``)."""
+    if scopes is None:
+        return None
+    if consistency != "dataset":
+        raise ValueError(f"scopes: per-text pseudonym scopes need consistency='dataset', not "
+                         f"{consistency!r} (they would be ignored)")
+    if isinstance(scopes, (str, bytes, Mapping)):
+        raise TypeError("scopes must be an iterable of one scope per text, got "
+                        f"{type(scopes).__name__}")
+    return scopes

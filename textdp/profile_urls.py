@@ -32,7 +32,11 @@ _PREFIXES = "|".join(sorted({re.escape(p) for ps in PROFILE_PATHS.values() for p
 _PROFILE = re.compile(
     r"(?P<pre>[^\w]*(?:https?://)?(?:(?:www|m|mobile)\.)?(?P<host>" + _HOSTS + r")/"
     r"(?P<prefix>" + _PREFIXES + r")?)"
-    r"(?P<body>[\w.-]*\w)(?P<rest>(?:[/?#]\S*?)?)(?P<post>[^\w/]*)", re.IGNORECASE)
+    # ``rest`` ends at its last word character or "/", and ``post`` takes what follows: the
+    # same split as a lazy ``[/?#]\S*?`` before ``post`` (the longest ``post``), without
+    # trying ``post`` to the end after every character of ``rest``, which took quadratic
+    # time on "https://x.com/ab?" + "?" * 10000 + "a" (issue 37).
+    r"(?P<body>[\w.-]*\w)(?P<rest>(?:[/?#](?:\S*[\w/])?)?)(?P<post>[^\w/]*)", re.IGNORECASE)
 
 
 class ProfileURL(NamedTuple):

@@ -29,8 +29,10 @@ from textdp.detect.pii import PII_LABELS
 from textdp.detect.rules import drop_non_names
 from textdp.pseudonyms import drop_honorifics, merge_pii_tokens
 from textdp.targets import is_word
+from textdp.tokenization import split_glued
 
 Mask = list[str | None]
+PERSON = "PERSON"
 AuditSpan = tuple[int, int, str, str, float | None]
 #: The ``detector`` of a finding that came from the entities a front end carries.
 ENTITIES = "ents"
@@ -65,7 +67,8 @@ class Selector(Protocol):
                entities: Sequence[Sequence[Span] | None] | None = None,
                entities_only: bool = False,
                cores: Sequence[tuple[int, int] | None] | None = None,
-               audit: bool = False) -> Selection: ...
+               audit: bool = False, owners: Sequence[int] | None = None,
+               states: dict[int, Any] | None = None) -> Selection: ...
 
     def masks(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None, *,
               words: Sequence[Sequence[str]] | None = None) -> list[Mask]: ...
@@ -98,7 +101,8 @@ class TargetSelector:
                entities: Sequence[Sequence[Span] | None] | None = None,
                entities_only: bool = False,
                cores: Sequence[tuple[int, int] | None] | None = None,
-               audit: bool = False, words: Sequence[Sequence[str]] | None = None
+               audit: bool = False, words: Sequence[Sequence[str]] | None = None,
+               owners: Sequence[int] | None = None, states: dict[int, Any] | None = None
                ) -> Selection:
         """The targets of ``docs`` (prepared by :meth:`prepare`).
 
@@ -109,7 +113,10 @@ class TargetSelector:
         detector where given (the PII patterns still run). ``cores``: per doc, the character
         range whose tokens may be targets (``None``: all; the rest of a chunk is context).
         ``audit``: also return the targeted spans with their detector and score.
-        ``words``: each doc's token texts, when the caller has them already."""
+        ``words``: each doc's token texts, when the caller has them already. ``owners`` (the
+        text each doc belongs to) and ``states`` (per text, its :class:`~textdp.budget.
+        TextState`): with ``cores``, the later-mention rule spans a long text's chunks
+        (:func:`carry_mentions`)."""
         if words is None:
             words = [[t.text for t in doc] for doc in docs]
         if self.targets == "all":
@@ -128,6 +135,8 @@ class TargetSelector:
             else:
                 found = self._find(docs, words, entities, entities_only, scored=audit)
             masks = self._masks(words, [[f.span for f in fs] for fs in found])
+            if spans is None and cores and owners is not None and states is not None:
+                carry_mentions(words, masks, owners, states, [c is not None for c in cores])
             context_only = restrict_to_cores(docs, masks, cores or ())
         if not audit or found is None:
             return Selection(masks, None, context_only)
@@ -212,7 +221,8 @@ def piece_docs(nlp: Any, selector: Selector, texts: Sequence[str], chunks: Seque
     """The prepared docs of the chunks (``texts[j][chunk.start:chunk.end]``, tokenized by
     ``nlp``'s tokenizer) and each one's core in its own offsets (``None``: the whole doc).
     Call it in a memory zone of ``nlp`` (:func:`textdp.tokenization.transient_strings`)."""
-    docs = list(nlp.tokenizer.pipe(t[c.start:c.end] for t, c in zip(texts, chunks)))
+    # a name glued to its neighbours becomes a token of its own (only it is replaced)
+    docs = split_glued(nlp.tokenizer.pipe(t[c.start:c.end] for t, c in zip(texts, chunks)))
     docs = selector.prepare(docs)
     cores: list[tuple[int, int] | None] = []
     for c in chunks:
@@ -236,6 +246,36 @@ def restrict_to_cores(docs: Sequence[Any], masks: list[Mask],
                         out[t.i] = mask[t.i]
                     mask[t.i] = None
     return removed
+
+
+def carry_mentions(words: Sequence[Sequence[str]], masks: list[Mask], owners: Sequence[int],
+                   states: dict[int, Any], chunked: Sequence[bool]) -> None:
+    """The later-mention rule across the chunks of a long text (in place): the words of every
+    full name (two ``PERSON`` tokens or more in a row) targeted in a chunk are kept in its
+    text's state, and a capitalised token of a later chunk of that text that is one of them
+    (``Smith`` 25,000 characters after ``John Smith``) is targeted too. Within one chunk the
+    name rules do this (:mod:`textdp.detect.rules`); ``chunked`` says which docs are chunks
+    of a longer text (the others are left to the rules). Chunks of one batch share their
+    names both ways; a chunk already written is not revisited."""
+    from textdp.budget import TextState
+    from textdp.detect.rules import NON_NAMES, is_capitalised, mention_keys, name_key, runs
+
+    live = [i for i, c in enumerate(chunked) if c]
+    for i in live:
+        person = [k for k, label in enumerate(masks[i]) if label == PERSON]
+        full = [(a, b, PERSON) for a, b in runs(person) if b - a > 1]
+        if full:
+            keys = {key for key in mention_keys(words[i], full)
+                    if key.rstrip(".") not in NON_NAMES}
+            states.setdefault(owners[i], TextState()).mentions.update(keys)
+    for i in live:
+        state = states.get(owners[i])
+        if state is None or not state.mentions:
+            continue
+        mask = masks[i]
+        for k, w in enumerate(words[i]):
+            if mask[k] is None and is_capitalised(w) and name_key(w) in state.mentions:
+                mask[k] = PERSON
 
 
 def audit_spans(doc: Any, findings: Sequence[Finding], mask: Sequence[str | None]

@@ -45,7 +45,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Tuple  # noqa: UP035 (pyspark reads Tuple hints)
 
 from textdp.report import REPORT_COLUMNS
-from textdp.validation import resolve_output_column
+from textdp.validation import check_bool, resolve_output_column
 
 if TYPE_CHECKING:  # pyspark is an optional dependency (pip install "textdp[spark]")
     from pyspark.sql import DataFrame
@@ -138,8 +138,8 @@ def privatize_column(
 
     schema = df.schema
     names = [field.name for field in schema.fields]
-    output_column = resolve_output_column(column, output_column,
-                                          bool(config.get("keep_original", False)))
+    output_column = resolve_output_column(  # "false" is truthy: a real bool (issue 37)
+        column, output_column, check_bool("keep_original", config.get("keep_original", False)))
     if names.count(column) != 1:
         found = "is not" if column not in names else "appears more than once"
         raise ValueError(f"column {column!r} {found} in the DataFrame; columns: {names}")
@@ -148,7 +148,7 @@ def privatize_column(
         raise ValueError(f"column {column!r} must be a string column, got {dtype.simpleString()}")
     if nulls not in NULL_POLICIES:
         raise ValueError(f"nulls must be one of {list(NULL_POLICIES)}, got {nulls!r}")
-    report_columns = bool(report_columns)
+    report_columns = check_bool("report_columns", report_columns)
     if report_columns:
         taken = [c for c in REPORT_COLUMNS if c in names or c == output_column]
         if taken:

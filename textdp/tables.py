@@ -440,7 +440,11 @@ def resolve_exclude(exclude: Any) -> frozenset[str]:
             raise ValueError(f"exclude must be 'default', None or a collection of words, got "
                              f"{exclude!r}")
         return default_excluded_substitutes()
-    words = list(exclude)
+    try:
+        words = list(exclude)
+    except TypeError:  # Privatizer(exclude=123): the message names the parameter (issue 37)
+        raise ValueError(f"exclude must be 'default', None or a collection of words, got "
+                         f"{type(exclude).__name__}") from None
     if not all(isinstance(w, str) for w in words):
         raise ValueError("exclude must hold words (strings)")
     return frozenset(w.casefold() for w in words)

@@ -11,6 +11,14 @@ those characters off wherever they sit between two non-space characters (``)met[
 The rule only adds token boundaries; the text of every token still concatenates back to the
 input, so output whitespace is unchanged.
 
+:func:`split_glued` cuts, after the tokenizer, what no infix rule can tell apart: a name glued
+to its neighbours by a backslash, a pipe, a control character, a tag (``John</b>``,
+``John<john@acme.com>``) or a comma after a number (``42,John``), and the name parts inside a
+path, URL or account name (``C:\\Users\\John.Smith\\Desktop``, ``/staff/john-smith/``,
+``?name=John+Smith``: :func:`textdp.detect.glued.glued_pieces`). A detector that finds the name
+then replaces its characters only, never the rest of the token
+(``C:\\Users\\John.Smith\\Desktop\\notes.txt`` used to become ``C:\\Users\\John.Levy``).
+
 :func:`merge_tokens` joins runs of tokens (a phone number over three tokens) without spaCy's
 retokenizer, which would leave a trace of every merged value in the shared vocab's vectors.
 """
@@ -18,6 +26,8 @@ retokenizer, which would leave a trace of every merged value in the shared vocab
 from __future__ import annotations
 
 import contextlib
+import itertools
+import re
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
@@ -43,7 +53,197 @@ def split_glued_punctuation(nlp: Any) -> Any:
         return nlp
     regex = compile_infix_regex([*infixes, GLUED_BRACKETS, GLUED_COLONS])
     nlp.tokenizer.infix_finditer = regex.finditer
+    tail_suffix_search(nlp)
     return nlp
+
+
+class TailSearch:
+    """A suffix regex searched from near the end of the string, with the same result as its
+    own ``search`` (:func:`tail_suffix_search`). ``pattern`` and ``search`` stand in for the
+    compiled regex's, so spaCy serialises and pickles the tokenizer as before."""
+
+    def __init__(self, regex: re.Pattern[str]) -> None:
+        self.regex = regex
+        self.pattern = regex.pattern
+        self.flags = regex.flags
+        bounded, unbounded = _split_by_width(regex)
+        self.width = bounded
+        self.unbounded = None if not unbounded else \
+            re.compile("|".join(unbounded), regex.flags)
+
+    def search(self, string: str) -> re.Match[str] | None:
+        """``self.regex.search(string)``: every alternative of a bounded width (at most
+        ``self.width`` characters, ``$`` also matching before a final newline) must start in
+        the last ``width + 1`` characters; only the others (spaCy's English: ``\\.\\.+$``)
+        are searched from the start, and where one of them starts first, the regex is
+        matched there (where its ``search`` would have found it)."""
+        lo = len(string) - self.width - 1
+        if lo <= 0:
+            return self.regex.search(string)
+        if self.unbounded is not None:
+            first = self.unbounded.search(string)
+            if first is not None and first.start() < lo:
+                return self.regex.match(string, first.start())
+        return self.regex.search(string, lo)  # its look-behinds still see before `lo`
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (TailSearch, (self.regex,))
+
+
+def tail_suffix_search(nlp: Any) -> Any:
+    """Search ``nlp``'s tokenizer suffixes from near the end of each string, and match its
+    URL pattern without backtracking over colons (:class:`UrlMatch`), in place and
+    idempotent; returns ``nlp``. Same tokens, in linear time per affix.
+
+    Why: spaCy's tokenizer strips one prefix or suffix at a time off a string without
+    whitespace and searches the suffix regex (alternatives anchored with ``$``) over the whole
+    rest each time; Python's ``re`` tries every start position, so ``"#" * 10000`` cost
+    10,000 searches of up to 10,000 positions each (12 s; 20,000 characters 104 s, issue 37).
+    A suffix of bounded width can only start near the end (:class:`TailSearch`)."""
+    tokenizer = nlp.tokenizer
+    current = getattr(tokenizer, "suffix_search", None)
+    regex = getattr(current, "__self__", None)
+    if isinstance(regex, re.Pattern):
+        tokenizer.suffix_search = TailSearch(regex).search
+    current = getattr(tokenizer, "url_match", None)
+    regex = getattr(current, "__self__", None)
+    if isinstance(regex, re.Pattern) and _USERINFO in regex.pattern:
+        tokenizer.url_match = UrlMatch(regex).match
+    return nlp
+
+
+#: The user-information part of spaCy's URL pattern (``user:password@``). After a string's
+#: ``\S+`` the engine tried ``:\S*`` from every colon to the end, looking for an ``@``:
+#: ``"a:" * 10000`` took 3.8 s, 20,000 pairs 15 s (issue 37). ``\S+@`` is the same language
+#: (a colon is a non-space), found in linear time.
+_USERINFO = r"(?:\S+(?::\S*)?@)?"
+
+
+class UrlMatch:
+    r"""spaCy's URL pattern with its user-information part written as ``(?:\S+@)?``: the
+    same strings match (spaCy reads the match as a yes or no); ``pattern`` and ``match``
+    stand in for the compiled regex's, so the tokenizer serialises and pickles as before."""
+
+    def __init__(self, regex: re.Pattern[str]) -> None:
+        self.regex = regex
+        self.pattern = regex.pattern
+        self.flags = regex.flags
+        self.linear = re.compile(regex.pattern.replace(_USERINFO, r"(?:\S+@)?"), regex.flags)
+
+    def match(self, string: str) -> re.Match[str] | None:
+        """A match of ``string`` where the regex's ``match`` has one (``None`` where not)."""
+        return self.linear.match(string)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (UrlMatch, (self.regex,))
+
+
+def _split_by_width(regex: re.Pattern[str]) -> tuple[int, list[str]]:
+    """The largest width of ``regex``'s top-level alternatives that have a bounded one, and
+    the source of the others (each must end with ``$``, as spaCy's suffixes do)."""
+    try:  # the parser of the regex engine: widths as the engine reads them
+        from re import _parser  # type: ignore[attr-defined]
+    except ImportError:  # Python 3.10
+        import sre_parse as _parser
+
+    parts = _top_level_alternatives(regex.pattern)
+    width = 0
+    unbounded: list[str] = []
+    for part in parts:
+        high = _parser.parse(part, regex.flags).getwidth()[1]
+        if high >= _parser.MAXREPEAT:
+            unbounded.append(part)
+        else:
+            width = max(width, high)
+    return width, unbounded
+
+
+def _top_level_alternatives(pattern: str) -> list[str]:
+    """``pattern`` split at the ``|`` outside groups and character classes."""
+    parts: list[str] = []
+    depth = 0
+    in_class = False
+    start = i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            if pattern[i + 1:i + 2] == "^":
+                i += 1
+            if pattern[i + 1:i + 2] == "]":  # a "]" first in a class is a member
+                i += 1
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            parts.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    parts.append(pattern[start:])
+    return parts
+
+
+# Characters that never belong inside a word: cut before and after each.
+_HARD_GLUE = re.compile(r"[\\|\x00-\x08\x0e-\x1f\x7f]|(?<=\d)[,;](?=[^\W\d_])|"
+                        r"(?<=[^\W\d_])[,;](?=\d)")
+# A drive letter ("C:\\"): one token, not cut (a lone "C:" reads as an initial to a tagger).
+_DRIVE = re.compile(r"^[^\W\d_]:\\")
+# A "<" after something (a tag or bracket opens: cut before it) and a ">" before something.
+_OPEN_ANGLE = re.compile(r"(?<=[^<\s])<")
+_CLOSE_ANGLE = re.compile(r">(?=[^>\s])")
+# What a token must hold for any cut (most tokens are plain words and are not looked at).
+_MAY_CUT = re.compile(r"[^\w'’]|_")
+
+
+def glued_cuts(token: str) -> list[int]:
+    """Where :func:`split_glued` cuts ``token``: offsets strictly inside it, sorted."""
+    if token.isalpha() or not _MAY_CUT.search(token):
+        return []
+    from textdp.detect.glued import glued_pieces, name_runs
+
+    cuts: set[int] = set()
+    for m in _HARD_GLUE.finditer(token):
+        cuts.update(m.span())
+    cuts.update(m.start() for m in _OPEN_ANGLE.finditer(token))
+    cuts.update(m.end() for m in _CLOSE_ANGLE.finditer(token))
+    for a, b in glued_pieces(token) + name_runs(token):
+        cuts.update((a, b))
+    drive = _DRIVE.match(token)
+    low = drive.end() if drive else 1
+    return sorted(c for c in cuts if low <= c < len(token))
+
+
+def split_glued(docs: Iterable[Any]) -> list[Any]:
+    """``docs`` with each token cut at :func:`glued_cuts` (a new doc where any token is
+    cut, the doc itself otherwise; the text is unchanged). For docs straight from a
+    tokenizer: the new docs carry no annotations."""
+    from spacy.tokens import Doc
+
+    out = []
+    for doc in docs:
+        words: list[str] | None = None
+        spaces: list[bool] = []
+        for k, token in enumerate(doc):
+            text = token.text
+            cuts = glued_cuts(text)
+            if cuts and words is None:
+                words = [t.text for t in doc[:k]]
+                spaces = [bool(t.whitespace_) for t in doc[:k]]
+            if words is None:
+                continue
+            bounds = [0, *cuts, len(text)]
+            for a, b in itertools.pairwise(bounds):
+                words.append(text[a:b])
+                spaces.append(False)
+            spaces[-1] = bool(token.whitespace_)
+        out.append(doc if words is None else Doc(doc.vocab, words=words, spaces=spaces))
+    return out
 
 
 def warm_tokenizer(nlp: Any, words: Iterable[str]) -> int:
@@ -75,7 +275,14 @@ def warm_tokenizer(nlp: Any, words: Iterable[str]) -> int:
 
 
 # spaCy memory zones are per vocabulary and neither nest nor mix with other threads' zones.
-_ZONE_LOCK = threading.RLock()  # a detector's own pipeline nests a zone
+# One lock for every zone textdp opens; a thread that holds it (a detector's own pipeline
+# inside the privatizer's zone) nests without waiting, any other thread waits for the zone
+# to close. Which thread holds it is tracked here, not read from ``vocab.in_memory_zone``:
+# that flag is per vocabulary, so a second thread would see the first one's zone as its own,
+# run inside it and have its strings freed under it (issue 37: KeyError E018, and a word
+# read through a freed hash replaced).
+_ZONE_LOCK = threading.RLock()
+_HELD = threading.local()
 
 
 @contextlib.contextmanager
@@ -83,15 +290,30 @@ def transient_strings(nlp: Any) -> Iterator[None]:
     """Run the block in a spaCy memory zone (spaCy ≥ 3.8): the strings the tokenizer and
     detectors add to ``nlp``'s string store for the texts (names among them) are dropped at
     the end, so they never reach ``nlp.to_disk()``/``to_bytes()`` nor grow the store. Docs
-    made inside must not be used after it. Zones of one process run one at a time (spaCy's
-    zones are not thread-safe); inside an open zone, or without zone support, the block just
-    runs."""
-    zone = getattr(nlp, "memory_zone", None)
-    if zone is None or getattr(nlp.vocab, "in_memory_zone", True):
-        yield
+    made inside must not be used after it.
+
+    Thread-safe: spaCy's zones are not, so the blocks of one process run one at a time (a
+    privatizer shared by threads serialises its batches here); a block nested in one this
+    thread already runs, or in a zone the caller opened, just runs inside it. Without zone
+    support the block runs under the same lock."""
+    if getattr(_HELD, "depth", 0):  # nested in this thread's own block: already serialised
+        _HELD.depth += 1
+        try:
+            yield
+        finally:
+            _HELD.depth -= 1
         return
-    with _ZONE_LOCK, zone():
-        yield
+    with _ZONE_LOCK:
+        _HELD.depth = 1
+        try:
+            zone = getattr(nlp, "memory_zone", None)
+            if zone is None or getattr(nlp.vocab, "in_memory_zone", True):
+                yield  # no zones (spaCy < 3.8), or inside the caller's own zone
+            else:
+                with zone():
+                    yield
+        finally:
+            _HELD.depth = 0
 
 
 #: Token annotations a merged doc keeps (of a merged run, its first token's), with the name

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from numbers import Integral, Real
 
+import numpy as np
+
 
 def check_positive(name: str, value: object, *, allow_zero: bool = False) -> float:
     """Return ``value`` as a float if it is a finite number > 0 (or >= 0 with ``allow_zero``)."""
@@ -22,9 +24,35 @@ def check_positive(name: str, value: object, *, allow_zero: bool = False) -> flo
     return value
 
 
+#: The smallest ε a mechanism takes. Noise is drawn and decoded in float32 (largest value
+#: 3.4e38) with a scale of about d/ε (mlaplace's radius is Gamma(d, 1/ε)): below ε ≈ 1e-36
+#: the radius overflows to ∞ and every token decodes to one constant word (issue 37:
+#: ``epsilon=1e-300``), and squared distances overflow long before that (d/ε past 1.8e19).
+#: At 1e-12 a 4,096-dimensional noise vector's squared norm is about 1.7e31, far inside
+#: float32 for every mechanism's constants; the draws already ignore the input there (the
+#: decode reads the noise's direction only), so nothing usable is refused.
+MIN_EPSILON = 1e-12
+
+
 def check_epsilon(value: object, name: str = "epsilon") -> float:
-    """ε of a mechanism: finite and strictly positive."""
-    return check_positive(name, value)
+    """ε of a mechanism: finite and at least :data:`MIN_EPSILON` (below it the float32 noise
+    overflows)."""
+    epsilon = check_positive(name, value)
+    if epsilon < MIN_EPSILON:
+        raise ValueError(f"{name} must be at least {MIN_EPSILON:g}, got {epsilon!r}: below it "
+                         "the noise overflows float32 and every token would become one "
+                         "constant word")
+    return epsilon
+
+
+def check_bool(name: str, value: object) -> bool:
+    """A switch: ``True`` or ``False`` (numpy's bools too), never a truthy stand-in such as
+    ``"false"``, ``"no"``, ``"0"`` or ``1``, which ``bool()`` would read as on."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise ValueError(f"{name} must be True or False, got {type(value).__name__} {value!r}"
+                     if isinstance(value, (int, float)) else
+                     f"{name} must be True or False, got {type(value).__name__}")
 
 
 def check_open_unit(name: str, value: object) -> float:

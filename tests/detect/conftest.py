@@ -11,6 +11,10 @@ TINY = {
     "wnut17/wnut17train.conll": "hey\tO\nmike\tB-person\n!\tO\n\n",
     "wnut17/emerging.dev.conll": "lol\tO\njessica\tB-person\n\n",
     **{f"btc/{s}.conll": "@\tB-PER\nkim\tI-PER\nrocks\tO\n\n" for s in "aefgb"},
+    # An e-mail thread in the coreference format of ../shared/data/enron-email.
+    "enron-email/t_1.conll": "#begin document (t_1)\nFrom\tA\t-\t-\n:\tA\t-\t-\n"
+                             "ann.lee@x.com\tA\t(P0*)\t(0)\n\nThanks\tA\t-\t-\n"
+                             "Ann\tA\t(P0)\t(0)\n\n",
 }
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from textdp.detect import create_detector
 from textdp.detect.ensemble import DEFAULT_ENSEMBLE, EnsembleDetector, union_spans
+from textdp.detect.glued import GluedNameDetector
 from textdp.detect.handles import HandleDetector
 from textdp.detect.normalise import NormalisedView
 from textdp.detect.rules import NameRules
@@ -64,8 +65,8 @@ def test_names():
     assert len(both.detectors) == 2 and both.rules is None
     with pytest.raises(ValueError, match="ensemble"):
         create_detector("ensemble+rules")
-    # The tagger members may change; the rules and the handles stay in the default.
-    assert DEFAULT_ENSEMBLE.split("+")[-2:] == ["rules", "handles"]
+    # The tagger members may change; the rules, the handles and glued names stay in it.
+    assert DEFAULT_ENSEMBLE.split("+")[-3:] == ["rules", "handles", "glued"]
 
 
 def test_default_detector_is_the_ensemble_on_the_normalised_view():
@@ -75,7 +76,8 @@ def test_default_detector_is_the_ensemble_on_the_normalised_view():
         ens = det.inner
         assert isinstance(ens, EnsembleDetector)
         assert isinstance(ens.detectors[0], TransformerNameDetector)
-        assert isinstance(ens.detectors[-1], HandleDetector)
+        assert isinstance(ens.detectors[-2], HandleDetector)
+        assert isinstance(ens.detectors[-1], GluedNameDetector)
         assert isinstance(ens.rules, NameRules)
         assert repr(det).startswith("NormalisedView(EnsembleDetector([")
 

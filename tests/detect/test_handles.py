@@ -185,3 +185,19 @@ def test_default_detector_marks_handles_and_hashtags(nlp):
 def test_non_names_pass_unchanged(privatizer):
     text = "Questions? Write to info@example.com, ask @support or see #tbt."
     assert privatizer(text).text == text
+
+
+# Issue 37: tokens that took quadratic time (timed by bench/crafted.py, not here).
+@pytest.mark.parametrize("token", ["x@" + "a-" * 2500, "a." * 2500 + "@", "a" * 5000 + "@",
+                                   "#" * 5000, "@" * 5000, "x@" * 2500])
+def test_long_crafted_tokens_name_nobody(token):
+    assert HandleDetector().spans([token], [False]) == []
+
+
+def test_an_address_after_a_long_run_is_still_found():
+    from textdp.detect.handles import _EMAIL
+
+    token = "mailto:" + "x-" * 2500 + "john.smith@example.com"
+    match = _EMAIL.search(token)
+    assert match.start() == len("mailto:") and match.group(1).endswith("john.smith")
+    assert HandleDetector().spans([token], [False]) == [(0, 1, "PERSON")]

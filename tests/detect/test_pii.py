@@ -388,3 +388,21 @@ def test_the_dev_check_runs_through_the_privatizer():
     stats = check(per_label=4, n_ordinary=30, seed=5)
     assert all(s["verbatim"] == 0 for label, s in stats.items() if label in PII_LABELS)
     assert sum(s["n"] for label, s in stats.items() if label.startswith("ordinary:")) == 30
+
+
+# Issue 37: crafted inputs that took quadratic time (timed by bench/crafted.py, not here).
+@pytest.mark.parametrize("tail,kept", [
+    (")" * 5000, ""),  # every closing bracket unbalanced: all dropped
+    ("(" * 2500 + ")" * 2500, "(" * 2500 + ")" * 2500),  # balanced: all kept
+    ("(" * 2000 + ")" * 3000 + ".,", "(" * 2000 + ")" * 2000),
+    ("a)" * 2500, "a)" * 2499 + "a"),
+])
+def test_url_end_drops_unbalanced_closing_brackets_of_a_long_url(tail, kept):
+    text = "https://x.com/" + tail
+    (match,) = find_pii(text, ["URL"])
+    assert (match.start, match.end) == (0, len("https://x.com/" + kept))
+
+
+def test_a_long_run_before_a_missing_at_is_no_address():
+    assert find_pii("x@" + "a-" * 2500, ["EMAIL"]) == []
+    assert find_pii("a." * 2500 + "@", ["EMAIL", "HANDLE"]) == []

@@ -142,7 +142,8 @@ def test_missing_texts_pass_through_and_cost_nothing(warm):
     ds = datasets.Dataset.from_dict({"text": ["Angela Merkel spoke.", None, "x", None]})
     out = ds.map(Privatizer(report_columns=True), batched=True)
     assert out["text"][1] is None and out["text"][3] is None
-    assert out["dp_tokens_replaced"][1] == 0 and out["dp_epsilon"][1] == 0.0
+    # Issue 37: null like Spark's and the command line's report of a missing row (was 0).
+    assert out["dp_tokens_replaced"][1] is None and out["dp_epsilon"][1] is None
     assert out["text"][0] != "Angela Merkel spoke." and out["dp_tokens_replaced"][0] == 2
     assert Privatizer()({"text": None}) == {"text": None}
 
@@ -238,3 +239,13 @@ def test_core_options_are_forwarded_and_validated(warm):
     with pytest.raises(ValueError, match="row 0"):
         strict({"text": ["Angela Merkel met David Brown."]})
     assert pickle.loads(pickle.dumps(strict)).core.budget_policy == "refuse"
+
+
+@pytest.mark.parametrize("options", [
+    {"keep_original": "false", "output_column": "private"}, {"keep_original": "no"},
+    {"keep_original": 0}, {"report_columns": "no"}, {"secure": 1}, {"report_spans": "yes"}])
+def test_switches_must_be_real_bools(options):
+    """Issue 37: keep_original="false" was truthy and kept the original beside the output."""
+    (name,) = [k for k in options if k != "output_column"]
+    with pytest.raises(ValueError, match=f"{name} must be True or False"):
+        Privatizer(**options)

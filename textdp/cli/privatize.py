@@ -318,7 +318,7 @@ def _write_privatized(args: argparse.Namespace, privatizer: Any, checked: Any, o
         from tqdm import tqdm
 
         progress = tqdm(total=checked.count, unit="rec", desc="privatize", file=sys.stderr)
-    written = 0
+    writer: RecordWriter | None = None
     failure: BaseException | None = None
     try:
         with atomic_output(output) as out:
@@ -342,7 +342,6 @@ def _write_privatized(args: argparse.Namespace, privatizer: Any, checked: Any, o
                         if args.report:
                             rec[report_field] = None if res is None else res.report.to_dict()
                         writer.write(rec, line=lineno)
-                    written += 1
                 if streamed:
                     out.flush()
                 if progress is not None:
@@ -354,7 +353,10 @@ def _write_privatized(args: argparse.Namespace, privatizer: Any, checked: Any, o
             progress.close()
     if failure is None:
         return 0
-    # Say exactly what was written: a streamed output has what came before; a file has nothing.
+    # Say exactly what was written: a streamed output has what came before (a record cut by
+    # the interrupt inside the stream's write included: it is flushed at exit); a file has
+    # nothing.
+    written = 0 if writer is None else writer.count
     if streamed:
         state = (f"{written} of {checked.count} records had been written to {where}, which is "
                  "incomplete") if written else f"nothing was written to {where}"
@@ -381,6 +383,6 @@ def _default_output(path: str) -> str:
 
 
 def _same_file(a: str, b: str) -> bool:
-    from pathlib import Path
-
-    return Path(a).resolve() == Path(b).resolve()
+    # os.path.realpath, not Path.resolve: a symlink loop is a path like any other here (the
+    # output's own check refuses it in one line), not a RuntimeError traceback (issue 37).
+    return os.path.realpath(a) == os.path.realpath(b)

@@ -5,6 +5,11 @@ member marks as a person (recall first) and then adds the other mentions of the 
 (:class:`~textdp.detect.rules.NameRules`). Spans are rebuilt from the union of tokens, split
 where the first member (the primary) has two touching names.
 
+With the rules comes the register stage (:class:`~textdp.detect.register.RegisterStage`):
+the person spans read in the text's register, so e-mail headers, clinical shorthand, role
+words, organisations and streets leave them and names the register shows (signatures,
+address parts, speaker labels, every mention of a found name) join them.
+
 Non-person spans (ORG, LOC, …) are kept where no person token lies: they serve other targets,
 and the rules leave them alone (``Jordan`` the country next to ``Michael Jordan``).
 
@@ -29,7 +34,7 @@ from textdp.detect.rules import PERSON, NameRules, runs
 # targets on every domain; adding the spaCy tagger ("trained+minilm+rules+handles") catches
 # more names but keeps fewer other words (BTC b below 95 % at its default recall bias) at
 # half the speed.
-DEFAULT_ENSEMBLE = "minilm+rules+handles"
+DEFAULT_ENSEMBLE = "minilm+rules+handles+glued"  # glued: names in paths and URLs (d37)
 
 
 def union_spans(span_lists: Sequence[Sequence[Span]]) -> list[Span]:
@@ -64,14 +69,23 @@ class EnsembleDetector:
             primary, whose span boundaries split touching names.
         rules: a :class:`NameRules` applied to the union (``True`` for the default rules,
             ``None``/``False`` for none).
+        register: a :class:`~textdp.detect.register.RegisterStage` applied last (``True``
+            for the default one, ``False`` for none; ``None``, the default: with the rules).
     """
 
-    def __init__(self, detectors: Sequence[Any], *, rules: NameRules | bool | None = True
-                 ) -> None:
+    def __init__(self, detectors: Sequence[Any], *, rules: NameRules | bool | None = True,
+                 register: Any = None) -> None:
         if not detectors and not rules:
             raise ValueError("an ensemble needs at least one detector or the rules")
         self.detectors = list(detectors)
         self.rules = NameRules() if rules is True else (rules or None)
+        if register is None:  # the register stage goes with the rules
+            register = self.rules is not None
+        if register is True:
+            from textdp.detect.register import RegisterStage
+
+            register = RegisterStage()
+        self.register = register or None
 
     def __call__(self, docs: Sequence[Any]) -> list[list[Span]]:
         docs = list(docs)
@@ -80,7 +94,9 @@ class EnsembleDetector:
             return self.rules(docs)
         outputs = [d(docs) for d in self.detectors]
         merged = [union_spans([out[i] for out in outputs]) for i in range(len(docs))]
-        return self.rules.expand(docs, merged) if self.rules is not None else merged
+        if self.rules is not None:
+            merged = self.rules.expand(docs, merged)
+        return self.register(docs, merged) if self.register is not None else merged
 
     def findings(self, docs: Sequence[Any]) -> list[list[Finding]]:
         """The spans of :meth:`__call__`, each with the members whose spans overlap it
@@ -97,9 +113,12 @@ class EnsembleDetector:
                   for i in range(len(docs))]
         if self.rules is not None:
             merged = self.rules.expand(docs, merged)
+        if self.register is not None:
+            merged = self.register(docs, merged)
         return [attribute(spans, [f for out in outputs for f in out[i]], "rules")
                 for i, spans in enumerate(merged)]
 
     def __repr__(self) -> str:
         members = ", ".join(repr(d) for d in self.detectors)
-        return f"EnsembleDetector([{members}], rules={self.rules!r})"
+        return (f"EnsembleDetector([{members}], rules={self.rules!r}, "
+                f"register={self.register is not None})")

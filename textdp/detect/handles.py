@@ -106,8 +106,11 @@ WEAK_PAIR_SURNAME_RANK = 10000
 _NOT_INITIALS = frozenset({"a", "i"})
 
 # An e-mail address inside a token; group 1 is the local part ("mailto:" and brackets are
-# not part of it).
-_EMAIL = re.compile("(" + EMAIL_LOCAL + ")" + EMAIL_AT_DOMAIN)
+# not part of it). It starts where a run of local-part characters starts: a match from inside
+# a run is one from the run's start, which a search tries first, so the matches are the same;
+# trying every position of a run whose "@" never comes took quadratic time (issue 37:
+# "x@" + "a-" * 10000).
+_EMAIL = re.compile(r"(?<![\w.%+'-])(" + EMAIL_LOCAL + ")" + EMAIL_AT_DOMAIN)
 # An @handle inside a token, not preceded by a word character ("x@y" is no mention).
 _HANDLE = re.compile(r"(?<![\w@])@+(\w+)")
 _HASHTAG = re.compile(r"(?<![\w#])#+(\w+)")

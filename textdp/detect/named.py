@@ -16,6 +16,8 @@ the same detector:
   (:mod:`textdp.detect.transformer`);
 * ``"handles"`` (``textdp.handles.v1``): names in @handles, #hashtags and e-mail addresses
   (:mod:`textdp.detect.handles`);
+* ``"glued"`` (``textdp.glued.v1``): names glued into paths, URLs, query strings and
+  account names (:mod:`textdp.detect.glued`);
 * ``"hf:<model>"`` (``textdp.hf.v1``): a ``transformers`` token-classification folder or hub
   name (:mod:`textdp.detect.hf_ner`);
 * ``"ensemble"`` (``textdp.ensemble.v1``): :data:`~textdp.detect.ensemble.DEFAULT_ENSEMBLE`,
@@ -120,6 +122,14 @@ def handles() -> Any:
     from textdp.detect.handles import HandleDetector
 
     return HandleDetector()
+
+
+@register_detector("glued")
+def glued() -> Any:
+    """Names glued into paths, URLs, query strings and account names."""
+    from textdp.detect.glued import GluedNameDetector
+
+    return GluedNameDetector()
 
 
 @register_detector("hf")

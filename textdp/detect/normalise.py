@@ -16,6 +16,12 @@ detector: for each doc whose text is not already normal it builds a normalised t
 * every run of whitespace collapsed to one character: ``"\\n"`` when the run holds a line
   break, ``" "`` otherwise (tabs, NBSP, U+2000–200A, U+3000, double spaces). Line breaks are
   kept because they carry structure a tagger uses (a byline is not the dateline below it);
+* then the disguise folds of :mod:`textdp.detect.disguise`: homoglyph skeletons (UTS #39)
+  and Cyrillic transliteration, character references, tags inside or around a word,
+  letter-spaced and dotted words, leetspeak names (``Каrеn``, ``Владимир``, ``&#74;ohn``,
+  ``Jo<b></b>hn``, ``J o h n``, ``J.o.h.n``, ``M4r14`` are read as ``Karen``, ``Vladimir``,
+  ``John``, ``Maria``), each character of a fold mapped to the original characters it
+  stands for;
 
 tokenizes it with the tokenizer the docs came from, runs the wrapped detector on all docs in
 one batch, and maps every span back to the original tokens through a character map: an
@@ -81,13 +87,22 @@ def is_ignorable(char: str) -> bool:
 def is_normal(text: str) -> bool:
     """Whether :func:`normalise_text` leaves ``text`` as it is. Plain ASCII costs one regex
     scan; other text an NFKC check and a look at its distinct non-ASCII characters."""
+    from textdp.detect.disguise import CYRILLIC, FOLDS, HINT, fold_scripts, skeletons
+
     if _ODD_SPACE.search(text):
         return False
-    if text.isascii():
+    if not text.isascii():
+        if not unicodedata.is_normalized("NFKC", text):
+            return False
+        foreign = {c for c in set(text) if c > "\x7f"}
+        if any(is_ignorable(c) for c in foreign):
+            return False
+        table = skeletons()
+        if any(c in table or c.lower() in CYRILLIC for c in foreign) and fold_scripts(text):
+            return False
+    if not HINT.search(text):
         return True
-    if not unicodedata.is_normalized("NFKC", text):
-        return False
-    return not any(is_ignorable(c) for c in set(text) if c > "\x7f")
+    return not any(fold(text) for fold in FOLDS if fold is not fold_scripts)
 
 
 @dataclass(frozen=True)
@@ -114,7 +129,66 @@ class NormalisedText:
 
 
 def normalise_text(text: str) -> NormalisedText:
-    """``text`` normalised as the module doc says, with its character map."""
+    """``text`` normalised as the module doc says, with its character map: Unicode forms,
+    invisible characters and whitespace first, then the disguise folds of
+    :mod:`textdp.detect.disguise` in turn, each mapped back through the ones before."""
+    from textdp.detect.disguise import FOLDS, HINT, fold_scripts
+
+    if text.isascii() and not _ODD_SPACE.search(text):
+        current, starts, ends = text, None, None  # the identity, built only if needed
+    else:
+        base = _unicode_text(text)
+        current, starts, ends = base.text, base.starts, base.ends
+    hinted = HINT.search(current) is not None
+    for fold in FOLDS:
+        if fold is not fold_scripts and not hinted:
+            continue
+        edits = fold(current)
+        if edits:
+            current, starts, ends = _apply(current, starts, ends, edits)
+    if starts is None:
+        n = len(text)
+        return NormalisedText(text, tuple(range(n)), tuple(range(1, n + 1)))
+    return NormalisedText(current, tuple(starts), tuple(ends))
+
+
+def _apply(text: str, starts: Sequence[int] | None, ends: Sequence[int] | None,
+           edits: Sequence[Any]) -> tuple[str, list[int], list[int]]:
+    """``text`` with ``edits`` (:class:`~textdp.detect.disguise.Edit`, in offsets of
+    ``text``) made, and the map of its characters to the original (``starts``/``ends``: the
+    map of ``text``'s; ``None`` when ``text`` is the original)."""
+    def lo(i: int) -> int:
+        return i if starts is None else starts[i]
+
+    def hi(i: int) -> int:
+        return i + 1 if ends is None else ends[i]
+
+    out: list[str] = []
+    new_starts: list[int] = []
+    new_ends: list[int] = []
+    pos = 0
+    for edit in sorted(edits):
+        if edit.start < pos:
+            continue  # overlaps one already made
+        for i in range(pos, edit.start):
+            out.append(text[i])
+            new_starts.append(lo(i))
+            new_ends.append(hi(i))
+        for char, (a, b) in zip(edit.chars, edit.sources):
+            out.append(char)
+            new_starts.append(lo(a))
+            new_ends.append(hi(b - 1))
+        pos = edit.end
+    for i in range(pos, len(text)):
+        out.append(text[i])
+        new_starts.append(lo(i))
+        new_ends.append(hi(i))
+    return "".join(out), new_starts, new_ends
+
+
+def _unicode_text(text: str) -> NormalisedText:
+    """``text`` with Unicode forms, invisible characters and whitespace normalised (the
+    first part of the module doc), with its character map."""
     out: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -204,6 +278,49 @@ def map_spans(doc: Any, view: Any, norm: NormalisedText, spans: Sequence[Span]) 
                   not any(k in persons for k in range(span[0], span[1])))
 
 
+# A token that is a markup tag or a piece of one ("</b", "b>", "<i>", "b" of "<", "b", ">").
+_TAG_TOKEN = re.compile(r"<?/?[A-Za-z][\w:-]*/?>?|/?>|</?")
+
+
+# What a token glued to a name may start with and still be part of it ("'s", "-Zahra").
+_NAME_GLUE = ("'", "’", "-", "‐")
+
+
+def _is_markup(doc: Any, k: int) -> bool:
+    """A markup tag or a piece of one, or a token glued after another that starts with
+    punctuation (``_CV.pdf`` after ``Whitfield``, ``\\Desktop``): neither is a name."""
+    text = doc[k].text
+    if k > 0 and not doc[k - 1].whitespace_ and text and not text[0].isalnum() and \
+            not text.startswith(_NAME_GLUE) and "@" not in text and \
+            any(c.isalpha() for c in text):
+        return True
+    if "<" in text or ">" in text:
+        return _TAG_TOKEN.fullmatch(text) is not None
+    if not (0 < k < len(doc) - 1) or doc[k - 1].whitespace_ or doc[k].whitespace_:
+        return False
+    return doc[k - 1].text.endswith(("<", "</")) and doc[k + 1].text.startswith((">", "/>")) \
+        and text.isalnum()
+
+
+def drop_markup(doc: Any, spans: Sequence[Span]) -> list[Span]:
+    """``spans`` with the markup tags, and the tokens glued after a word that start with
+    punctuation, taken out of every ``PERSON`` span (a span is cut around them): a tag or a
+    file extension glued to a name (``John</b>``, ``Whitfield_CV.pdf``) is never part of
+    it, and replacing it would break the markup or path around the name."""
+    out: list[Span] = []
+    for s, e, label in spans:
+        if label != PERSON:
+            out.append((s, e, label))
+            continue
+        start = s
+        for k in range(s, e + 1):
+            if k == e or _is_markup(doc, k):
+                if k > start:
+                    out.append((start, k, label))
+                start = k + 1
+    return sorted(out)
+
+
 class NormalisedView:
     """A detector run on a normalised view of each doc, its spans mapped back.
 
@@ -234,9 +351,9 @@ class NormalisedView:
             text = doc.text
             views.append(None if is_normal(text) else self._view(doc, text))
         if all(v is None for v in views):
-            return self.inner(docs)
+            return [drop_markup(doc, found) for doc, found in zip(docs, self.inner(docs))]
         spans = self.inner([doc if v is None else v[0] for doc, v in zip(docs, views)])
-        return [list(found) if v is None else map_spans(doc, v[0], v[1], found)
+        return [drop_markup(doc, found if v is None else map_spans(doc, v[0], v[1], found))
                 for doc, v, found in zip(docs, views, spans)]
 
     def findings(self, docs: Sequence[Any]) -> list[list[Finding]]:
@@ -251,9 +368,11 @@ class NormalisedView:
         out: list[list[Finding]] = []
         for doc, v, fs in zip(docs, views, found):
             if v is None:
-                out.append(list(fs))
+                kept = drop_markup(doc, [f.span for f in fs])
+                out.append(list(fs) if kept == sorted(f.span for f in fs)
+                           else attribute(kept, fs, detector_name(self.inner)))
                 continue
-            spans = map_spans(doc, v[0], v[1], [f.span for f in fs])
+            spans = drop_markup(doc, map_spans(doc, v[0], v[1], [f.span for f in fs]))
             # Each finding mapped on its own, to say which detector found each mapped span.
             mapped = [Finding(s, e, lab, f.detector, f.score) for f in fs
                       for s, e, lab in map_spans(doc, v[0], v[1], [f.span])]
@@ -264,7 +383,9 @@ class NormalisedView:
         norm = normalise_text(text)
         if norm.text == text:
             return None
-        return self._tokenizer(doc.vocab)(norm.text), norm
+        from textdp.tokenization import split_glued
+
+        return split_glued([self._tokenizer(doc.vocab)(norm.text)])[0], norm
 
     def _tokenizer(self, vocab: Any) -> Any:
         """The tokenizer for docs of ``vocab``: the pipeline's own when one was named

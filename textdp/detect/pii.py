@@ -243,18 +243,23 @@ def is_phone(value: str) -> bool:
 
 
 def _url_end(text: str, start: int, end: int) -> int:
-    """``end`` without the sentence punctuation and unbalanced closing brackets after a URL."""
+    """``end`` without the sentence punctuation and unbalanced closing brackets after a URL.
+
+    The brackets of ``text[start:end]`` are counted once and the counts kept as characters
+    are dropped from the end (counting them again at every step took quadratic time on a URL
+    ending in thousands of ``)``, issue 37)."""
+    opens = {close: open_ for close, open_ in ((")", "("), ("]", "["), ("}", "{"))}
+    count = {c: text.count(c, start, end) for pair in opens.items() for c in pair}
     while end > start:
         c = text[end - 1]
         if c in _URL_TRAILING:
             end -= 1
             continue
-        for close, open_ in ((")", "("), ("]", "["), ("}", "{")):
-            if c == close and text.count(open_, start, end) < text.count(close, start, end):
-                end -= 1
-                break
-        else:
-            return end
+        if c in opens and count[opens[c]] < count[c]:
+            count[c] -= 1
+            end -= 1
+            continue
+        return end
     return end
 
 

@@ -8,6 +8,8 @@ replaced needlessly.
     textdp evaluate detection --data ../shared/data/conll2003/eng.testa [--detector NAME]
     textdp evaluate detection --data ... --detector similarity --seeds John,Mary,Smith
     textdp evaluate detection --data my_sample.jsonl      # your own labelled sample
+    textdp evaluate detection --data ../shared/data       # every dev domain, Enron e-mail too
+    python -m textdp.evaluate.samples --split dev          # generated clinical/e-mail/chat/...
 
 Your own labelled sample, before a release: a CoNLL file, or JSONL with a ``text`` and its
 character ``spans`` ``[[start, end, label], ...]`` (end exclusive; ``PER`` is ``PERSON``) per

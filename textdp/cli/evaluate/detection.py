@@ -38,10 +38,12 @@ def add_parser(sub: Any) -> None:
                         "IOB1/IOB2), e.g. "
                         "../shared/data/conll2003/eng.testa, or the data folder "
                         "../shared/data: then every domain's dev split (CoNLL-2003, WNUT-17, "
-                        "BTC section b) through the full privatizer, with the share of names "
-                        "surviving and of other words kept (never tune on a test set)")
+                        "BTC section b, Enron e-mail threads) through the full privatizer, "
+                        "with the share of names surviving and of other words kept (never "
+                        "tune on a test set)")
     p.add_argument("--domains", default=None,
-                   help="with a data folder: comma-separated domains (conll, wnut17, btc)")
+                   help="with a data folder: comma-separated domains (conll, wnut17, btc, "
+                        "enron)")
     p.add_argument("--epsilon", type=float, default=None,
                    help="the privatizer's ε for the survival run (default: its default)")
     p.add_argument("--detector", action="append", default=None,

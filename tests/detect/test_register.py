@@ -1,0 +1,183 @@
+"""The register stage (issue 33): labels, abbreviations, roles, organisations and streets out
+of the person spans; signatures, addresses, speaker labels and every mention in."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+import spacy
+
+from textdp.detect.ensemble import EnsembleDetector
+from textdp.detect.register import VOCABULARIES, RegisterStage, key, vocabulary
+
+NLP = spacy.blank("en")
+
+
+def words_of(text):
+    return [t.text for t in NLP.tokenizer(text)]
+
+
+def marked(text, *names, stage=None, entities=None):
+    """The words the stage leaves (or makes) persons when the ensemble marked ``names``
+    (every occurrence of each listed word)."""
+    words = words_of(text)
+    spans = [(k, k + 1, "PERSON") for k, w in enumerate(words) if w in names]
+    out = (stage or RegisterStage()).apply(words, spans, entities)
+    return [w for s, e, lab in out if lab == "PERSON" for w in words[s:e]]
+
+
+def test_vocabularies_load_and_refuse_unknown_names():
+    for name in VOCABULARIES:
+        assert vocabulary(name) and all(w == w.casefold() for w in vocabulary(name))
+    assert "lane" in vocabulary("street") and "flat" in vocabulary("address")
+    assert "lane" not in vocabulary("address")
+    # A word a person bears as a name is on no list (context decides).
+    assert not any(w in vocabulary(v) for v in VOCABULARIES for w in ("banks", "king", "joy"))
+    with pytest.raises(ValueError, match="unknown vocabulary"):
+        vocabulary("nope")
+    assert key("@Amal's") == "amal" and key("Dr.") == "dr"
+
+
+def test_email_headers_field_labels_and_reply_markers_are_no_names():
+    text = ("Subject: Damaged parcel\nE: sofia@example.com\n-----Original Message-----\n"
+            "X-To: Lee, Ann")
+    got = marked(text, "Subject", "E", "Original", "Message-----", "-----Original", "X",
+                 "To", "Lee", "Ann")
+    assert got == ["Lee", "Ann"]
+    # The same line without its dashes (as the Enron threads print it).
+    assert marked("Thanks\nOriginal Message\nFrom: Ann Lee", "Original", "Message",
+                  "Ann", "Lee") == ["Ann", "Lee"]
+
+
+def test_clinical_abbreviations_ages_and_sides_are_no_names():
+    text = "67 y/o F, Hx of HTN and T2DM. 34M c/o L knee pain. RN Haruto notified. MRN 0048"
+    got = marked(text, "F", "HTN", "T2DM", "34M", "L", "RN", "Haruto", "MRN", "NSAIDs")
+    assert got == ["Haruto"]
+
+
+def test_initials_and_stop_words_inside_names_stay():
+    assert marked("A. Dale and I. Austin scored", "A.", "Dale", "I.", "Austin") == \
+        ["A.", "Dale", "I.", "Austin"]
+    assert marked("creator of Winnie the Pooh", "Winnie", "the", "Pooh") == \
+        ["Winnie", "the", "Pooh"]
+    assert marked("The match was won", "The") == []
+
+
+def test_role_words_and_the_words_they_head():
+    text = "The President said the Minister of Health met Prime Minister Ann Lee ."
+    got = marked(text, "President", "Minister", "of", "Health", "Prime", "Ann", "Lee")
+    assert got == ["Ann", "Lee"]
+    assert marked("Faith Walker\nIT Manager | Acme", "Faith", "Walker", "IT", "Manager") == \
+        ["Faith", "Walker"]
+    # An honorific the tagger took with the name stays on it (the corpora count it).
+    assert marked("Mrs Doubtfire called", "Mrs", "Doubtfire") == ["Mrs", "Doubtfire"]
+    # "Secretary of State John Kornblum": only the field after "of" goes.
+    assert marked("Secretary of State John Kornblum said", "State", "John", "Kornblum") == \
+        ["John", "Kornblum"]
+
+
+def test_organisations_and_their_other_mentions():
+    text = "Ann Lee joined Acme Logistics . A spokesperson for Acme declined ."
+    assert marked(text, "Ann", "Lee", "Acme", "Logistics") == ["Ann", "Lee"]
+
+
+def test_streets_after_a_number_or_preposition_and_the_city_after():
+    text = "Send it to Flat 4 , 19 Mill Lane , Bristol please"
+    assert marked(text, "Flat", "Mill", "Lane", "Bristol") == []
+    # Without a number or a place preposition, "Gary Lane" is a person.
+    assert marked("a letter from Gary Lane today", "Gary", "Lane") == ["Gary", "Lane"]
+
+
+def test_subject_lines_keep_only_names_seen_elsewhere():
+    text = "Subject: Damaged parcel\n\nHi Ann,\nit arrived\nAnn Lee"
+    assert marked(text, "Damaged", "parcel", "Ann", "Lee") == ["Ann", "Ann", "Lee"]
+    assert marked("Subject: call with Ann\n\nok\nbye", "Ann") == ["Ann"]
+
+
+def test_names_that_are_words_found_by_their_context():
+    # Issue 33's support note: nothing found by the tagger, the register finds it all.
+    text = ("Summer Rain called again today . Summer says Rain family cannot pay .\n"
+            "Contact : summer.rain@example.com")
+    got = marked(text)
+    assert got == ["Summer", "Rain", "Summer", "Rain", "summer.rain@example.com"]
+    # Lower-case "summer" beside a capitalised name is left alone.
+    assert "summer" not in marked("Summer Rain called . The summer was wet .")
+
+
+def test_signatures_after_a_sign_off():
+    assert marked("Please send it.\n\nThanks,\nCrystal Waters\nAcme") == \
+        ["Crystal", "Waters"]
+    assert marked("See you.\nCheers, Ivy") == ["Ivy"]
+    assert marked("Best regards,\nAcme Team") == []  # not a name: vocabulary words
+
+
+def test_speaker_labels_and_one_detection_for_every_mention():
+    text = ("[10:02] <wanjiru_mwangi> hi\n[10:03] amal: ok see you\n"
+            "[10:04] amal: bring amal's charger @amal")
+    got = marked(text)
+    assert got == ["wanjiru_mwangi", "amal", "amal", "amal", "@amal"]  # amal|'s
+    # One mention found → every capitalised mention, not lower-case words.
+    assert marked("Hunter Price paid . Hunter left . the hunter", "Hunter", "Price") == \
+        ["Hunter", "Price", "Hunter"]
+
+
+def test_a_slip_of_one_word_does_not_spread():
+    words = words_of("Cards are here . Cards again")
+    assert RegisterStage().apply(words, [(0, 1, "PERSON")]) == [(0, 1, "PERSON")]
+
+
+def test_entity_evidence_is_optional_and_spares_first_names():
+    text = "We are moving to Lyon with Jordan"
+    words = words_of(text)
+    ents = [(words.index("Lyon"), words.index("Lyon") + 1, "GPE"),
+            (words.index("Jordan"), words.index("Jordan") + 1, "GPE")]
+    assert marked(text, "Lyon", "Jordan") == ["Lyon", "Jordan"]  # off by default
+    on = RegisterStage(entities=True)
+    assert marked(text, "Lyon", "Jordan", stage=on, entities=ents) == ["Jordan"]
+
+
+def test_switches_and_pickling():
+    text = "Subject: Damaged parcel"
+    assert marked(text, "Subject", stage=RegisterStage(precision=False)) == ["Subject"]
+    assert marked("Summer Rain called", stage=RegisterStage(recall=False)) == []
+    stage = pickle.loads(pickle.dumps(RegisterStage(entities=True)))
+    assert stage.entities and stage._ner is None
+
+
+class Fixed:
+    def __init__(self, spans):
+        self.spans = spans
+
+    def __call__(self, docs):
+        return [list(self.spans) for _ in docs]
+
+
+def test_the_ensemble_applies_the_stage_with_its_rules():
+    doc = NLP("Note : Ann Lee")
+    member = Fixed([(0, 1, "PERSON"), (2, 4, "PERSON")])
+    with_stage = EnsembleDetector([member])
+    assert isinstance(with_stage.register, RegisterStage)
+    assert with_stage([doc]) == [[(2, 4, "PERSON")]]
+    without = EnsembleDetector([member], register=False)
+    assert without([doc]) == [[(0, 1, "PERSON"), (2, 4, "PERSON")]]
+    assert EnsembleDetector([member], rules=False).register is None
+    found = with_stage.findings([doc])[0]
+    assert [(f.start, f.end) for f in found] == [(2, 4)]
+
+
+def test_the_default_privatizer_reads_the_register():
+    """Issue 33's examples through the core: labels and shorthand kept, a name that is a
+    word replaced at every mention with its address."""
+    from textdp.privatizer import Privatizer
+
+    p = Privatizer(seed=3)
+    note = p("67 y/o F, Hx of HTN and T2DM. RN Haruto notified. MRN 00482913").text
+    assert note.startswith("67 y/o F, Hx of HTN and T2DM. RN ") and "Haruto" not in note
+    assert note.endswith("notified. MRN 00482913")
+    mail = p("Subject: Damaged parcel\nE: sofia@example.com\n-----Original Message-----").text
+    assert mail.startswith("Subject: Damaged parcel\nE: ") and "sofia" not in mail
+    assert mail.endswith("\n-----Original Message-----")
+    support = p("Summer Rain called again today. Summer says Rain family cannot pay.\n"
+                "Contact: summer.rain@example.com").text
+    assert "Summer" not in support and "Rain" not in support and "summer" not in support

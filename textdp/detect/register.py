@@ -1,0 +1,707 @@
+"""The register stage: the person spans of an ensemble read in the text's own register.
+
+Users bring clinical notes, e-mail, chats and addresses, where a recall-first tagger takes
+labels, abbreviations and place words for names (``Subject:``, ``HTN``, ``RN``, ``Flat 4``,
+``Acme Logistics``, ``the Minister of Health``) and misses names that are ordinary words
+(``Summer Rain called``). :class:`RegisterStage` takes the ensemble's spans of each doc and
+
+1. **takes out what the register says is no name** (:meth:`RegisterStage.non_names`):
+   field and header labels before a colon and the words of quoted-reply markers
+   (``-----Original Message-----``); clinical abbreviations, shorthand and drug names, ages
+   (``34M``) and side letters (``L knee``); chat interjections; role words and titles, with
+   the words they head (``IT Manager``, ``Minister of Health``); capitalised runs that end
+   in an organisation word (``Harbor Health``, ``Sterling Legal LLP``) and their other
+   mentions; street names after a house number or a preposition (``19 Mill Lane``), address
+   words (``Flat``, ``PO Box``) and the city after a street; stop words (``The``, ``he``);
+   and, as negative evidence from context, a lone word that the spaCy pipeline's NER reads
+   as a place or an organisation (``ORG``, ``GPE``, ``LOC``, ``FAC``) in this mention or in
+   another mention of the same text, unless it is a known first name;
+2. **adds the names the register shows** (:meth:`RegisterStage.names`): the words of a
+   signature line after a sign-off, the capitalised mentions of the parts of an e-mail
+   address (``summer.rain@…`` → ``Summer``, ``Rain``), a name before ``called``/``phoned``
+   or after ``ask for``/``spoke with``, and the speaker labels of a chat transcript;
+3. **one detection for every mention**: when one mention of a word, handle or speaker
+   label is a person, every mention of it in the text is (capitalised mentions always,
+   lower-case ones where the name was written in lower case or as a handle or label), so a
+   name is never replaced in one place and published in another.
+
+Step 1 never removes what step 2 or 3 found elsewhere from a token it took out: a word that
+is a label in its place stays a label. The vocabularies are public word lists shipped in
+``data/register_*.txt`` (sources and licence in ``data/LICENSE_REGISTER.md``); every rule
+also looks at the word's place (before a colon, after a number, at the end of a capitalised
+run), so a list alone never decides against a word a person can bear as a name.
+
+Rules were chosen on the dev splits only (``textdp evaluate detection --data
+../shared/data`` and the ``dev`` split of :mod:`textdp.evaluate.samples`). The stage keeps,
+logs and raises nothing of the text.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from textdp.detect.base import Span
+from textdp.detect.rules import NON_NAMES, PERSON, POSSESSIVES, runs
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+#: The vocabularies: ``register_<name>.txt`` in :data:`DATA_DIR`.
+VOCABULARIES = ("field_labels", "clinical", "interjections", "roles", "organisations",
+                "street", "address")
+#: spaCy NER labels read as "not a person here".
+PLACE_LABELS = frozenset({"ORG", "GPE", "LOC", "FAC"})
+# Words never part of a name (capitalised or not): articles, prepositions, pronouns.
+STOP_WORDS = frozenset({
+    "the", "a", "an", "and", "or", "but", "of", "in", "on", "at", "to", "for", "by", "with",
+    "he", "she", "it", "they", "we", "i", "you", "his", "her", "their", "this", "that",
+    "him", "them", "our", "your", "my", "me", "us", "is", "was", "are",
+})
+# Words of quoted-reply and forward markers ("-----Original Message-----").
+MARKER_WORDS = frozenset({"original", "message", "forwarded", "forward", "reply", "begin",
+                          "end", "by", "on"})
+# Lower-case words of time that a tagger takes for a name ("reply by noon").
+TIME_WORDS = frozenset({"noon", "midnight", "today", "tomorrow", "tonight", "yesterday",
+                        "morning", "afternoon", "evening", "weekend"})
+# Two-word sign-offs: the first word is no name before the second ("Kind regards").
+SIGN_OFF_HEADS = frozenset({"kind", "best", "warm", "warmest", "many", "with"})
+SIGN_OFF_TAILS = frozenset({"regards", "wishes", "thanks"})
+# Honorifics kept on a name the tagger took them with ("Mrs Doubtfire", "Lord Hanuman").
+HONORIFICS = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "lord",
+                        "lady", "rev", "reverend", "professor", "doctor"})
+# Fields whose value is never a name ("Importance: High").
+VALUE_FIELDS = frozenset({"importance", "priority", "sensitivity", "x-priority"})
+# Prepositions before a street name ("at Mill Lane"); not "to" or "from", which precede
+# persons as often ("a letter from Gary Lane").
+STREET_PREPOSITIONS = frozenset({"at", "on", "off", "along", "near", "via", "down", "up",
+                                 "into", "onto", "opposite", "in"})
+# Sign-offs whose next line (or the rest of their line) is a signature.
+SIGN_OFFS = frozenset({"thanks", "thank", "regards", "best", "cheers", "sincerely", "yours",
+                       "warmly", "love", "faithfully", "respectfully", "cordially", "ta"})
+# Verbs after a person's name and phrases before one, in notes and messages.
+AFTER_NAME = frozenset({"called", "phoned", "rang", "emailed", "texted", "messaged"})
+BEFORE_NAME = (("ask", "for"), ("spoke", "with"), ("spoke", "to"), ("speak", "to"),
+               ("talk", "to"), ("talked", "to"), ("call",), ("contact",))
+_TIME = re.compile(r"^\d{1,2}:\d{2}(:\d{2})?([ap]m)?$", re.IGNORECASE)
+_AGE_SEX = re.compile(r"^\d{1,3}(y/?o|yo)?[mf]$", re.IGNORECASE)
+_DASHES = re.compile(r"-{3,}|_{3,}|={3,}")
+_ADDRESS_PART = re.compile(r"[._\-+]")
+MAX_RUN = 3  # capitalised words taken before a role word or a street type
+
+
+@functools.cache
+def vocabulary(name: str) -> frozenset[str]:
+    """The lower-case words of one vocabulary of :data:`VOCABULARIES` (``street`` and
+    ``address`` are the two sections of ``register_address.txt``)."""
+    if name not in VOCABULARIES:
+        raise ValueError(f"unknown vocabulary {name!r}; known: {', '.join(VOCABULARIES)}")
+    file = "address" if name in ("street", "address") else name
+    words: set[str] = set()
+    section = None
+    with open(DATA_DIR / f"register_{file}.txt", encoding="utf-8") as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            if line.startswith("[") and line.endswith("]"):
+                section = line[1:-1]
+                continue
+            if file != "address" or section == name:
+                words.add(line.casefold())
+    return frozenset(words)
+
+
+def key(word: str) -> str:
+    """The form a word is looked up by: case-folded, possessive and a final dot or colon
+    removed, a leading ``@`` removed (``@amal`` and ``Amal's`` are ``amal``)."""
+    low = word.casefold().lstrip("@")
+    for end in POSSESSIVES:
+        if low.endswith(end) and len(low) > len(end) + 1:
+            low = low[: -len(end)]
+            break
+    return low.rstrip(".:")
+
+
+def _capitalised(word: str) -> bool:
+    return word[:1].isupper() and word[:1].isalpha()
+
+
+def _wordlike(word: str) -> bool:
+    return any(c.isalpha() for c in word)
+
+
+def _is_space(word: str) -> bool:
+    return not word.strip()
+
+
+class _Text:
+    """One doc's words with the lookups the rules share (lines, neighbours)."""
+
+    def __init__(self, words: Sequence[str]) -> None:
+        self.words = list(words)
+        self.n = len(words)
+        self.keys = [key(w) for w in words]
+        line, lines = 0, []
+        for w in words:
+            lines.append(line)
+            if _is_space(w) and "\n" in w:
+                line += 1
+        self.line = lines
+        self.lines: dict[int, list[int]] = {}
+        for k, ln in enumerate(lines):
+            if not _is_space(words[k]):
+                self.lines.setdefault(ln, []).append(k)
+
+    def next(self, k: int) -> int | None:
+        """The next non-space token on ``k``'s line."""
+        j = k + 1
+        while j < self.n and _is_space(self.words[j]) and "\n" not in self.words[j]:
+            j += 1
+        return j if j < self.n and not _is_space(self.words[j]) else None
+
+    def prev(self, k: int) -> int | None:
+        j = k - 1
+        while j >= 0 and _is_space(self.words[j]) and "\n" not in self.words[j]:
+            j -= 1
+        return j if j >= 0 and not _is_space(self.words[j]) else None
+
+    def cap_run_before(self, k: int, limit: int = MAX_RUN) -> list[int]:
+        """Capitalised words right before ``k`` (at most ``limit``), nearest last."""
+        out: list[int] = []
+        j = self.prev(k)
+        while j is not None and len(out) < limit and _capitalised(self.words[j]) and \
+                (self.keys[j] not in STOP_WORDS or self.words[j].isupper()):  # "IT Manager"
+            out.insert(0, j)
+            j = self.prev(j)
+        return out
+
+    def cap_run_after(self, k: int, limit: int = MAX_RUN) -> list[int]:
+        out: list[int] = []
+        j = self.next(k)
+        while j is not None and len(out) < limit and _capitalised(self.words[j]) and \
+                self.keys[j] not in STOP_WORDS:
+            out.append(j)
+            j = self.next(j)
+        return out
+
+
+class RegisterStage:
+    """Reads an ensemble's person spans in the register of the text (see the module doc).
+
+    Args:
+        entities: use the spaCy pipeline's NER (the embedded ``en_core_web_md`` by default,
+            or ``nlp``) as negative evidence for lone words read as places or organisations.
+        precision: take out the words the register shows are no names (step 1).
+        recall: add the names the register shows, and every mention of a name (steps 2, 3).
+        nlp: the spaCy pipeline whose NER gives the evidence (``None``: the embedded one).
+    """
+
+    name = "register"
+
+    def __init__(self, *, entities: bool = False, precision: bool = True, recall: bool = True,
+                 nlp: Any = None) -> None:
+        self.entities = bool(entities)
+        self.precision = bool(precision)
+        self.recall = bool(recall)
+        self._nlp = nlp
+        self._ner: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_ner": None}
+
+    def __call__(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]]
+                 ) -> list[list[Span]]:
+        """Each doc's spans read in its register."""
+        docs = list(docs)
+        entities: list[list[Span] | None] = [None] * len(docs)
+        if self.entities and self.precision and docs:
+            if self._ner is None:
+                from textdp.detect.spacy_ner import SpacyNERDetector
+
+                self._ner = SpacyNERDetector(self._nlp)
+            from spacy.tokens import Doc
+
+            # Copies: the NER must not set entities on the caller's docs.
+            copies = [Doc(d.vocab, words=[t.text for t in d],
+                          spaces=[bool(t.whitespace_) for t in d]) for d in docs]
+            entities = list(self._ner(copies))
+        return [self.apply([t.text for t in doc], doc_spans, ents)
+                for doc, doc_spans, ents in zip(docs, spans, entities)]
+
+    # ------------------------------------------------------------------ one doc
+    def apply(self, words: Sequence[str], spans: Sequence[Span],
+              entities: Iterable[Span] | None = None) -> list[Span]:
+        """One doc's spans (token indices of ``words``) read in its register; ``entities``
+        are the NER's spans of the doc (any labels; :data:`PLACE_LABELS` count)."""
+        text = _Text(words)
+        persons = {k for s, e, lab in spans if lab == PERSON for k in range(s, e)}
+        drop: set[int] = set()
+        if self.precision:
+            drop = self.non_names(text, persons)
+            persons -= drop
+            # The NER's evidence is weaker than the text's own: a name the register shows
+            # (an address part, a signature) takes back a word it read as a place.
+            persons -= self.entity_evidence(text, persons, list(entities or ()))
+            persons -= self.stray_lower(text, persons)
+        if self.recall:
+            added = self.names(text, persons) - drop
+            persons |= added
+            persons |= self.every_mention(text, persons, added) - drop
+        return _rebuild(text, spans, persons)
+
+    # ------------------------------------------------------------------ step 1
+    def non_names(self, text: _Text, persons: set[int]) -> set[int]:
+        """Tokens of ``persons`` that the register shows are no names, and the other
+        tokens that are labels, abbreviations or place words in their place (kept from
+        step 2 and 3)."""
+        words, keys = text.words, text.keys
+        fields, clinical = vocabulary("field_labels"), vocabulary("clinical")
+        interjections, roles = vocabulary("interjections"), vocabulary("roles")
+        orgs, streets = vocabulary("organisations"), vocabulary("street")
+        address = vocabulary("address")
+        out: set[int] = set()
+        for k, w in enumerate(words):
+            kk = keys[k]
+            if not _wordlike(w):
+                continue
+            nxt = text.next(k)
+            nw = words[nxt] if nxt is not None else ""
+            # Labels before a colon ("Subject:", "E:", "X-To:").
+            if kk in fields and (nw == ":" or w.endswith(":")):
+                out.add(k)
+                p = text.prev(k)
+                if p is not None and words[p] == "-":
+                    q = text.prev(p)
+                    if q is not None and keys[q] in ("x", "reply", "in", "message", "resent"):
+                        out.add(q)
+            elif kk in clinical or kk in interjections or kk in STOP_WORDS:
+                # "A." and "I." are initials: the one-letter stop words count in lower case;
+                # a stop word between two person words is part of the name ("Winnie the
+                # Pooh", "Duke of Norfolk").
+                if kk in STOP_WORDS and (
+                        not (w.islower() or (w.istitle() and len(kk) > 1))
+                        or _inside_name(text, k, persons)):
+                    continue
+                out.add(k)
+            elif (kk in TIME_WORDS and w.islower()) or _AGE_SEX.match(w) or \
+                    (kk in SIGN_OFF_HEADS and key(nw) in SIGN_OFF_TAILS):  # "Kind regards"
+                out.add(k)
+            elif len(w) == 1 and w.isupper():
+                p = text.prev(k)
+                # "34 M", "L knee": a lone capital after a number or before a lower-case
+                # word is not an initial (initials come before a capitalised surname).
+                behind = "".join(words[max(0, p - 2):p + 1]).casefold() if p is not None \
+                    else ""
+                if (w in "MF" and (behind[-1:].isdigit() or behind.endswith(
+                        ("y/o", "yo", "old", "yr", "yrs")))) or \
+                        (nxt is not None and words[nxt][:1].islower()) or \
+                        (nw == "-" and nxt is not None and nxt == k + 1):  # "X-ray"
+                    out.add(k)
+            elif kk in address and (_has_digit(nw) or key(nw) in address):
+                out.add(k)
+        # Quoted-reply and forward markers: the marker words of a line of dashes, and a
+        # line of marker words alone ("Original Message", with or without its dashes).
+        for toks in text.lines.values():
+            marks = {k for k in toks if _DASHES.sub("", keys[k]) in MARKER_WORDS}
+            line_keys = {_DASHES.sub("", keys[k]) for k in toks if _wordlike(words[k])}
+            if any(_DASHES.search(words[k]) for k in toks) or (
+                    line_keys and line_keys <= MARKER_WORDS and
+                    line_keys & {"message", "forwarded"}):
+                out.update(marks)
+        # Acronyms: a run of ALL-CAPS words in a text written in lower case ("TW", "FERC",
+        # "ECOELECTRICA") none of which is a common name ("Abby LOPEZ" stays).
+        if _mostly_lower(words) and len(text.lines) >= 3:  # mail and notes, not a post
+            from textdp.detect.lexicon import is_first_name, is_surname
+
+            for a, b in runs(persons):
+                toks = [k for k in range(a, b) if _wordlike(words[k])]
+                if len(toks) == 1 and _beside_person(text, toks[0], persons):
+                    continue  # "Lohman, TK": initials beside a name
+                if toks and all(words[k].isalpha() and words[k].isupper() and
+                                len(words[k]) >= 2 and not is_first_name(words[k], 1000)
+                                and not is_surname(words[k], 5000) for k in toks):
+                    out.update(toks)
+        # Subject lines are titles: a person run there stays only with a first name in it
+        # or a mention of its words as a person outside the subject lines.
+        subject_lines = {ln for ln, toks in text.lines.items()
+                         if len(toks) > 1 and keys[toks[0]] in ("subject", "subj")
+                         and words[toks[1]] == ":"}
+        if subject_lines:
+            from textdp.detect.lexicon import is_first_name
+
+            elsewhere = {keys[k] for k in persons - out if text.line[k] not in subject_lines}
+            for a, b in runs(k for k in persons if text.line[k] in subject_lines):
+                toks = [k for k in range(a, b) if _wordlike(words[k])]
+                if not any(is_first_name(keys[k], 1000) or keys[k] in elsewhere
+                           for k in toks):
+                    out.update(toks)
+        # Role words, and the capitalised words they head: "IT Manager", "Minister of
+        # Health", "Prime Minister" (the name after a title stays: "Senator Lee").
+        for k, w in enumerate(words):
+            if keys[k] not in roles or not _capitalised(w):
+                continue
+            if len(w) > 1 and w.isupper() and keys[k] not in ("ceo", "cfo", "coo", "cto",
+                                                               "cio", "vp", "svp", "evp"):
+                continue  # ALL-CAPS notes: left to the other rules
+            nxt = text.next(k)
+            # An honorific the tagger took with the name stays with it ("Mrs Doubtfire":
+            # the social-media corpora count it as part of the name).
+            if keys[k] not in HONORIFICS or nxt is None or nxt not in persons:
+                out.add(k)
+            if nxt is not None and keys[nxt] == "of":
+                j = text.next(nxt)
+                if j is not None and keys[j] == "the":
+                    j = text.next(j)
+                if j is not None and _capitalised(words[j]):
+                    out.add(j)  # one word: "Secretary of State John Kornblum"
+            ends_run = nxt is None or not _capitalised(words[nxt]) or keys[nxt] in roles
+            if ends_run:
+                out.update(j for j in text.cap_run_before(k) if not _name_before_role(text, j))
+        # Organisations: a capitalised run ending in an organisation word, and its words'
+        # other lone mentions ("A spokesperson for Acme").
+        org_keys: set[str] = set()
+        for k, w in enumerate(words):
+            if keys[k] in orgs and _capitalised(w):
+                before = text.cap_run_before(k)
+                if before:
+                    run = [*before, k]
+                    out.update(run)
+                    org_keys.update(keys[j] for j in run if keys[j] not in orgs)
+        if org_keys:
+            lone = _lone_person_tokens(text, persons)
+            out.update(k for k in lone if keys[k] in org_keys)
+        # Streets: capitalised words before a street type, after a house number or a
+        # preposition ("19 Mill Lane", "at Oak Avenue"), and the city after it.
+        for k, w in enumerate(words):
+            if keys[k] not in streets or not _capitalised(w):
+                continue
+            before = text.cap_run_before(k)
+            if not before:
+                continue
+            p = text.prev(before[0])
+            if p is None or not (_has_digit(words[p]) or keys[p] in STREET_PREPOSITIONS):
+                continue
+            out.update([*before, k])
+            nxt = text.next(k)
+            if nxt is not None and words[nxt] == ",":
+                out.update(text.cap_run_after(nxt, 2))
+            elif nxt is None:  # the city opens the next line
+                nl = text.lines.get(text.line[k] + 1, [])
+                if nl and any(_has_digit(words[j]) for j in nl):
+                    out.update(j for j in nl if _capitalised(words[j]) and not
+                               _has_digit(words[j]))
+        # Values of fields that never hold a name ("Importance: High").
+        for k in range(len(words)):
+            if keys[k] in VALUE_FIELDS and text.next(k) is not None and \
+                    words[text.next(k)] == ":":  # type: ignore[index]
+                j = text.next(text.next(k))  # type: ignore[arg-type]
+                while j is not None:
+                    out.add(j)
+                    j = text.next(j)
+        # Organisation units of a mail path ("Sheri Righi/Internal/Accenture",
+        # "Kirk McDaniel / HOU / EES") and addresses of an organisation's own name
+        # ("Accenture@Accenture", "ENRON_DEVELOPMENT@ENRON_DEVELOPMENT").
+        for k, w in enumerate(words):
+            p = text.prev(k)
+            if p is not None and words[p] == "/" and _wordlike(w) and "@" not in w:
+                q = text.prev(p)
+                nxt = text.next(k)
+                # A unit goes on ("/HOU/EES") or is written in capitals; "Blair / Teb" is
+                # two people.
+                unit = w.isupper() or (nxt is not None and words[nxt] in ("/", "@")) or \
+                    q in out
+                if q is not None and unit and (q in persons or q in out) and \
+                        _wordlike(words[q]):
+                    out.add(k)
+            if "@" in w and not w.startswith("@"):
+                local, _, domain = w.casefold().partition("@")
+                if local and local == domain.split(".")[0]:
+                    out.add(k)
+        return out
+
+    def stray_lower(self, text: _Text, persons: set[int]) -> set[int]:
+        """Lone lower-case person words in a text of three lines or more (mail, notes,
+        transcripts: "reply by noon", "pepper"), unless a known first name. Names written
+        in lower case there come back through their handles, labels and addresses (steps 2
+        and 3), which this never blocks."""
+        if len(text.lines) < 3:
+            return set()
+        from textdp.detect.lexicon import is_first_name
+
+        return {k for k in _lone_person_tokens(text, persons)
+                if text.words[k].isalpha() and text.words[k].islower()
+                and not is_first_name(text.words[k], 1000)}
+
+    def entity_evidence(self, text: _Text, persons: set[int], entities: Sequence[Span]
+                        ) -> set[int]:
+        """Person words that the NER reads as a place or an organisation: a lone word
+        (a one-word person run, not beside another person word) read so here or at another
+        mention of the text, and a word read so at most of its two or more mentions;
+        never a known first name, an address, a handle or an ALL-CAPS word."""
+        if not entities:
+            return set()
+        from textdp.detect.lexicon import is_first_name
+
+        placed = {k for s, e, lab in entities if lab in PLACE_LABELS for k in range(s, e)}
+        # Words of a name of two words or more in this text are names (Teb Lokey … Teb).
+        named = {text.keys[k] for a, b in runs(persons)
+                 if sum(_wordlike(text.words[j]) for j in range(a, b)) > 1
+                 for k in range(a, b)}
+        place_keys = {text.keys[k] for k in placed if _capitalised(text.words[k])}
+        # A word read as a place or organisation at one mention and as a person by the NER
+        # at none, in a run with no first name: not a person at any mention ("SoCalGas
+        # Developments" … "SoCalGas sent out").
+        ner_person = {text.keys[k] for s, e, lab in entities if lab == PERSON
+                      for k in range(s, e)}
+        mentions: dict[str, int] = {}
+        for k, w in enumerate(text.words):
+            if _capitalised(w):
+                mentions[text.keys[k]] = mentions.get(text.keys[k], 0) + 1
+        votes: dict[str, int] = {}
+        for k in placed:
+            if _capitalised(text.words[k]):
+                votes[text.keys[k]] = votes.get(text.keys[k], 0) + 1
+        # Read as a place or organisation at most of its mentions (and never a person).
+        mostly = {kk for kk, v in votes.items() if 2 * v > mentions.get(kk, 0) >= 2
+                  and kk not in ner_person}
+        out = set()
+        for a, b in runs(persons):
+            toks = [k for k in range(a, b) if _wordlike(text.words[k])]
+            if any(is_first_name(text.keys[k], 1000) for k in toks):
+                continue
+            out.update(k for k in toks if text.keys[k] in mostly and text.words[k].isalpha()
+                       and text.words[k].istitle()
+                       and not (len(toks) == 1 and _beside_person(text, k, persons)))
+        for k in _lone_person_tokens(text, persons):
+            w = text.words[k]
+            if not (w.isalpha() and w.istitle()) or is_first_name(text.keys[k], 1000):
+                continue  # addresses, handles, ALL CAPS and first names are left alone
+            # "Ivanova, Nadia": a word beside another person word is part of a name.
+            if _beside_person(text, k, persons) or text.keys[k] in named:
+                continue
+            if k in placed or text.keys[k] in place_keys:
+                out.add(k)
+        return out
+
+    # ------------------------------------------------------------------ step 2
+    def names(self, text: _Text, persons: set[int]) -> set[int]:
+        """Tokens the register shows are names: signatures, e-mail address parts, names
+        before "called" or after "ask for", chat speaker labels."""
+        words, keys = text.words, text.keys
+        out: set[int] = set()
+        ok = _plain_name_word
+        # Signatures: the line after a sign-off, or the rest of its line ("Thanks, Ann").
+        for ln, toks in text.lines.items():
+            if not toks or keys[toks[0]] not in SIGN_OFFS:
+                continue
+            rest = [k for k in toks[1:] if words[k] not in (",", "!", ".")]
+            if rest and len(rest) <= 3 and all(ok(words[k]) or _initials(words[k])
+                                               for k in rest):
+                out.update(rest)
+            elif not rest:
+                nxt = text.lines.get(ln + 1, [])
+                if 0 < len(nxt) <= 3 and all(ok(words[k]) or _initials(words[k])
+                                             for k in nxt):
+                    out.update(nxt)
+        # E-mail addresses: their parts' capitalised mentions ("summer.rain@…" → "Summer").
+        parts: set[str] = set()
+        for w in words:
+            if "@" in w and not w.startswith("@"):
+                pieces = _address_parts(w)
+                if len(pieces) >= 2:
+                    parts.update(pieces)
+        if parts:
+            out.update(k for k, w in enumerate(words)
+                       if _capitalised(w) and keys[k] in parts and ok(w))
+        # Contexts: "Summer Rain called", "ask for Summer", "spoke with Ivy Banks".
+        for k, w in enumerate(words):
+            if keys[k] in AFTER_NAME and w.islower():
+                run = text.cap_run_before(k, 2)
+                if run and all(ok(words[j]) for j in run):
+                    out.update(run)
+            for phrase in BEFORE_NAME:
+                if keys[k] != phrase[-1]:
+                    continue
+                j, match = k, True
+                for word in reversed(phrase[:-1]):
+                    j = text.prev(j) if j is not None else None
+                    match = match and j is not None and keys[j] == word
+                if match:
+                    run = text.cap_run_after(k, 2)
+                    if run and all(ok(words[j]) for j in run):
+                        out.update(run)
+        # Chat transcripts: the speaker labels of timestamped or <bracketed> lines.
+        labels = _speaker_labels(text)
+        if len(labels) >= 2:
+            out.update(k for k in labels if keys[k] not in vocabulary("field_labels"))
+        return out
+
+    # ------------------------------------------------------------------ step 3
+    def every_mention(self, text: _Text, persons: set[int], extra: set[int] = frozenset()
+                      ) -> set[int]:
+        """Every other mention of a name some mention of which is a person: capitalised
+        mentions always; lower-case ones and handles where the name was found in lower
+        case, as a handle or as a speaker label."""
+        words, keys = text.words, text.keys
+        from textdp.detect.lexicon import is_first_name, is_surname
+
+        labels = set(_speaker_labels(text))
+        multi = {k for a, b in runs(persons)
+                 if sum(_wordlike(words[j]) for j in range(a, b)) > 1 for k in range(a, b)}
+        found: set[str] = set()
+        lower: set[str] = set()
+        for k in persons:
+            w = words[k]
+            kk = keys[k]
+            if len(kk) < 2 or not kk.replace("-", "").replace("'", "").isalpha() or \
+                    kk in STOP_WORDS or _in_any_vocabulary(kk):
+                continue
+            handle = w.startswith("@") or k in labels
+            # A mention is evidence for the others when it is part of a full name, a
+            # handle or speaker label, a name found by the register, or a census name: a
+            # tagger's one-word slip ("Cards" in a subject line) must not spread.
+            if not (handle or k in multi or k in extra or is_first_name(kk)
+                    or is_surname(kk, 20000)):
+                continue
+            found.add(kk)
+            if handle:
+                lower.add(kk)
+        if not found:
+            return set()
+        out = set()
+        for k, w in enumerate(words):
+            if k in persons:
+                continue
+            if keys[k] in found and (_capitalised(w) or w.startswith("@") or keys[k] in lower):
+                out.add(k)
+            elif "@" in w and not w.startswith("@"):
+                # An address of a name found in the text is that name ("summer.rain@…").
+                pieces = _address_parts(w)
+                if len(pieces) >= 2 and any(p in found for p in pieces):
+                    out.add(k)
+        return out
+
+
+def _beside_person(text: _Text, k: int, persons: set[int]) -> bool:
+    """Whether a person token stands right beside ``k``, or across a comma."""
+    near = [j for j in (text.prev(k), text.next(k)) if j is not None]
+    near += [i for j in near if text.words[j] == ","
+             for i in (text.prev(j), text.next(j)) if i is not None and i != k]
+    return any(j in persons for j in near)
+
+
+def _has_digit(word: str) -> bool:
+    return any(c.isdigit() for c in word)
+
+
+def _in_any_vocabulary(word: str) -> bool:
+    return any(word in vocabulary(v) for v in VOCABULARIES)
+
+
+def _plain_name_word(word: str) -> bool:
+    """A title-case word that may be a name: letters (hyphens, apostrophes), in no
+    vocabulary and no stop word (ALL-CAPS words are left out: in a note written in
+    capitals every word looks like one)."""
+    core = word.replace("-", "").replace("'", "").replace("’", "")
+    return _capitalised(word) and core.isalpha() and not core.isupper() and \
+        key(word) not in STOP_WORDS and key(word) not in NON_NAMES and \
+        key(word) not in SIGN_OFFS and not _in_any_vocabulary(key(word))
+
+
+def _inside_name(text: _Text, k: int, persons: set[int]) -> bool:
+    """Whether the stop word ``k`` joins two name words ("Winnie the Pooh", "roger the
+    roo"), not a role and its field ("Minister of Health")."""
+    p, n = text.prev(k), text.next(k)
+    if p is None or n is None or p not in persons:
+        return False
+    if _in_any_vocabulary(text.keys[p]) or _in_any_vocabulary(text.keys[n]):
+        return False
+    return n in persons or _capitalised(text.words[n])
+
+
+def _address_parts(word: str) -> list[str]:
+    """The alphabetic parts (two letters or more) of an e-mail address's local part."""
+    local = word.split("@", 1)[0].lstrip("<(\"'").casefold()
+    return [p for p in _ADDRESS_PART.split(local) if len(p) > 1 and p.isalpha()]
+
+
+def _initials(word: str) -> bool:
+    """Two to four capitals, as people sign ("SPR", "TK")."""
+    return word.isalpha() and word.isupper() and 2 <= len(word) <= 4
+
+
+def _mostly_lower(words: Sequence[str]) -> bool:
+    """Whether most letters of the text are lower case (so ALL CAPS stands out)."""
+    lower = upper = 0
+    for w in words:
+        for c in w:
+            if c.islower():
+                lower += 1
+            elif c.isupper():
+                upper += 1
+    return lower > 2 * upper
+
+
+def _name_before_role(text: _Text, j: int) -> bool:
+    """Whether the capitalised word ``j`` before a role word is a name ("Ann Lee,
+    Director" has a comma; "Lee Director" does not), i.e. a known first name or a word
+    after a title."""
+    from textdp.detect.rules import TITLES
+
+    p = text.prev(j)
+    return p is not None and text.keys[p] in TITLES
+
+
+def _lone_person_tokens(text: _Text, persons: set[int]) -> list[int]:
+    """Person tokens that are a person run of one word (ignoring spaces)."""
+    out = []
+    for a, b in runs(persons):
+        toks = [k for k in range(a, b) if not _is_space(text.words[k])]
+        if len(toks) == 1:
+            out.append(toks[0])
+    return out
+
+
+def _speaker_labels(text: _Text) -> list[int]:
+    """The speaker label of each chat line: after a ``[hh:mm]`` stamp, ``name:`` or
+    ``<name>``; or ``<name>`` opening a line."""
+    words = text.words
+    out = []
+    for toks in text.lines.values():
+        i = 0
+        stamped = False
+        if len(toks) >= 3 and words[toks[0]] in ("[", "(") and _TIME.match(words[toks[1]]) \
+                and words[toks[2]] in ("]", ")"):
+            i, stamped = 3, True
+        elif toks and _TIME.match(words[toks[0]]):
+            i, stamped = 1, True
+        rest = toks[i:]
+        if len(rest) >= 3 and words[rest[0]] == "<" and words[rest[2]] == ">" and \
+                _wordlike(words[rest[1]]):
+            out.append(rest[1])
+        elif stamped and rest and _wordlike(words[rest[0]]) and (
+                (len(rest) >= 2 and rest[1] == rest[0] + 1 and words[rest[1]] == ":")
+                or (words[rest[0]].endswith(":") and len(words[rest[0]]) > 1)):
+            out.append(rest[0])
+    return out
+
+
+def _rebuild(text: _Text, spans: Sequence[Span], persons: set[int]) -> list[Span]:
+    """Person spans of ``persons`` (runs, cut where an original person span started and at
+    line breaks) and the other spans that hold no person token."""
+    starts = {s for s, _, lab in spans if lab == PERSON}
+    persons = {k for k in persons if not _is_space(text.words[k])}
+    out: set[Span] = set()
+    for a, b in runs(persons):
+        start = a
+        for k in range(a + 1, b):
+            if k in starts:
+                out.add((start, k, PERSON))
+                start = k
+        out.add((start, b, PERSON))
+    for s, e, lab in spans:
+        if lab != PERSON and not any(k in persons for k in range(s, e)):
+            out.add((s, e, lab))
+    return sorted(out)
