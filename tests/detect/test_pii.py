@@ -150,6 +150,13 @@ def test_detector_sees_through_unicode_tricks(nlp):
     assert "lopez@example.com" in doc[s:e].text
 
 
+def test_detector_finds_what_the_disguise_folds_would_break():
+    # The leetspeak fold reads the group 60b as "bob": the address must still be found.
+    text = "Server 2001:db8:730b:60b:c64b::1 is down."
+    assert [text[m.start:m.end] for m in PIIDetector(["IP"]).matches(text)] == \
+        ["2001:db8:730b:60b:c64b::1"]
+
+
 def test_with_pii_keeps_the_name_inside_an_address(nlp):
     from textdp.detect import PIIUnion, create_detector, find, with_pii
 

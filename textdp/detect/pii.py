@@ -507,6 +507,21 @@ def find_pii(text: str, labels: Iterable[str] = PII_LABELS,
     return sorted(kept, key=lambda m: m.start)
 
 
+def _joined(*found: list[PIIMatch]) -> list[PIIMatch]:
+    """Matches found on two views of one text, overlaps resolved by :data:`PRIORITY` (the
+    longer first among equals). The normalised view reads fullwidth digits and hidden
+    characters, but its disguise folds read ``60b`` as ``bob`` and ``4`` as ``a`` (leetspeak
+    names, :mod:`textdp.detect.disguise`) and so break an IPv6 address or a phone number
+    the text as it is shows: both views are searched."""
+    rank = {label: i for i, label in enumerate(PRIORITY)}
+    kept: list[PIIMatch] = []
+    for m in sorted((m for ms in found for m in ms),
+                    key=lambda m: (rank[m.label], m.start, m.start - m.end)):
+        if all(m.end <= k.start or k.end <= m.start for k in kept):
+            kept.append(m)
+    return sorted(kept, key=lambda m: m.start)
+
+
 def check_labels(labels: Iterable[str]) -> tuple[str, ...]:
     """``labels`` as a tuple of PII labels; ``ValueError`` naming the valid ones otherwise."""
     if isinstance(labels, str):
@@ -538,7 +553,8 @@ class PIIDetector:
         self.region = region
 
     def matches(self, text: str) -> list[PIIMatch]:
-        """Matches in character offsets of ``text``, found on its normalised form."""
+        """Matches in character offsets of ``text``, found on its normalised form and on the
+        text as it is (see :func:`_joined`)."""
         from textdp.detect.normalise import is_normal, normalise_text
 
         if is_normal(text):
@@ -548,7 +564,7 @@ class PIIDetector:
         for m in find_pii(norm.text, self.labels, self.region):
             a, b = norm.original_range(m.start, m.end)
             out.append(PIIMatch(a, b, m.label))
-        return out
+        return _joined(out, find_pii(text, self.labels, self.region))
 
     def __call__(self, docs: Sequence[Any]) -> list[list[Span]]:
         return [[f.span for f in found] for found in self.findings(docs)]
