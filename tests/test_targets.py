@@ -65,7 +65,8 @@ def test_extra_labels_of_a_custom_pipeline_are_accepted():
 
 def test_valid_labels_cover_spacy_conll_and_pii():
     assert set(SPACY_LABELS) | {"MISC"} | set(PII_LABELS) == VALID_LABELS
-    assert set(PII_LABELS) == {"EMAIL", "PHONE", "URL", "HANDLE", "IP", "CREDIT_CARD"}
+    assert set(PII_LABELS) == {"EMAIL", "PHONE", "URL", "HANDLE", "IP", "CREDIT_CARD", "IBAN",
+                               "US_SSN", "US_ITIN", "UK_NHS", "UK_NINO", "CRYPTO"}
 
 
 def test_privatizer_refuses_a_misspelt_target_before_loading_anything(monkeypatch):

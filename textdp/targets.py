@@ -13,7 +13,8 @@ The valid labels are
 * the CoNLL aliases ``PER`` (→ ``PERSON``, through :func:`~textdp.detect.base.normalise_label`),
   ``LOC``, ``ORG`` and ``MISC`` (what CoNLL-trained ``hf:<model>`` detectors produce);
 * the PII pattern labels of :mod:`textdp.detect.pii` (:data:`PII_LABELS`): ``EMAIL``,
-  ``PHONE``, ``URL``, ``HANDLE``, ``IP``, ``CREDIT_CARD``.
+  ``PHONE``, ``URL``, ``HANDLE``, ``IP``, ``CREDIT_CARD``, ``IBAN``, ``US_SSN``,
+  ``US_ITIN``, ``UK_NHS``, ``UK_NINO``, ``CRYPTO``.
 
 ``"all"`` (every word token) is a target setting of its own, not a label.
 """

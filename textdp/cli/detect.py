@@ -26,7 +26,8 @@ def add_detection_arguments(p: argparse.ArgumentParser) -> None:
     """The options of the detection stage, as ``privatize`` names them."""
     p.add_argument("--targets", default="PERSON",
                    help="'all' or comma-separated labels (default PERSON; PII: EMAIL, PHONE, "
-                        "URL, HANDLE, IP, CREDIT_CARD); unknown labels are refused")
+                        "URL, HANDLE, IP, CREDIT_CARD, IBAN, US_SSN, US_ITIN, UK_NHS, "
+                        "UK_NINO, CRYPTO); unknown labels are refused")
     p.add_argument("--detector", default=None,
                    help="detector: ensemble (default), minilm, trained, spacy, rules, handles, "
                         "similarity, a+b unions, a spaCy package or hf:<model>")

@@ -21,17 +21,48 @@ labels (valid ``targets``, :data:`PII_LABELS`):
   at least two groups joined by one kind of separator (space, ``-`` or ``.``); a bare run of
   digits is not a phone (record numbers, amounts), nor are dates (``2021-03-04``,
   ``04.03.2021``), year lists (``1999-2003``), numbers with thousands separators
-  (``1,250,000``) or IPv4 addresses.
+  (``1,250,000``) or IPv4 addresses. Joined to these (overlaps merged): the numbers of every
+  region that Google's libphonenumber (the :mod:`phonenumbers` port, leniency ``VALID``: a
+  number of a real numbering plan, its source of truth) finds, read in ``region`` (default
+  :data:`DEFAULT_REGION`, ``"US"``) when written without ``+`` and a country code
+  (``+49 30 8063654``, ``+33 1 23 45 67 89``, ``+91 98765 43210``), under the same
+  exclusions (a bare run of digits, a date, years, thousands); and national numbers of 8–13
+  digits in groups (space or ``-``) that start with the trunk prefix ``0`` (``01512
+  3459245``, ``011 15-2345-6892``) or, grouped like thousands (``512 340 063``), follow a
+  phone word (``call``, ``phone``, ``mobile``, ``number``, ...) within 48 characters. Not
+  phones: an amount (a currency sign before it, or two groups joined by one ``.``) and a
+  valid ISBN-13 (:mod:`stdnum.isbn`);
+* ``IBAN``: an international bank account number, ungrouped or in groups of four by
+  spaces (``DE89 3704 0044 0532 0130 00``), capitals only, with its country's length and
+  BBAN format and the ISO 7064 mod-97 checksum (:mod:`stdnum.iban`, from SWIFT's registry);
+* ``US_SSN``: ``123-45-6789`` or ``123 45 6789``, with the SSA's rules
+  (:mod:`stdnum.us.ssn`: no area 000, 666 or 900–999, group 00, serial 0000, nor the
+  numbers made public by mistake); nine bare digits only after a context word (``SSN``,
+  ``social security``) within 48 characters;
+* ``US_ITIN``: the same layout, area 9xx and group 70–88, 90–92 or 94–99
+  (:mod:`stdnum.us.itin`, the IRS rules); bare digits only after ``ITIN``/``tax id``;
+* ``UK_NHS``: ten digits, bare or grouped 3-3-4 by one kind of separator, with the NHS
+  mod-11 check digit (:mod:`stdnum.gb.nhs`), and only after a context word (``NHS``,
+  ``health service``) within 48 characters: one in eleven ten-digit numbers passes the
+  check, so alone a 3-3-4 number is read as a phone (and replaced as one);
+* ``UK_NINO``: a National Insurance number, ``AB 12 34 56 C`` or ``AB123456C``, with
+  HMRC's allocation rules (NIM39110: first letter not ``D F I Q U V``, second not
+  ``D F I O Q U V``, prefixes ``BG GB KN NK NT TN ZZ`` never used, suffix ``A``–``D``; a
+  NINO has no checksum);
+* ``CRYPTO``: a bitcoin address, base58check (``1...``, ``3...``) or bech32 (``bc1...``),
+  its checksum verified (:mod:`stdnum.bitcoin`).
 
-Where matches overlap, the more specific one wins: URL, then EMAIL, CREDIT_CARD, IP, PHONE,
-HANDLE. The recognisers run on the normalised text of :mod:`textdp.detect.normalise`
+Where matches overlap, the more specific one wins: URL, then EMAIL, IBAN, CRYPTO,
+CREDIT_CARD, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, PHONE, HANDLE. The recognisers run on
+the normalised text of :mod:`textdp.detect.normalise`
 (fullwidth digits, zero-width characters and odd spaces cannot hide an address from them) and
 their character ranges are mapped back to the original. As a :class:`Detector` the matches
 become token spans: every token that overlaps a match. Names inside an address are the name
 detector's to find (:mod:`textdp.detect.handles` marks ``maria.lopez@example.com`` as
 ``PERSON`` too); :func:`with_pii <textdp.detect.with_pii>` runs both and keeps both spans.
 
-Replacements (:func:`surrogate`, :func:`tag`) never copy a character of the original:
+Replacements (:func:`surrogate`, :func:`tag`) never copy a character of the original
+beyond what the shape below releases (of all labels, only an IBAN's country code):
 
 * a tag, ``[EMAIL]``, reveals the label only;
 * a surrogate (format-preserving) is drawn from ``rng`` given the label and the match's
@@ -49,6 +80,18 @@ Replacements (:func:`surrogate`, :func:`tag`) never copy a character of the orig
     such a number may exist; it carries nothing of the original). A card becomes a payment
     network's published test number of the same length (13–16 digits), or for 17–19 digits a
     Luhn-valid number starting with ``0`` (major industry identifier 0: not a payment card).
+  - ``IBAN``: the country code and the layout (length, where the spaces stand): a random
+    IBAN of that country's BBAN format with valid check digits, national ones included
+    where python-stdnum checks them (it may exist; it carries nothing of the original but
+    the country);
+  - ``US_SSN``: the layout (``-`` or space): one of the SSA's advertising numbers
+    ``987-65-4320``–``987-65-4329``, no one's (and refused by the recogniser);
+  - ``US_ITIN``: the layout: a random valid ITIN (no reserved range exists; it may exist);
+  - ``UK_NHS``: the layout: a valid number of the ``999`` range NHS Digital keeps for tests;
+  - ``UK_NINO``: the layout: HMRC's example prefix ``QQ`` (never allocated), random digits
+    and suffix;
+  - ``CRYPTO``: nothing but the label: a random P2PKH address (``1...``, valid checksum;
+    no one holds its key).
 
   No ε is spent on a surrogate or a tag: the output is a function of the label, the shape and
   ``rng`` only, so two inputs of the same label and shape give the same output distribution
@@ -78,9 +121,20 @@ URL = "URL"
 HANDLE = "HANDLE"
 IP = "IP"
 CREDIT_CARD = "CREDIT_CARD"
-PII_LABELS = (EMAIL, PHONE, URL, HANDLE, IP, CREDIT_CARD)
+IBAN = "IBAN"
+US_SSN = "US_SSN"
+US_ITIN = "US_ITIN"
+UK_NHS = "UK_NHS"
+UK_NINO = "UK_NINO"
+CRYPTO = "CRYPTO"
+# Identifiers with a checksum or an issuing rule, validated by python-stdnum (see the doc).
+ID_LABELS = (IBAN, US_SSN, US_ITIN, UK_NHS, UK_NINO, CRYPTO)
+PII_LABELS = (EMAIL, PHONE, URL, HANDLE, IP, CREDIT_CARD, *ID_LABELS)
 # Which match wins where two overlap (earlier wins): the more specific pattern first.
-PRIORITY = (URL, EMAIL, CREDIT_CARD, IP, PHONE, HANDLE)
+PRIORITY = (URL, EMAIL, IBAN, CRYPTO, CREDIT_CARD, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, PHONE,
+            HANDLE)
+# The region phone numbers written without a country code are read in (ISO 3166 alpha-2).
+DEFAULT_REGION = "US"
 
 _EMAIL = re.compile(
     r"(?<![\w.%+'-])\w[\w.%+'-]*@[^\W_](?:[\w-]*[^\W_])?(?:\.[^\W_](?:[\w-]*[^\W_])?)*"
@@ -209,7 +263,199 @@ def _url_end(text: str, start: int, end: int) -> int:
     return end
 
 
-def _candidates(text: str, labels: frozenset[str]) -> Iterable[PIIMatch]:
+# ------------------------------------------------------------ phones of every region
+def _phone_plausible(raw: str) -> bool:
+    """Whether a :mod:`phonenumbers` match is written as a phone rather than as another
+    number: a leading ``+`` or bracket, or at least two groups that are not a date, a list of
+    years, thousands or an IPv4 address (a bare run of digits stays a record number)."""
+    groups, _ = _groups(raw)
+    digits = "".join(groups)
+    if not 7 <= len(digits) <= 15:
+        return False
+    if raw[:1] in "+(":
+        return True
+    if len(groups) < 2 or _IPV4.fullmatch(raw) or _DATE.match(raw):
+        return False
+    if all(_YEAR.match(g) for g in groups) or any(c in ",/:" for c in raw):
+        return False
+    return not (len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:]))
+
+
+# Phones the grammar of _PHONE leaves out: a national number with its trunk prefix 0 and a
+# long subscriber group (01512 3459245, 030 8063654, 011 15-2345-6892), and groups that read
+# as thousands (512 340 063) after a phone context word.
+_PHONE_MORE = re.compile(r"(?<![\w+.,/:@-])\d{1,5}(?:[ -]\d{1,10}){1,4}(?![\w@/]|[.,:-]?\d)")
+_PHONE_CONTEXT = re.compile(r"\b(?:phone|tel|telephone|call|calls|mobile|cell|fax|number|"
+                            r"contact|reach|whatsapp|sms|text|dial|ring)\b", re.IGNORECASE)
+_CURRENCY = "$£€¥₹"
+_PHONE_WINDOW = re.compile(r"[+(]?\d(?:[\d \-.()/]|\u00a0){5,}\d\)?")
+
+
+def _other_number(text: str, start: int, value: str) -> bool:
+    """Whether a grammar match is another kind of number: an amount (a currency sign before
+    it, or one ``.`` between two groups: a decimal) or a valid ISBN-13 (``978``/``979``,
+    :mod:`stdnum.isbn`)."""
+    if text[max(0, start - 2):start].strip()[-1:] in tuple(_CURRENCY):
+        return True
+    groups, seps = _groups(value)
+    if seps == ["."]:
+        return True
+    digits = "".join(groups)
+    if len(digits) == 13 and digits[:3] in ("978", "979"):
+        from stdnum import isbn
+
+        return isbn.is_valid(value)
+    return False
+
+
+def _more_phone(text: str, start: int, value: str) -> bool:
+    """Whether a :data:`_PHONE_MORE` match is a phone (see there): 8–13 digits, not a date,
+    and a leading ``0`` or a phone context word within :data:`_CONTEXT` characters before."""
+    groups, _ = _groups(value)
+    digits = "".join(groups)
+    if not 8 <= len(digits) <= 13 or _DATE.match(value) or _other_number(text, start, value):
+        return False
+    if all(_YEAR.match(g) for g in groups):
+        return False
+    if digits[0] == "0" and len(groups[0]) >= 2:
+        return True
+    return bool(_PHONE_CONTEXT.search(text, max(0, start - _CONTEXT), start))
+
+
+def _phone_candidates(text: str, region: str | None) -> list[PIIMatch]:
+    """``PHONE`` matches: the numbers :class:`phonenumbers.PhoneNumberMatcher` finds valid
+    (leniency ``VALID``: a real number plan of its country, read in ``region`` without a
+    country code) and written as a phone (:func:`_phone_plausible`), together with the
+    grammar's (:func:`is_phone`, which also takes numbers of no known plan, e.g. fictional
+    ``555`` ones); overlapping matches are joined so no digit of either is left out."""
+    spans = [(m.start(), m.end()) for m in _PHONE.finditer(text)
+             if is_phone(m.group()) and not _other_number(text, m.start(), m.group())]
+    spans += [(m.start(), m.end()) for m in _PHONE_MORE.finditer(text)
+              if _more_phone(text, m.start(), m.group())]
+    import phonenumbers
+
+    # The matcher is slow on long texts: run it on the digit-rich stretches only (a phone
+    # is 7+ digits with separators between), with a character of context either side.
+    # A stretch the grammar already took whole gains nothing from it.
+    grammar = sorted(spans)
+    starts = [a for a, _ in grammar]
+    for w in _PHONE_WINDOW.finditer(text):
+        k = bisect_right(starts, w.start()) - 1
+        if k >= 0 and w.end() <= grammar[k][1]:
+            continue
+        if w.group().isdigit() or _DATE.match(w.group()):
+            continue  # what it could find there _phone_plausible refuses
+        a = max(0, w.start() - 1)
+        window = text[a:w.end() + 1]
+        for m in phonenumbers.PhoneNumberMatcher(window, region,
+                                                 leniency=phonenumbers.Leniency.VALID):
+            if _phone_plausible(m.raw_string):
+                spans.append((a + m.start, a + m.end))
+    spans.sort()
+    merged: list[list[int]] = []
+    for a, b in spans:
+        if merged and a < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return [PIIMatch(a, b, PHONE) for a, b in merged]
+
+
+# ------------------------------------------------- identifiers with checksums (stdnum)
+_IBAN = re.compile(r"(?<![\w-])[A-Z]{2}\d\d(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![\w-])")
+_SSN = re.compile(r"(?<![\w.,+/:-])\d{3}([- ])\d\d\1\d{4}(?![\w/]|[.,:-]?\d)")
+_SSN_BARE = re.compile(r"(?<![\w.,+/:-])\d{9}(?![\w/]|[.,:-]?\d)")
+_NHS = re.compile(r"(?<![\w.,+/:-])\d{3}([- ]?)\d{3}\1\d{4}(?![\w/]|[.,:-]?\d)")
+_NINO = re.compile(r"(?<![\w-])([A-Z]{2}) ?(\d\d) ?(\d\d) ?(\d\d) ?([A-D])(?![\w-])")
+_CRYPTO = re.compile(r"(?<![\w-])(?:[13][1-9A-HJ-NP-Za-km-z]{25,34}|bc1[02-9ac-hj-np-z]{8,87})"
+                     r"(?![\w-])")
+# Context words that must stand within _CONTEXT characters before a match of a format too
+# common to take alone (an NHS number's ten digits; an SSN or ITIN without separators).
+_CONTEXT = 48
+_CONTEXT_WORDS = {
+    UK_NHS: re.compile(r"\bnhs\b|health service|health and care number", re.IGNORECASE),
+    US_SSN: re.compile(r"\bssn\b|social security|\bsocial sec", re.IGNORECASE),
+    US_ITIN: re.compile(r"\bitin\b|taxpayer identification|tax id", re.IGNORECASE),
+}
+# HMRC NIM39110: first letter not D F I Q U V, second not D F I O Q U V, and these prefixes
+# are not allocated.
+_NINO_BAD_PREFIX = frozenset({"BG", "GB", "KN", "NK", "NT", "TN", "ZZ"})
+
+
+def _has_context(text: str, start: int, label: str) -> bool:
+    return bool(_CONTEXT_WORDS[label].search(text, max(0, start - _CONTEXT), start))
+
+
+def is_iban(value: str) -> bool:
+    """Whether ``value`` (spaces allowed) is an IBAN: its country's length and BBAN format
+    and the ISO 7064 mod-97 checksum (:mod:`stdnum.iban`)."""
+    from stdnum import iban
+
+    return iban.is_valid(value)
+
+
+def is_nhs(value: str) -> bool:
+    """Whether ``value`` is a UK NHS number: ten digits with the mod-11 check digit
+    (:mod:`stdnum.gb.nhs`)."""
+    from stdnum.gb import nhs
+
+    return nhs.is_valid(value)
+
+
+def is_nino(value: str) -> bool:
+    """Whether ``value`` is a UK National Insurance number as HMRC allocates them (NIM39110):
+    two prefix letters (not ``D F I Q U V`` first, not ``D F I O Q U V`` second, not ``BG GB
+    KN NK NT TN ZZ``), six digits and a suffix ``A``–``D``. A NINO has no checksum."""
+    m = _NINO.fullmatch(value)
+    if not m:
+        return False
+    prefix = m.group(1)
+    return (prefix[0] not in "DFIQUV" and prefix[1] not in "DFIOQUV"
+            and prefix not in _NINO_BAD_PREFIX)
+
+
+def _iban_matches(text: str) -> Iterable[PIIMatch]:
+    for m in _IBAN.finditer(text):
+        # The pattern may run into a following word of capitals: drop groups from the end
+        # until the country's length and checksum fit.
+        value = m.group()
+        while len(value.replace(" ", "")) >= 15:
+            if is_iban(value):
+                yield PIIMatch(m.start(), m.start() + len(value), IBAN)
+                break
+            value = value[:-1].rstrip()
+
+
+def _id_candidates(text: str, labels: frozenset[str]) -> Iterable[PIIMatch]:
+    """Matches of :data:`ID_LABELS` (see the module doc)."""
+    if IBAN in labels:
+        yield from _iban_matches(text)
+    if CRYPTO in labels:
+        from stdnum import bitcoin
+
+        yield from (PIIMatch(m.start(), m.end(), CRYPTO) for m in _CRYPTO.finditer(text)
+                    if bitcoin.is_valid(m.group()))
+    if UK_NINO in labels:
+        yield from (PIIMatch(m.start(), m.end(), UK_NINO) for m in _NINO.finditer(text)
+                    if is_nino(m.group()))
+    if US_SSN in labels or US_ITIN in labels:
+        from stdnum.us import itin, ssn
+
+        found = [(m, True) for m in _SSN.finditer(text)] + \
+            [(m, False) for m in _SSN_BARE.finditer(text)]
+        for m, grouped in found:
+            value = re.sub(r"\D", "", m.group())  # stdnum strips '-' only
+            for label, module in ((US_SSN, ssn), (US_ITIN, itin)):
+                if label in labels and module.is_valid(value) and (
+                        grouped or _has_context(text, m.start(), label)):
+                    yield PIIMatch(m.start(), m.end(), label)
+    if UK_NHS in labels:
+        yield from (PIIMatch(m.start(), m.end(), UK_NHS) for m in _NHS.finditer(text)
+                    if is_nhs(m.group()) and _has_context(text, m.start(), UK_NHS))
+
+
+def _candidates(text: str, labels: frozenset[str],
+                region: str | None = DEFAULT_REGION) -> Iterable[PIIMatch]:
     if URL in labels and ("://" in text or "www." in text.lower()):
         for m in _URL.finditer(text):
             end = _url_end(text, m.start(), m.end())
@@ -240,19 +486,37 @@ def _candidates(text: str, labels: frozenset[str]) -> Iterable[PIIMatch]:
                 except ValueError:
                     continue
                 yield PIIMatch(m.start(), m.end(), IP)
+    yield from _id_candidates(text, labels)
     if PHONE in labels:
-        yield from (PIIMatch(m.start(), m.end(), PHONE) for m in _PHONE.finditer(text)
-                    if is_phone(m.group()))
+        yield from _phone_candidates(text, region)
 
 
-def find_pii(text: str, labels: Iterable[str] = PII_LABELS) -> list[PIIMatch]:
+def find_pii(text: str, labels: Iterable[str] = PII_LABELS,
+             region: str | None = DEFAULT_REGION) -> list[PIIMatch]:
     """The PII matches of ``text`` for ``labels``, in text order, overlaps resolved by
-    :data:`PRIORITY` (character offsets of ``text`` as given)."""
+    :data:`PRIORITY` (character offsets of ``text`` as given); ``region`` is where phone
+    numbers without a country code are read (``None``: only ``+``-prefixed ones by
+    :mod:`phonenumbers`, the grammar still applies)."""
     wanted = frozenset(check_labels(labels))
     rank = {label: i for i, label in enumerate(PRIORITY)}
-    found = sorted(_candidates(text, wanted), key=lambda m: (rank[m.label], m.start))
+    found = sorted(_candidates(text, wanted, region), key=lambda m: (rank[m.label], m.start))
     kept: list[PIIMatch] = []
     for m in found:
+        if all(m.end <= k.start or k.end <= m.start for k in kept):
+            kept.append(m)
+    return sorted(kept, key=lambda m: m.start)
+
+
+def _joined(*found: list[PIIMatch]) -> list[PIIMatch]:
+    """Matches found on two views of one text, overlaps resolved by :data:`PRIORITY` (the
+    longer first among equals). The normalised view reads fullwidth digits and hidden
+    characters, but its disguise folds read ``60b`` as ``bob`` and ``4`` as ``a`` (leetspeak
+    names, :mod:`textdp.detect.disguise`) and so break an IPv6 address or a phone number
+    the text as it is shows: both views are searched."""
+    rank = {label: i for i, label in enumerate(PRIORITY)}
+    kept: list[PIIMatch] = []
+    for m in sorted((m for ms in found for m in ms),
+                    key=lambda m: (rank[m.label], m.start, m.start - m.end)):
         if all(m.end <= k.start or k.end <= m.start for k in kept):
             kept.append(m)
     return sorted(kept, key=lambda m: m.start)
@@ -271,30 +535,36 @@ def check_labels(labels: Iterable[str]) -> tuple[str, ...]:
 
 
 class PIIDetector:
-    """Marks e-mail addresses, phone numbers, URLs, handles, IP addresses and card numbers
-    (see the module doc) as token spans labelled :data:`PII_LABELS`.
+    """Marks e-mail addresses, phone numbers, URLs, handles, IP addresses, card numbers and
+    the identifiers of :data:`ID_LABELS` (see the module doc) as token spans labelled
+    :data:`PII_LABELS`.
 
     Args:
         labels: which recognisers run (default: all of :data:`PII_LABELS`).
+        region: where phone numbers without a country code are read (ISO 3166 alpha-2,
+            default :data:`DEFAULT_REGION`; the front ends use the default).
     """
 
     name = "pii"
 
-    def __init__(self, labels: Iterable[str] = PII_LABELS) -> None:
+    def __init__(self, labels: Iterable[str] = PII_LABELS,
+                 region: str | None = DEFAULT_REGION) -> None:
         self.labels = check_labels(labels)
+        self.region = region
 
     def matches(self, text: str) -> list[PIIMatch]:
-        """Matches in character offsets of ``text``, found on its normalised form."""
+        """Matches in character offsets of ``text``, found on its normalised form and on the
+        text as it is (see :func:`_joined`)."""
         from textdp.detect.normalise import is_normal, normalise_text
 
         if is_normal(text):
-            return find_pii(text, self.labels)
+            return find_pii(text, self.labels, self.region)
         norm = normalise_text(text)
         out = []
-        for m in find_pii(norm.text, self.labels):
+        for m in find_pii(norm.text, self.labels, self.region):
             a, b = norm.original_range(m.start, m.end)
             out.append(PIIMatch(a, b, m.label))
-        return out
+        return _joined(out, find_pii(text, self.labels, self.region))
 
     def __call__(self, docs: Sequence[Any]) -> list[list[Span]]:
         return [[f.span for f in found] for found in self.findings(docs)]
@@ -326,8 +596,10 @@ class PIIDetector:
 class Shape:
     """What a surrogate may depend on: the label and, for ``PHONE`` and ``CREDIT_CARD``, the
     layout (``#`` for each digit, other characters as they are; only digits, spaces,
-    brackets, ``+``, ``-`` and ``.`` occur in such a match), for ``IP`` the version (4 or 6).
-    Nothing else of the value."""
+    brackets, ``+``, ``-`` and ``.`` occur in such a match), for ``IP`` the version (4 or 6),
+    for ``IBAN`` the country code and the layout, for ``US_SSN``, ``US_ITIN``, ``UK_NHS``
+    and ``UK_NINO`` the layout (``A`` for a letter), for ``CRYPTO`` nothing (see
+    :func:`_id_shape`). Nothing else of the value."""
 
     label: str
     layout: str = ""
@@ -337,6 +609,8 @@ class Shape:
 def shape_of(label: str, value: str) -> Shape:
     """The :class:`Shape` of a matched ``value`` of ``label`` (see :class:`Shape`)."""
     (label,) = check_labels([label])
+    if label in ID_LABELS:
+        return _id_shape(label, value)
     if label in (PHONE, CREDIT_CARD):
         layout = re.sub(r"\d", "#", value)
         # Keep only characters a phone or card layout is made of: anything else (which no
@@ -380,6 +654,8 @@ def surrogate(label: str, shape: Shape, rng: np.random.Generator) -> str:
             low = int(rng.integers(0, 2**48)) << 48 | int(rng.integers(0, 2**48))
             return str(ipaddress.IPv6Address((0x20010DB8 << 96) | low))
         return f"192.0.2.{int(rng.integers(1, 255))}"
+    if label in ID_LABELS:
+        return _id_surrogate(shape, rng)
     n = shape.layout.count("#")
     if label == CREDIT_CARD:
         tests = TEST_CARDS.get(n)
@@ -399,6 +675,84 @@ def surrogate(label: str, shape: Shape, rng: np.random.Generator) -> str:
             head = str(int(rng.integers(1, 10))) + head[1:]  # a country code has no 0
         return _fill(shape.layout, head + "55501" + _digits(rng, 2))
     return _fill(shape.layout, _digits(rng, n))
+
+
+def _id_shape(label: str, value: str) -> Shape:
+    """The :class:`Shape` of an identifier: for ``IBAN`` the country code then ``#`` for each
+    character with the spaces where they stand (``DE## #### ...``); for ``US_SSN``,
+    ``US_ITIN``, ``UK_NHS`` and ``UK_NINO`` the layout, ``#`` for each digit, ``A`` for each
+    letter and the separators (``###-##-####``, ``AA ## ## ## A``); for ``CRYPTO`` nothing."""
+    if label == IBAN:
+        body = re.sub(r"[A-Za-z0-9]", "#", value[2:])
+        return Shape(label, value[:2].upper() + re.sub(r"[^# ]", "", body))
+    if label == CRYPTO:
+        return Shape(label)
+    layout = re.sub(r"[A-Za-z]", "A", re.sub(r"\d", "#", value))
+    return Shape(label, re.sub(r"[^#A \-]", "", layout))
+
+
+_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _pick(rng: np.random.Generator, alphabet: str, n: int) -> str:
+    return "".join(alphabet[i] for i in rng.integers(0, len(alphabet), size=n)) if n else ""
+
+
+def _iban_surrogate(layout: str, rng: np.random.Generator) -> str:
+    from stdnum import iban
+
+    country, n = layout[:2], layout.count("#")
+    spec = re.findall(r"(\d+)!([nac])", iban._ibandb.info(country)[0][1].get("bban", ""))
+    for _ in range(2000):  # until the national check digits (ES, FR, BE, ...) fit too
+        bban = "".join(_pick(rng, {"n": "0123456789", "a": _ALNUM[10:], "c": _ALNUM}[kind],
+                             int(count)) for count, kind in spec)
+        if len(bban) != n - 2:  # a country stdnum does not know, or a layout of other length
+            bban = _digits(rng, n - 2)
+        number = country + iban.calc_check_digits(country + "00" + bban) + bban
+        if iban.is_valid(number):
+            break
+    return country + _fill(layout[2:], number[2:])
+
+
+def _nhs_surrogate(rng: np.random.Generator) -> str:
+    while True:
+        body = "999" + _digits(rng, 6)
+        check = 11 - sum(int(d) * (10 - i) for i, d in enumerate(body)) % 11
+        if check != 10:
+            return body + str(check % 11)
+
+
+def _base58check(payload: bytes) -> str:
+    import hashlib
+
+    data = payload + hashlib.sha256(hashlib.sha256(payload).digest()).digest()[:4]
+    value, out = int.from_bytes(data, "big"), ""
+    while value:
+        value, r = divmod(value, 58)
+        out = _BASE58[r] + out
+    return "1" * (len(data) - len(data.lstrip(b"\0"))) + out
+
+
+def _id_surrogate(shape: Shape, rng: np.random.Generator) -> str:
+    """A surrogate for :data:`ID_LABELS` of ``shape`` (see the module doc)."""
+    label, layout = shape.label, shape.layout
+    if label == IBAN:
+        return _iban_surrogate(layout, rng)
+    if label == CRYPTO:
+        return _base58check(b"\0" + bytes(int(b) for b in rng.integers(0, 256, size=20)))
+    if label == US_SSN:  # the SSA's advertising numbers 987-65-4320..4329: no one's
+        return _fill(layout, "98765432" + str(int(rng.integers(10))))
+    if label == US_ITIN:
+        groups = (*range(70, 89), 90, 91, 92, *range(94, 100))
+        middle = groups[int(rng.integers(len(groups)))]
+        return _fill(layout, "9" + _digits(rng, 2) + f"{middle:02d}" + _digits(rng, 4))
+    if label == UK_NHS:
+        return _fill(layout, _nhs_surrogate(rng))
+    # UK_NINO: HMRC's example prefix QQ, never allocated (NIM39110).
+    suffix = "ABCD"[int(rng.integers(4))]
+    it = iter("QQ" + _digits(rng, 6) + suffix)
+    return "".join(next(it) if c in "#A" else c for c in layout)
 
 
 def _leading_one(layout: str) -> bool:

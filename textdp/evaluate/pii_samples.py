@@ -1,0 +1,377 @@
+"""A labelled dev sample for the PII recognisers, generated with a fixed seed, and its check.
+
+    python -m textdp.evaluate.pii_samples                # 60 values per label, seed 0
+    python -m textdp.evaluate.pii_samples --per-label 200 --seed 1
+
+Issue 36 asks that ≤ 1 % of identifier values per label survive verbatim and that ≤ 1 % of
+ordinary numbers and words be taken for one. This module builds the sample for that check
+(values of many countries and formats, each in a sentence; see :func:`positives`) and the
+ordinary numbers a recogniser must leave alone (dates, amounts, order numbers, years and
+ranges, times, versions, measurements, ISBNs, capitalised words; :func:`negatives`), runs them
+through ``Privatizer(targets=PII_LABELS)`` and prints per label
+
+* ``verbatim``: the share of values found unchanged in the output;
+* ``partial``: the share whose output still holds one of the value's runs of 5+ digits or
+  letters-and-digits (a value cut short by the recogniser);
+
+and the share of ordinary items that no longer appear unchanged (``taken``). Values are
+generated, not real people's: random digits in each country's published format, made valid
+with the format's own checksum (libphonenumber's numbering plans for phones, python-stdnum
+for IBANs, SSNs, ITINs, NHS numbers). A dev sample: the issue's held-out check is another
+data set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+# Regions whose phone numbers are drawn (libphonenumber's example numbers, last digits
+# randomised and kept only when still valid).
+PHONE_REGIONS = ("US", "CA", "GB", "DE", "FR", "IN", "BR", "JP", "ES", "IT", "NL", "AU", "MX",
+                 "CN", "RU", "ZA", "NG", "KR", "SE", "CH", "PL", "IE", "BE", "AT", "SG", "AR")
+IBAN_COUNTRIES = ("DE", "GB", "FR", "ES", "IT", "NL", "BE", "CH", "AT", "PL", "SE", "IE", "PT",
+                  "NO", "DK", "FI", "LU", "CZ", "HU", "RO", "GR", "TR", "SA", "AE", "BR")
+
+TEMPLATES: dict[str, tuple[str, ...]] = {
+    "PHONE": ("Call me on {} tomorrow.", "Her number is {}.", "Reach the office at {} or by "
+              "mail.", "Phone: {}", "He left {} as a contact."),
+    "CREDIT_CARD": ("Card {} was charged.", "Please use {} for the deposit.",
+                    "Payment by {}, expiring soon."),
+    "IBAN": ("Transfer the fee to {} by Friday.", "IBAN: {}", "Account {} was credited."),
+    "US_SSN": ("SSN {} on file.", "Her social security number is {}.", "Applicant {} signed."),
+    "US_ITIN": ("ITIN {} was issued.", "Taxpayer ID {} is pending.", "Filed under {} last year."),
+    "UK_NHS": ("NHS number {} registered.", "Patient NHS no. {} attended.",
+               "His NHS number is {}."),
+    "UK_NINO": ("NI number {} on the payslip.", "National Insurance: {}.",
+                "Employee {} joined."),
+    "CRYPTO": ("Send BTC to {} please.", "Wallet {} received funds.", "Donations: {}"),
+    "EMAIL": ("Write to {} today.", "Contact: {}"),
+    "URL": ("See {} for details.", "Profile at {}"),
+    "IP": ("Login from {} failed.", "Server {} is down."),
+    "HANDLE": ("Follow {} for updates.", "Ping {} on chat."),
+}
+
+
+@dataclass(frozen=True)
+class Item:
+    """A sentence and the value in it (``label`` ``None``: an ordinary item to keep)."""
+
+    text: str
+    value: str
+    label: str | None
+    kind: str
+
+
+def _d(rng: np.random.Generator, n: int) -> str:
+    return "".join(str(x) for x in rng.integers(0, 10, size=n))
+
+
+def _pick(rng: np.random.Generator, seq):
+    return seq[int(rng.integers(len(seq)))]
+
+
+def _luhn(body: str) -> str:
+    from textdp.detect.pii import luhn_complete
+
+    return luhn_complete(body)
+
+
+def phone(rng: np.random.Generator) -> str:
+    """A valid number of a random region in a random format (international, national,
+    E.164)."""
+    import phonenumbers as pn
+
+    types = (pn.PhoneNumberType.FIXED_LINE, pn.PhoneNumberType.MOBILE)
+    while True:
+        region = _pick(rng, PHONE_REGIONS)
+        example = pn.example_number_for_type(region, _pick(rng, types))
+        if example is None:
+            continue
+        national = str(example.national_number)
+        keep = max(2, len(national) - 4)
+        candidate = pn.PhoneNumber(country_code=example.country_code,
+                                   national_number=int(national[:keep] + _d(rng, len(national)
+                                                                             - keep)))
+        if not pn.is_valid_number(candidate):
+            continue
+        fmt = _pick(rng, (pn.PhoneNumberFormat.INTERNATIONAL, pn.PhoneNumberFormat.NATIONAL,
+                          pn.PhoneNumberFormat.E164))
+        return pn.format_number(candidate, fmt)
+
+
+def card(rng: np.random.Generator) -> str:
+    net = int(rng.integers(5))
+    if net == 0:  # Amex, 4-6-5
+        digits = _luhn(_pick(rng, ("34", "37")) + _d(rng, 12))
+        return _pick(rng, (f"{digits[:4]} {digits[4:10]} {digits[10:]}", digits))
+    prefix = ("4", "5" + str(int(rng.integers(1, 6))), "6011", "35")[net - 1]
+    digits = _luhn(prefix + _d(rng, 15 - len(prefix)))
+    sep = _pick(rng, (" ", "-", ""))
+    return sep.join(digits[i:i + 4] for i in range(0, 16, 4))
+
+
+def iban(rng: np.random.Generator) -> str:
+    from stdnum import iban as stdiban
+
+    country = _pick(rng, IBAN_COUNTRIES)
+    spec = stdiban._ibandb.info(country)[0][1]["bban"]
+    alphabet = {"n": "0123456789", "a": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                "c": "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+    while True:  # until the national check digits (ES, FR, BE, ...) fit too
+        bban = "".join(_pick(rng, alphabet[k])
+                       for count, k in re.findall(r"(\d+)!([nac])", spec)
+                       for _ in range(int(count)))
+        number = country + stdiban.calc_check_digits(country + "00" + bban) + bban
+        if stdiban.is_valid(number):
+            break
+    if rng.random() < 0.5:
+        return " ".join(number[i:i + 4] for i in range(0, len(number), 4))
+    return number
+
+
+def ssn(rng: np.random.Generator) -> str:
+    from stdnum.us import ssn as stdssn
+
+    while True:
+        digits = _d(rng, 9)
+        if stdssn.is_valid(digits):
+            return _pick(rng, (f"{digits[:3]}-{digits[3:5]}-{digits[5:]}",
+                               f"{digits[:3]} {digits[3:5]} {digits[5:]}"))
+
+
+def itin(rng: np.random.Generator) -> str:
+    from stdnum.us import itin as stditin
+
+    while True:
+        digits = "9" + _d(rng, 8)
+        if stditin.is_valid(digits):
+            return f"{digits[:3]}-{digits[3:5]}-{digits[5:]}"
+
+
+def nhs(rng: np.random.Generator) -> str:
+    while True:
+        body = _d(rng, 9)
+        check = 11 - sum(int(x) * (10 - i) for i, x in enumerate(body)) % 11
+        if check != 10 and body[0] != "0":
+            d = body + str(check % 11)
+            return _pick(rng, (f"{d[:3]} {d[3:6]} {d[6:]}", d, f"{d[:3]}-{d[3:6]}-{d[6:]}"))
+
+
+def nino(rng: np.random.Generator) -> str:
+    from textdp.detect.pii import is_nino
+
+    while True:
+        letters = "ABCEGHJKLMNPRSTWXYZ"
+        value = (_pick(rng, letters) + _pick(rng, letters) + _d(rng, 6)
+                 + _pick(rng, "ABCD"))
+        if is_nino(value):
+            if rng.random() < 0.5:
+                return f"{value[:2]} {value[2:4]} {value[4:6]} {value[6:8]} {value[8]}"
+            return value
+
+
+_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_B32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+
+
+def _bech32_address(program: bytes) -> str:
+    gen = (0x3B6A57B2, 0x26508E6D, 0x1EA119FA, 0x3D4233DD, 0x2A1462B3)
+
+    def polymod(values):
+        chk = 1
+        for v in values:
+            top = chk >> 25
+            chk = (chk & 0x1FFFFFF) << 5 ^ v
+            for i in range(5):
+                chk ^= gen[i] if (top >> i) & 1 else 0
+        return chk
+
+    acc, bits, data = 0, 0, [0]  # witness version 0
+    for b in program:
+        acc, bits = (acc << 8) | b, bits + 8
+        while bits >= 5:
+            bits -= 5
+            data.append((acc >> bits) & 31)
+    if bits:
+        data.append((acc << (5 - bits)) & 31)
+    hrp = [ord(c) >> 5 for c in "bc"] + [0] + [ord(c) & 31 for c in "bc"]
+    mod = polymod([*hrp, *data, 0, 0, 0, 0, 0, 0]) ^ 1
+    return "bc1" + "".join(_B32[d] for d in data) + "".join(
+        _B32[(mod >> 5 * (5 - i)) & 31] for i in range(6))
+
+
+def crypto(rng: np.random.Generator) -> str:
+    payload = bytes(int(b) for b in rng.integers(0, 256, size=20))
+    kind = int(rng.integers(3))
+    if kind == 2:
+        return _bech32_address(payload)
+    data = bytes([0 if kind == 0 else 5]) + payload
+    data += hashlib.sha256(hashlib.sha256(data).digest()).digest()[:4]
+    value, out = int.from_bytes(data, "big"), ""
+    while value:
+        value, r = divmod(value, 58)
+        out = _B58[r] + out
+    return "1" * (len(data) - len(data.lstrip(b"\0"))) + out
+
+
+def email(rng: np.random.Generator) -> str:
+    user = _pick(rng, ("maria.lopez", "j.smith", "kowalski_p", "li.wei", "a.o'neil"))
+    return f"{user}{int(rng.integers(100))}@{_pick(rng, ('mail.com', 'corp.co.uk', 'uni.de'))}"
+
+
+def url(rng: np.random.Generator) -> str:
+    return f"https://{_pick(rng, ('social', 'blog', 'files'))}.example{int(rng.integers(99))}.com" \
+        f"/u/{_d(rng, 6)}"
+
+
+def ip(rng: np.random.Generator) -> str:
+    if rng.random() < 0.7:
+        return ".".join(str(int(x)) for x in rng.integers(1, 255, size=4))
+    return "2001:db8:" + ":".join(f"{int(x):x}" for x in rng.integers(1, 65535, size=3)) + "::1"
+
+
+def handle(rng: np.random.Generator) -> str:
+    return "@" + _pick(rng, ("anna", "jsmith", "kowal", "liwei")) + _d(rng, 3)
+
+
+GENERATORS: dict[str, Callable[[np.random.Generator], str]] = {
+    "PHONE": phone, "CREDIT_CARD": card, "IBAN": iban, "US_SSN": ssn, "US_ITIN": itin,
+    "UK_NHS": nhs, "UK_NINO": nino, "CRYPTO": crypto, "EMAIL": email, "URL": url, "IP": ip,
+    "HANDLE": handle,
+}
+
+_MONTHS = ("January", "March", "June", "September", "December")
+
+
+def _ordinary(rng: np.random.Generator) -> tuple[str, str]:
+    """One ordinary item (kind, value) that no PII recogniser should take."""
+    kind = _pick(rng, ("date", "amount", "order", "year", "time", "version", "measure",
+                       "isbn", "word", "count", "postcode_like", "range"))
+    y, m, d = int(rng.integers(1950, 2030)), int(rng.integers(1, 13)), int(rng.integers(1, 29))
+    if kind == "date":
+        value = _pick(rng, (f"{y}-{m:02d}-{d:02d}", f"{d:02d}.{m:02d}.{y}", f"{d}/{m}/{y}",
+                            f"{m:02d}/{d:02d}/{y}", f"{d} {_pick(rng, _MONTHS)} {y}",
+                            f"{d:02d}-{m:02d}-{y}"))
+    elif kind == "amount":
+        n = int(rng.integers(1000, 10**8))
+        value = _pick(rng, (f"${n:,}", f"{n:,}.{_d(rng, 2)} EUR", f"{n:,}".replace(",", " ")
+                            + " €", f"£{n // 100}.{_d(rng, 2)}", f"{n:,}".replace(",", ".")))
+    elif kind == "order":
+        value = _pick(rng, (f"#{_d(rng, 8)}", f"INV-{y}-{_d(rng, 4)}", f"{_d(rng, 10)}",
+                            f"PO {_d(rng, 7)}", f"A{_d(rng, 9)}"))
+    elif kind == "year":
+        value = str(y)
+    elif kind == "range":
+        value = _pick(rng, (f"{y}-{y + int(rng.integers(1, 9))}", f"{y}–{y + 3}",
+                            f"pages {int(rng.integers(1, 300))}-{int(rng.integers(300, 900))}"))
+    elif kind == "time":
+        value = _pick(rng, (f"{int(rng.integers(0, 24)):02d}:{int(rng.integers(60)):02d}",
+                            f"{int(rng.integers(0, 24)):02d}:{int(rng.integers(60)):02d}:"
+                            f"{int(rng.integers(60)):02d}", f"{int(rng.integers(1, 13))}.30 pm"))
+    elif kind == "version":
+        major = int(rng.integers(1, 20))
+        value = _pick(rng, (f"{major}.{int(rng.integers(0, 30))}.{int(rng.integers(0, 99))}",
+                            f"v{major}.{_d(rng, 1)}.{_d(rng, 2)}", f"build {_d(rng, 5)}"))
+    elif kind == "measure":
+        value = _pick(rng, (f"{int(rng.integers(90, 180))}/{int(rng.integers(50, 110))}",
+                            f"{_d(rng, 3)} kg", f"{int(rng.integers(1, 999))}.{_d(rng, 2)} km",
+                            f"{_d(rng, 2)} x {_d(rng, 2)} cm"))
+    elif kind == "isbn":
+        from stdnum import ean
+
+        body = "978" + _d(rng, 9)
+        check = ean.calc_check_digit(body)
+        value = f"{body[:3]}-{body[3]}-{body[4:6]}-{body[6:]}-{check}"
+    elif kind == "count":
+        value = f"{int(rng.integers(1, 10**6)):,} people"
+    elif kind == "postcode_like":
+        value = _pick(rng, (f"route {_d(rng, 3)}", f"room {_d(rng, 2)}-{_d(rng, 3)}",
+                            f"flight LH{_d(rng, 4)}", f"ZIP {_d(rng, 5)}"))
+    else:
+        value = _pick(rng, ("NASA", "UNICEF", "ABBA", "BBC", "DE", "QUALITY", "ISO 9001",
+                            "COVID-19", "GB", "USB-C", "MP3", "Form 1040", "A4"))
+    return kind, value
+
+
+ORDINARY_TEMPLATES = ("It happened on {} as planned.", "The total was {}.", "See item {}.",
+                      "Reported: {}", "They noted {} in the file.")
+
+
+def positives(per_label: int, seed: int = 0) -> list[Item]:
+    """``per_label`` values of each PII label in sentences (fixed ``seed``)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for label, make in GENERATORS.items():
+        for _ in range(per_label):
+            value = make(rng)
+            out.append(Item(_pick(rng, TEMPLATES[label]).format(value), value, label, label))
+    return out
+
+
+def negatives(n: int, seed: int = 0) -> list[Item]:
+    """``n`` ordinary numbers and words in sentences (fixed ``seed``)."""
+    rng = np.random.default_rng(seed + 1)
+    out = []
+    for _ in range(n):
+        kind, value = _ordinary(rng)
+        out.append(Item(_pick(rng, ORDINARY_TEMPLATES).format(value), value, None, kind))
+    return out
+
+
+def _runs(value: str) -> list[str]:
+    return [r for r in re.findall(r"[A-Za-z0-9]+", value) if len(r) >= 5 and
+            any(c.isdigit() for c in r)]
+
+
+def check(per_label: int = 60, n_ordinary: int = 600, seed: int = 0) -> dict[str, dict]:
+    """Run the sample through ``Privatizer(targets=PII_LABELS)``: per label the shares left
+    verbatim and partly left, and the share of ordinary items taken (per kind and overall)."""
+    from textdp import Privatizer
+    from textdp.detect.pii import PII_LABELS
+
+    items = positives(per_label, seed) + negatives(n_ordinary, seed)
+    privatizer = Privatizer(seed=seed, targets=list(PII_LABELS))
+    outputs = [r.text for r in privatizer.privatize([it.text for it in items])]
+    stats: dict[str, dict] = {}
+    for it, out in zip(items, outputs):
+        s = stats.setdefault(it.label or "ordinary:" + it.kind,
+                             {"n": 0, "verbatim": 0, "partial": 0, "taken": 0})
+        s["n"] += 1
+        if it.label is None:
+            s["taken"] += it.value not in out
+        else:
+            s["verbatim"] += it.value in out
+            s["partial"] += it.value not in out and any(r in out for r in _runs(it.value))
+    return stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--per-label", type=int, default=60)
+    parser.add_argument("--ordinary", type=int, default=600)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    stats = check(args.per_label, args.ordinary, args.seed)
+    print(f"{'label':<24}{'n':>6}{'verbatim':>10}{'partial':>9}")
+    for label, s in stats.items():
+        if not label.startswith("ordinary:"):
+            print(f"{label:<24}{s['n']:>6}{s['verbatim'] / s['n']:>10.1%}"
+                  f"{s['partial'] / s['n']:>9.1%}")
+    print(f"\n{'ordinary kind':<24}{'n':>6}{'taken':>10}")
+    total = taken = 0
+    for label, s in sorted(stats.items()):
+        if label.startswith("ordinary:"):
+            total, taken = total + s["n"], taken + s["taken"]
+            print(f"{label[9:]:<24}{s['n']:>6}{s['taken'] / s['n']:>10.1%}")
+    print(f"{'all ordinary':<24}{total:>6}{taken / max(total, 1):>10.1%}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
