@@ -15,7 +15,8 @@ from textdp.detect.handles import HandleDetector
 from textdp.detect.normalise import NormalisedView
 from textdp.detect.rules import NameRules
 
-BUILT_IN = ["ensemble", "glued", "handles", "hf", "minilm", "rules", "similarity", "spacy", "trained"]
+BUILT_IN = ["ensemble", "glued", "handles", "hf", "minilm", "rules", "similarity", "spacy",
+            "trained"]
 # "hf" needs a model after the colon; it is checked on its own below.
 BUILDS_ALONE = [n for n in BUILT_IN if n != "hf"]
 

@@ -1,7 +1,7 @@
 """A labelled dev sample for the PII recognisers, generated with a fixed seed, and its check.
 
-    python -m textdp.evaluate.pii_samples                # 60 values per label, seed 0
-    python -m textdp.evaluate.pii_samples --per-label 200 --seed 1
+    textdp evaluate pii                                  # 60 values per label, seed 0
+    textdp evaluate pii --per-label 200 --seed 1
 
 Issue 36 asks that ≤ 1 % of identifier values per label survive verbatim and that ≤ 1 % of
 ordinary numbers and words be taken for one. This module builds the sample for that check
@@ -23,7 +23,6 @@ data set.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import re
 from collections.abc import Callable
@@ -351,27 +350,19 @@ def check(per_label: int = 60, n_ordinary: int = 600, seed: int = 0) -> dict[str
     return stats
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--per-label", type=int, default=60)
-    parser.add_argument("--ordinary", type=int, default=600)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    stats = check(args.per_label, args.ordinary, args.seed)
-    print(f"{'label':<24}{'n':>6}{'verbatim':>10}{'partial':>9}")
+def report_lines(stats: dict[str, dict[str, int]]) -> list[str]:
+    """The figures of :func:`check` as printed lines: per label the share of values left
+    verbatim and partly left, then per kind of ordinary item the share taken for a value."""
+    lines = [f"{'label':<24}{'n':>6}{'verbatim':>10}{'partial':>9}"]
     for label, s in stats.items():
         if not label.startswith("ordinary:"):
-            print(f"{label:<24}{s['n']:>6}{s['verbatim'] / s['n']:>10.1%}"
-                  f"{s['partial'] / s['n']:>9.1%}")
-    print(f"\n{'ordinary kind':<24}{'n':>6}{'taken':>10}")
+            lines.append(f"{label:<24}{s['n']:>6}{s['verbatim'] / s['n']:>10.1%}"
+                         f"{s['partial'] / s['n']:>9.1%}")
+    lines.append(f"\n{'ordinary kind':<24}{'n':>6}{'taken':>10}")
     total = taken = 0
     for label, s in sorted(stats.items()):
         if label.startswith("ordinary:"):
             total, taken = total + s["n"], taken + s["taken"]
-            print(f"{label[9:]:<24}{s['n']:>6}{s['taken'] / s['n']:>10.1%}")
-    print(f"{'all ordinary':<24}{total:>6}{taken / max(total, 1):>10.1%}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+            lines.append(f"{label[9:]:<24}{s['n']:>6}{s['taken'] / s['n']:>10.1%}")
+    lines.append(f"{'all ordinary':<24}{total:>6}{taken / max(total, 1):>10.1%}")
+    return lines

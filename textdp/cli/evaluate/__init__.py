@@ -7,6 +7,7 @@
     textdp evaluate pseudonyms --data ../shared/data
     textdp evaluate polarized --quick
     textdp evaluate samples --split dev
+    textdp evaluate pii
 
 Each measurement is a function of :mod:`textdp.evaluate`; these modules only read the options
 and write the reports. ``privacy`` and ``utility`` read ``--epsilon`` in one grammar
@@ -23,6 +24,7 @@ def add_parser(sub: Any) -> None:
     from textdp.cli.evaluate import (
         detection,
         ner_utility,
+        pii,
         polarized,
         privacy,
         pseudonyms,
@@ -32,5 +34,6 @@ def add_parser(sub: Any) -> None:
 
     ev = sub.add_parser("evaluate", help="measure textdp's parts on public data")
     ev_sub = ev.add_subparsers(dest="what", required=True)
-    for command in (detection, privacy, utility, ner_utility, pseudonyms, polarized, samples):
+    for command in (detection, privacy, utility, ner_utility, pseudonyms, polarized, samples,
+                    pii):
         command.add_parser(ev_sub)
