@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from tiny_models import save_tiny_bert
 
 from textdp.contexts import mask_word, target_contexts
 
@@ -68,19 +69,10 @@ def test_context_only_targets_are_masked_in_both_modes(nlp):
 
 # ------------------------------------------------------- chunk edges, through the Privatizer
 def _tiny_bert(folder) -> str:
-    """A random 2-layer BERT whose vocabulary holds the test's words (names included, so a
-    changed name changes the model's input)."""
-    import torch
-    from transformers import BertConfig, BertModel, BertTokenizer
-
-    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", ".", "##s", "the", "cat", "sat", "on",
-             "mat", "met", "john", "smith", "paris", "someone", "something", "big", "dog"]
-    torch.manual_seed(0)
-    BertModel(BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1,
-                         num_attention_heads=2, intermediate_size=32,
-                         max_position_embeddings=128)).save_pretrained(folder)
-    BertTokenizer(vocab={w: i for i, w in enumerate(vocab)}).save_pretrained(folder)
-    return str(folder)
+    """A tiny BERT whose vocabulary holds the test's words (names included, so a changed name
+    changes the model's input)."""
+    return save_tiny_bert(folder, [".", "##s", "the", "cat", "sat", "on", "mat", "met", "john",
+                                   "smith", "paris", "someone", "something", "big", "dog"])
 
 
 def _name_detector(docs):

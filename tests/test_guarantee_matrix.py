@@ -32,6 +32,7 @@ import numpy as np
 import pytest
 import spacy
 from scipy import stats
+from tiny_models import save_tiny_bert
 
 from textdp import chunking
 from textdp.contextual import ContextualEncoder
@@ -129,18 +130,9 @@ def toy_table() -> EmbeddingTable:
 
 @pytest.fixture(scope="module")
 def tiny_bert(tmp_path_factory) -> str:
-    import torch
-    from transformers import BertConfig, BertModel, BertTokenizer
-
-    folder = tmp_path_factory.mktemp("matrix") / "bert"
-    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", ".", "@", "##s", "someone",
-             "something", "john", "smith", "mary", "anna", "jones", "j", *WORDS]
-    torch.manual_seed(0)
-    BertModel(BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1,
-                         num_attention_heads=2, intermediate_size=32,
-                         max_position_embeddings=128)).save_pretrained(folder)
-    BertTokenizer(vocab={w: i for i, w in enumerate(vocab)}).save_pretrained(folder)
-    return str(folder)
+    return save_tiny_bert(tmp_path_factory.mktemp("matrix") / "bert",
+                          [".", "@", "##s", "someone", "something", "john", "smith", "mary",
+                           "anna", "jones", "j", *WORDS])
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from textdp.detect.base import Finding, Span, attribute, find
-from textdp.detect.rules import PERSON, NameRules, runs
+from textdp.detect.rules import PERSON, NameRules, person_spans
 
 # The default detector: the MiniLM name tagger (newswire, posts and tweets; recall-first
 # threshold), the recall rules, and the names in handles, hashtags and e-mail addresses
@@ -46,14 +46,7 @@ def union_spans(span_lists: Sequence[Sequence[Span]]) -> list[Span]:
     if span_lists:
         primary = sorted((s, e) for s, e, lab in span_lists[0] if lab == PERSON)
         cuts = {s for (s, _), (_, prev_e) in zip(primary[1:], primary[:-1]) if s == prev_e}
-    out: set[Span] = set()
-    for a, b in runs(persons):
-        start = a
-        for k in range(a + 1, b):
-            if k in cuts:
-                out.add((start, k, PERSON))
-                start = k
-        out.add((start, b, PERSON))
+    out = person_spans(persons, cuts)
     for spans in span_lists:
         for s, e, lab in spans:
             if lab != PERSON and not any(k in persons for k in range(s, e)):

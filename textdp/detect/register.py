@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from textdp.detect.base import Span
-from textdp.detect.rules import NON_NAMES, PERSON, POSSESSIVES, runs
+from textdp.detect.rules import NON_NAMES, PERSON, POSSESSIVES, person_spans, runs
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 #: The vocabularies: ``register_<name>.txt`` in :data:`DATA_DIR`.
@@ -697,14 +697,7 @@ def _rebuild(text: _Text, spans: Sequence[Span], persons: set[int]) -> list[Span
     line breaks) and the other spans that hold no person token."""
     starts = {s for s, _, lab in spans if lab == PERSON}
     persons = {k for k in persons if not _is_space(text.words[k])}
-    out: set[Span] = set()
-    for a, b in runs(persons):
-        start = a
-        for k in range(a + 1, b):
-            if k in starts:
-                out.add((start, k, PERSON))
-                start = k
-        out.add((start, b, PERSON))
+    out = person_spans(persons, starts)
     for s, e, lab in spans:
         if lab != PERSON and not any(k in persons for k in range(s, e)):
             out.add((s, e, lab))

@@ -194,6 +194,21 @@ def runs(tokens: Iterable[int]) -> list[tuple[int, int]]:
     return out
 
 
+def person_spans(persons: Iterable[int], cuts: Iterable[int]) -> set[Span]:
+    """``PERSON`` spans over the runs of ``persons``, each run also cut at ``cuts`` (where an
+    earlier span of two names that touch started: "Mary" "Johnson" stays two people)."""
+    cuts = set(cuts)
+    out: set[Span] = set()
+    for a, b in runs(persons):
+        start = a
+        for k in range(a + 1, b):
+            if k in cuts:
+                out.add((start, k, PERSON))
+                start = k
+        out.add((start, b, PERSON))
+    return out
+
+
 def expand_mentions(words: Sequence[str], spans: Sequence[Span], *,
                     evidence: Sequence[Span] | None = None, protect: Iterable[int] = (),
                     override_protected: bool = True) -> list[Span]:
