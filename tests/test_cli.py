@@ -46,6 +46,7 @@ def leftovers(directory) -> list[str]:
 
 
 # ================================================================= real processes
+@pytest.mark.slow  # a real textdp process
 def test_console_script_is_installed_and_lists_the_mechanisms():
     exe = shutil.which("textdp")
     assert exe is not None, "the textdp console script is not on PATH"
@@ -60,6 +61,7 @@ def test_console_script_is_installed_and_lists_the_mechanisms():
     assert proc.stdout.count("guarantee:") == len(BUILT_IN)
 
 
+@pytest.mark.slow  # a real textdp process
 def test_quiet_run_writes_nothing_but_the_output():
     """With --no-progress a fresh process prints no loading chatter (transformers' "Loading
     weights" bar of the name tagger used to reach stderr) and only the text on stdout."""
@@ -69,6 +71,7 @@ def test_quiet_run_writes_nothing_but_the_output():
     assert len(proc.stdout.decode("utf-8").splitlines()) == 1
 
 
+@pytest.mark.slow  # a real textdp process
 def test_stdin_jsonl_to_stdout():
     record = {"text": MERKEL, "id": 7, "meta": {"source": "unit"}}
     proc = run_cli("privatize", "-", "--seed", "1", "--report",
@@ -91,6 +94,7 @@ def test_stdin_jsonl_to_stdout():
         assert word not in err
 
 
+@pytest.mark.slow  # a real textdp process
 def test_subprocess_bad_epsilon_exits_2_before_reading_stdin():
     proc = run_cli("privatize", "-", "--epsilon", "0",
                    stdin=f'{{"text": "{CANARY} broken json'.encode())
@@ -101,6 +105,7 @@ def test_subprocess_bad_epsilon_exits_2_before_reading_stdin():
     assert proc.stdout == b""
 
 
+@pytest.mark.slow  # a real textdp process
 def test_subprocess_malformed_stdin_line():
     good = json.dumps({"text": "the weather is nice"})
     data = f"{good}\n{good}\n{{\"text\": \"{CANARY} \n".encode()
@@ -157,6 +162,7 @@ SPELT_FROM_NAMES = [
 ]
 
 
+@pytest.mark.slow  # a real textdp process
 def test_subprocess_addresses_spelt_from_run_together_names_are_written(tmp_path):
     src = tmp_path / "spelt.txt"
     src.write_text("\n".join(SPELT_FROM_NAMES) + "\n", encoding="utf-8")
@@ -581,6 +587,7 @@ def test_fifo_input_is_read_once(tmp_path):
         ["the weather is nice", "no names"]
 
 
+@pytest.mark.slow  # a real textdp process
 def test_dev_stdin_is_read_once(tmp_path):
     # A pipe on /dev/stdin (like <(...)): read twice, the second pass saw nothing (empty output).
     dst = tmp_path / "o.jsonl"
@@ -858,6 +865,7 @@ def test_output_mode_follows_the_umask(tmp_path):
     assert stat.S_IMODE(existing.stat().st_mode) == 0o604  # a replaced file keeps its mode
 
 
+@pytest.mark.slow  # a real textdp process per signal
 @pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT"])
 def test_signal_mid_file_leaves_no_output_and_no_temporary(tmp_path, signame):
     """SIGHUP (a closed terminal) and SIGQUIT left the temporary file (issue 37)."""

@@ -235,6 +235,7 @@ def test_dataset_scope_agrees_across_privatizers_and_pickles_with_one_key():
     assert pickle.loads(pickle.dumps(c)).key == c.key
 
 
+@pytest.mark.slow  # 60 keyed privatizers
 def test_scopes_separate_pseudonyms_and_keys_are_independent():
     names = [f"{n.title()}" for n in ["john", "mary", "smith", "merkel", "angela", "emily",
                                       "patel"]]

@@ -23,6 +23,8 @@ from spacy.tokens import DocBin
 
 from spacy_textdp.component import DEFAULT_CONFIG
 
+pytestmark = pytest.mark.slow  # assembles spaCy pipelines and runs the project
+
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 SNIPPET = "Angela Merkel met John Smith in Berlin."
 
@@ -135,7 +137,6 @@ def test_project_scripts_privatize_to_docbin_and_evaluate(project, names_nlp, tm
     assert all(text not in printed for text in texts)
 
 
-@pytest.mark.slow
 def test_contextual_config_assembles_offline_and_replaces_names(tmp_path):
     from spacy.training.initialize import get_sourced_components
 
