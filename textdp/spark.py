@@ -169,7 +169,6 @@ def privatize_column(
         if sc is not None:  # classic Spark; Spark Connect ships it with the UDF
             source = sc.broadcast(payload)
 
-    seed = settings.seed
     device = _DEFAULT_DEVICE if settings.device is None else str(settings.device)
     if report_columns:
         out_type: Any = StructType([
@@ -186,13 +185,13 @@ def privatize_column(
     # definition time to pick the iterator-of-Series UDF type.
     def privatize_batches(batches: Iterator[pd.Series]) -> Iterator[pd.Series]:
         return _privatize_partition(((b, None) for b in batches), key=key, source=source,
-                                    device=device, column=column, nulls=nulls, seed=seed,
+                                    device=device, column=column, nulls=nulls,
                                     report_columns=report_columns)
 
     def privatize_scoped(batches: Iterator[Tuple[pd.Series, pd.Series]]  # noqa: UP006
                          ) -> Iterator[pd.Series]:
         return _privatize_partition(batches, key=key, source=source, device=device,
-                                    column=column, nulls=nulls, seed=seed,
+                                    column=column, nulls=nulls,
                                     report_columns=report_columns)
 
     # Non-deterministic (it draws noise): Spark must neither duplicate nor re-order the call.
@@ -255,7 +254,7 @@ def _worker_privatizer(key: str, source: Any, device: str) -> Any:
 
 
 def _privatize_partition(batches: Iterator[Any], *, key: str, source: Any, device: str,
-                         column: str, nulls: str, seed: int | None, report_columns: bool
+                         column: str, nulls: str, report_columns: bool
                          ) -> Iterator[Any]:
     """Privatize every Arrow batch of one partition (runs in an executor Python worker)."""
     import numpy as np
