@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 
 import pytest
+from doubles import Fixed
 
 from textdp.detect import create_detector
 from textdp.detect.ensemble import DEFAULT_ENSEMBLE, EnsembleDetector, union_spans
@@ -16,16 +17,6 @@ from textdp.detect.trained import TrainedNERDetector
 from textdp.detect.transformer import TransformerNameDetector
 
 INVOICE = "The invoice was signed by Oluwaseun Adeyemi and sent to Marta Kowalska."
-
-
-class Fixed:
-    """A detector that returns the same spans for every doc."""
-
-    def __init__(self, spans):
-        self.spans = spans
-
-    def __call__(self, docs):
-        return [list(self.spans) for _ in docs]
 
 
 def test_union_of_person_tokens_split_at_primary_boundaries():

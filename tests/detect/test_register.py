@@ -7,6 +7,7 @@ import pickle
 
 import pytest
 import spacy
+from doubles import Fixed
 
 from textdp.detect.ensemble import EnsembleDetector
 from textdp.detect.register import VOCABULARIES, RegisterStage, key, vocabulary
@@ -143,14 +144,6 @@ def test_switches_and_pickling():
     assert marked("Summer Rain called", stage=RegisterStage(recall=False)) == []
     stage = pickle.loads(pickle.dumps(RegisterStage(entities=True)))
     assert stage.entities and stage._ner is None
-
-
-class Fixed:
-    def __init__(self, spans):
-        self.spans = spans
-
-    def __call__(self, docs):
-        return [list(self.spans) for _ in docs]
 
 
 def test_the_ensemble_applies_the_stage_with_its_rules():
