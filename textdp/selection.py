@@ -73,8 +73,6 @@ class Selector(Protocol):
     def masks(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None, *,
               words: Sequence[Sequence[str]] | None = None) -> list[Mask]: ...
 
-    def findings(self, docs: Sequence[Any]) -> list[list[Finding]] | None: ...
-
 
 class TargetSelector:
     """Targets by entity label through a detector, or every word with ``targets="all"``.
@@ -205,11 +203,6 @@ class TargetSelector:
         entity spans per doc; ``None`` runs the detector. ``words``: each doc's token texts,
         when the caller has them already. (:meth:`select`'s masks.)"""
         return self.select(docs, spans, words=words).masks
-
-    def findings(self, docs: Sequence[Any]) -> list[list[Finding]] | None:
-        """The detector's spans with the detector and score that found each (``None`` with
-        ``targets="all"``: there is no detector)."""
-        return None if self.detector is None else find(self.detector, docs)
 
 
 def _order(f: Finding) -> tuple[int, int, str, str]:
