@@ -330,7 +330,7 @@ class DPPrivatizer(Pipe):
         """
         privatizer = self._ready()
         self._key_process_stream(privatizer)
-        # The core's selection path (textdp.selection): PII merged into one token, the
+        # The core's selection path (textdp.pipeline.selection): PII merged into one token, the
         # detector's findings and the pipeline's entities through the same filters, one
         # mask per Doc, chosen once and handed to the substitution.
         docs = privatizer.prepare(docs)
@@ -358,7 +358,7 @@ class DPPrivatizer(Pipe):
         """Per Doc, the entities an earlier component set (``doc.ents`` as ``(start, end,
         label)``, labels normalised), or ``None`` for a Doc no entity recognizer annotated.
         The selection joins them to the detector's findings through the same filters
-        (:meth:`textdp.selection.TargetSelector.select`): an extra signal, never a
+        (:meth:`textdp.pipeline.selection.TargetSelector.select`): an extra signal, never a
         replacement for the detector unless ``detector="ents"``."""
         return [[(e.start, e.end, normalise_label(e.label_)) for e in doc.ents]
                 if len(doc) and doc.has_annotation("ENT_IOB") else None for doc in docs]

@@ -64,7 +64,7 @@ def test_targets_all_marks_every_word():
 
 
 def test_long_texts_are_chunked_as_the_privatizer_chunks_them(monkeypatch):
-    import textdp.chunking as chunking
+    import textdp.pipeline.chunking as chunking
 
     text = " ".join(["Okafor met the team again today."] * 40)
     words = Words({"Okafor": 0.7})

@@ -37,7 +37,7 @@ def test_truncate_spends_at_most_the_budget_and_still_replaces_every_target(budg
 
 
 def test_budget_is_per_text_across_pieces_of_a_long_text(budgeted, monkeypatch):
-    import textdp.chunking as mod
+    import textdp.pipeline.chunking as mod
 
     monkeypatch.setattr(mod, "CHUNK_CHARS", 10)  # split SIX into several pieces
     out = budgeted(SIX)

@@ -181,7 +181,7 @@ def test_subprocess_addresses_spelt_from_run_together_names_are_written(tmp_path
 def test_an_internal_error_is_one_line_without_the_text(tmp_path, capsys, monkeypatch):
     """Any error that textdp did not raise on purpose (a KeyError shows its key) reaches the
     user as its type and place only (textdp.errors)."""
-    from textdp.substitution import Substituter
+    from textdp.pipeline.substitution import Substituter
 
     def broken(self, *args, **kwargs):
         return {}[(0, CANARY.lower())]

@@ -34,10 +34,10 @@ import spacy
 from scipy import stats
 from tiny_models import save_tiny_bert
 
-from textdp import chunking
 from textdp.contextual import ContextualEncoder
 from textdp.contextual_index import ContextualIndex
 from textdp.detect import lexicon
+from textdp.pipeline import chunking
 from textdp.privatizer import Privatizer
 from textdp.tables import EmbeddingTable
 
@@ -215,7 +215,7 @@ def seeded_draws(row, nlp, table, bert, index, other: str, first: str = "John",
 def first_vectors(monkeypatch) -> list:
     """The contextual vector of the text's first target, per privatize call (its row 0 in
     the first batch's targets): the mechanism's input, compared exactly."""
-    import textdp.substitution as substitution
+    import textdp.pipeline.substitution as substitution
 
     seen: list = []
     inputs = substitution.contextual_inputs
@@ -317,7 +317,7 @@ def test_control_the_others_check_catches_unmasked_contexts(blank_nlp, toy_table
                                                              first_vectors):
     """A wrong combination fails: named contextual targets read without masking the others
     (every target in its whole text, as with targets="all") move with the neighbour's name."""
-    from textdp.substitution import Substituter
+    from textdp.pipeline.substitution import Substituter
 
     row = {**{k: v[0] for k, v in FEATURES.items()}, "representation": "contextual",
            "replace": "word"}

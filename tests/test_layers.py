@@ -29,10 +29,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Small utilities with no first-party dependency but each other.
     ("foundation", ("textdp._version", "textdp.errors", "textdp.threads", "textdp.validation",
                     "textdp.rng", "textdp.io",
-                    "textdp.report", "textdp.tokenization", "textdp.chunking", "textdp.memory",
-                    "textdp.contexts", "textdp.embedded", "textdp.budget", "textdp.surface",
+                    "textdp.report", "textdp.tokenization", "textdp.memory",
+                    "textdp.embedded", "textdp.budget", "textdp.surface",
                     "textdp.profile_urls",
-                    "textdp.batching",
                     # The ε-grid grammar of the evaluations (command line and Python).
                     "textdp.grid",
                     # The versioned catalogue registries of mechanisms and detectors.
@@ -60,11 +59,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("calibration", ("textdp.calibration", "textdp.scale")),
     # One validated configuration of every setting (it checks mechanism, targets, tables).
     ("configuration", ("textdp.config",)),
-    # The stages the privatizer wires: target selection, the candidate space, the vectors
-    # draws start from, and the substitution that draws, keeps names consistent and writes
-    # the surface form.
-    ("stages", ("textdp.selection", "textdp.candidates", "textdp.representation",
-                "textdp.substitution")),
+    # The stages the privatizer wires, in their package: chunking and batching, target
+    # selection, the contexts an encoder reads, the vectors draws start from, the candidate
+    # space, and the substitution that draws, keeps names consistent and writes the surface.
+    ("stages", ("textdp.pipeline", "textdp.pipeline.*")),
     # The wiring of the stages, and the package root that re-exports it.
     ("privatizer", ("textdp.privatizer", "textdp")),
     # Measurements and table releases built on the Privatizer.
@@ -256,7 +254,7 @@ def test_the_graph_is_read() -> None:
     """Guards the reader itself: known imports, lazy ones included, are found."""
     graph = _graph()
     assert "textdp.privatizer" in graph["spacy_textdp.component"]
-    assert "textdp.substitution" in graph["textdp.privatizer"]
+    assert "textdp.pipeline.substitution" in graph["textdp.privatizer"]
     assert "textdp.calibration" in graph["textdp.privatizer"]  # a function-level import
     assert _layer_of("textdp.training.spacy_tagger") > _layer_of("textdp.detect.base")
 

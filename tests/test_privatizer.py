@@ -14,8 +14,8 @@ import pytest
 from scipy import stats
 
 import textdp.defaults as defaults_module
-from textdp.chunking import CHUNK_CHARS, OVERLAP_CHARS
 from textdp.defaults import DEFAULT_EPSILON
+from textdp.pipeline.chunking import CHUNK_CHARS, OVERLAP_CHARS
 from textdp.privatizer import PrivatizedText, Privatizer, is_word
 from textdp.report import Report
 from textdp.surface import surface_form

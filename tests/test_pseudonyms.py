@@ -156,7 +156,7 @@ def test_names_become_consistent_names_charged_once(names_privatizer):
 
 
 def test_consistency_holds_across_chunks_of_one_long_text(names_privatizer, monkeypatch):
-    import textdp.chunking as chunking
+    import textdp.pipeline.chunking as chunking
 
     monkeypatch.setattr(chunking, "CHUNK_CHARS", 60)
     text = " ".join(["Merkel spoke with the press about the plan for the year."] * 12)
@@ -313,7 +313,7 @@ def test_report_spans_are_an_audit_trail_without_text(monkeypatch):
     whole text's offsets across chunks; no text in the report."""
     import json
 
-    import textdp.chunking as chunking
+    import textdp.pipeline.chunking as chunking
 
     monkeypatch.setattr(chunking, "CHUNK_CHARS", 130)
     text = "Dear Dr. Patel, my daughter Emily (emily@example.com) called.\n" * 4
@@ -393,7 +393,7 @@ def test_secure_keyed_draws_come_from_chacha20(monkeypatch):
     ChaCha20, keyed by the HMAC (the same key gives the same pseudonyms in any process)."""
     from randomgen import ChaCha
 
-    import textdp.substitution as substitution
+    import textdp.pipeline.substitution as substitution
 
     made = []
     real = substitution.keyed_source

@@ -2,7 +2,8 @@
 
 A row whose names were all missed used to report ``"tokens_replaced": 0`` and nothing else.
 :class:`Auditor` runs the selection stage exactly as a privatizer does (the same
-:class:`~textdp.selection.TargetSelector`: detector, PII recognisers of the PII labels among
+:class:`~textdp.pipeline.selection.TargetSelector`: detector, PII recognisers of the PII labels
+among
 ``targets``, allow and deny lists, score threshold, multi-token PII merged into one target, a
 name inside an address left to the address, honorifics dropped) on the privatizer's tokenizer
 and chunks, and returns per text the targeted spans as plain values: the spans
@@ -28,13 +29,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from textdp.batching import check_row
 from textdp.budget import TextState
-from textdp.chunking import chunk_text
 from textdp.detect import build_detector
 from textdp.errors import RowError
+from textdp.pipeline.batching import check_row
+from textdp.pipeline.chunking import chunk_text
+from textdp.pipeline.selection import TargetSelector, piece_docs, shift_spans
 from textdp.report import join_cut_spans
-from textdp.selection import TargetSelector, piece_docs, shift_spans
 from textdp.targets import DEFAULT_TARGETS, resolve_targets
 
 # The keys of one span record, in order.

@@ -1,6 +1,6 @@
 """Stage: what one text has spent, and what it has drawn, across the pieces it is cut into.
 
-A long text is privatized in chunks and batches (:mod:`textdp.chunking`); its ε budget
+A long text is privatized in chunks and batches (:mod:`textdp.pipeline.chunking`); its ε budget
 (``max_epsilon_per_text``) and its pseudonyms (one draw per distinct name,
 :mod:`textdp.pseudonyms`) must still span the whole text. :class:`TextState` carries both from
 one batch to the next and is dropped when the text is done, so nothing about a text outlives
@@ -28,7 +28,7 @@ class TextState:
         scope: the consistency scope of keyed draws (``consistency="dataset"``): ``""`` for
             the whole dataset, or the text's key column value.
         mentions: the words of the full names targeted in this text so far, matched as
-            later mentions in its other chunks (:func:`textdp.selection.carry_mentions`).
+            later mentions in its other chunks (:func:`textdp.pipeline.selection.carry_mentions`).
     """
 
     left: int | None = None

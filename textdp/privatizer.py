@@ -1,10 +1,12 @@
 """Privatizer: wires the stages of one configuration and runs them on batches of texts.
 
-texts → chunks in bounded batches (:mod:`textdp.batching`, :mod:`textdp.chunking`) → tokens
-→ target selection (:mod:`textdp.selection`: the one path every front end takes) →
-substitution (:mod:`textdp.substitution`: the draw plan, i.e. consistency and budget, then
-the vectors of :mod:`textdp.representation`, the mechanism, the decode against the candidate
-space of :mod:`textdp.candidates`, and the surface form) → text and a report. Every setting
+texts → chunks in bounded batches (:mod:`textdp.pipeline.batching`,
+:mod:`textdp.pipeline.chunking`) → tokens
+→ target selection (:mod:`textdp.pipeline.selection`: the one path every front end takes) →
+substitution (:mod:`textdp.pipeline.substitution`: the draw plan, i.e. consistency and budget, then
+the vectors of :mod:`textdp.pipeline.representation`, the mechanism, the decode against the
+candidate
+space of :mod:`textdp.pipeline.candidates`, and the surface form) → text and a report. Every setting
 lives in one :class:`~textdp.config.PrivatizerConfig`, validated before any text is read; the
 privatizer owns the random streams of every front end (:meth:`Privatizer.use_stream`); the
 stages keep the privacy rules of docs/architecture.md (public candidates, public stand-ins, ε
@@ -19,10 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from textdp.batching import Piece, PrivatizedText, check_row
-from textdp.batching import stream as run_batches
 from textdp.budget import TextState
-from textdp.candidates import CandidateSpace, load_table
 from textdp.config import PrivatizerConfig, from_mapping
 from textdp.contextual import ContextualEncoder
 from textdp.contextual_index import resolve_contextual_index
@@ -31,11 +30,14 @@ from textdp.detect.normalise import use_pipeline_tokenizer
 from textdp.errors import withheld
 from textdp.index import resolve_device
 from textdp.memory import release_free_memory
+from textdp.pipeline.batching import Piece, PrivatizedText, check_row
+from textdp.pipeline.batching import stream as run_batches
+from textdp.pipeline.candidates import CandidateSpace, load_table
+from textdp.pipeline.selection import Selection, Selector, TargetSelector, piece_docs, shift_spans
+from textdp.pipeline.substitution import Substituter
 from textdp.pseudonyms import resolve_key
 from textdp.report import Report, ScopeAccount
 from textdp.rng import RandomSource
-from textdp.selection import Selection, Selector, TargetSelector, piece_docs, shift_spans
-from textdp.substitution import Substituter
 from textdp.surface import join_words
 from textdp.tables import EmbeddingTable, resolve_exclude
 from textdp.targets import DEFAULT_TARGETS, is_word
@@ -261,7 +263,7 @@ class Privatizer:
                        ) -> Iterator[PrivatizedText | None]:
         """Privatize lazily, in input order: each result is yielded once its text is done.
 
-        Texts are cut into chunks (:mod:`textdp.chunking`) and batched by count
+        Texts are cut into chunks (:mod:`textdp.pipeline.chunking`) and batched by count
         (``batch_size``) and by characters (``BATCH_CHARS``), so memory is bounded by one
         batch whatever the length of the input or of one text; a ``max_epsilon_per_text``
         budget still spans all chunks of a text. A non-string row raises ``ValueError``

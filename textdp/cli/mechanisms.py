@@ -31,10 +31,10 @@ _CONFIG_FLAGS = ("mechanism", "epsilon", "targets", "representation", "precision
 
 def configuration_statement(settings: dict[str, Any]) -> str:
     """What holds for the configuration these settings make, exactly as each of its reports
-    states it (:func:`textdp.substitution.report_template`); loads no model or table."""
+    states it (:func:`textdp.pipeline.substitution.report_template`); loads no model or table."""
     from textdp.config import PrivatizerConfig
+    from textdp.pipeline.substitution import report_template
     from textdp.report import HOLDS_BETWEEN_BATCH
-    from textdp.substitution import report_template
 
     if settings.get("targets") == ["all"]:
         settings["targets"] = "all"

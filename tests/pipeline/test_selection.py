@@ -1,7 +1,9 @@
-"""Target selection (textdp.selection): one path from tokens to targets for every front end.
+"""Target selection (textdp.pipeline.selection): one path from tokens to targets for every
+front end.
 
 ``textdp detect`` (the Auditor), ``privatize(report_spans=True)`` and the spaCy component all
-select through :class:`~textdp.selection.TargetSelector`, so the dry run shows exactly what is
+select through :class:`~textdp.pipeline.selection.TargetSelector`, so the dry run shows exactly
+what is
 replaced: honorifics dropped, a multi-token address or number one target, a name inside an
 address left to the address, long texts cut and joined alike.
 """
@@ -15,8 +17,8 @@ import pytest
 from spacy.tokens import Span
 
 from textdp.cli import main
+from textdp.pipeline.selection import ENTITIES, TargetSelector
 from textdp.privatizer import Privatizer
-from textdp.selection import ENTITIES, TargetSelector
 
 pytestmark = pytest.mark.usefixtures("private_cache")
 

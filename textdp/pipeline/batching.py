@@ -1,6 +1,7 @@
 """Batching: texts in, pieces of bounded size through a vectorised step, results out in order.
 
-Texts are cut into chunks (:mod:`textdp.chunking`) and gathered into batches by count and by
+Texts are cut into chunks (:mod:`textdp.pipeline.chunking`) and gathered into batches by count
+and by
 characters, so memory is bounded by one batch whatever the length of the input or of one
 text. Each text's pieces are joined back, their reports merged, and its result yielded as
 soon as all its pieces ran; its state (budget, pseudonyms drawn) lives exactly as long.
@@ -14,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from textdp.budget import TextState
-from textdp.chunking import BATCH_CHARS, Chunk, chunk_text
 from textdp.errors import RowError
+from textdp.pipeline.chunking import BATCH_CHARS, Chunk, chunk_text
 from textdp.report import Report, join_cut_spans
 
 
@@ -49,7 +50,7 @@ def stream(texts: Iterable[str | None], run: RunPieces, *, empty: Report, batch_
            keep_original: bool = False, scopes: Iterable[Any] | None = None
            ) -> Iterator[PrivatizedText | None]:
     """Run ``run`` over the pieces of ``texts`` in batches of at most ``batch_size`` pieces
-    and about :data:`~textdp.chunking.BATCH_CHARS` characters; yield one result per text in
+    and about :data:`~textdp.pipeline.chunking.BATCH_CHARS` characters; yield one result per text in
     input order (``None`` for a ``None`` text, which costs nothing; ``empty`` as the report
     of a text without pieces). ``scopes``: per text, the scope of its keyed pseudonyms.
     A non-string row raises ``ValueError`` naming it when it is reached."""

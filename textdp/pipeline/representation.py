@@ -3,7 +3,7 @@
 Static: the target's row of the public table; a target without one (out of vocabulary) or
 over its text's budget gets a public stand-in vector that does not depend on it
 (docs/architecture.md rule 2). Contextual: the target's hidden state read in the context
-:mod:`textdp.contexts` builds, clipped like the candidates.
+:mod:`textdp.pipeline.contexts` builds, clipped like the candidates.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import torch
 
-from textdp.candidates import CandidateSpace
-from textdp.contexts import target_contexts
 from textdp.contextual import ContextualEncoder
+from textdp.pipeline.candidates import CandidateSpace
+from textdp.pipeline.contexts import target_contexts
 from textdp.pseudonyms import PERSON
 
 
@@ -48,7 +48,7 @@ def contextual_inputs(encoder: ContextualEncoder, space: CandidateSpace, docs: S
                       isolate: bool, device: torch.device,
                       context_targets: Sequence[dict[int, str]] | None = None) -> torch.Tensor:
     """Each target's contextual vector (``flat``: (doc, token) per target), read in the
-    context :mod:`textdp.contexts` builds (``isolate``: the other targets masked by public
+    context :mod:`textdp.pipeline.contexts` builds (``isolate``: the other targets masked by public
     words), clipped to the space's radius; targets not ``wanted`` (over budget, or later
     mentions of a name) and, should a tokenizer drop a word's characters, words without a
     piece get the public stand-in vector instead. ``context_targets``: per doc, targets read

@@ -19,12 +19,14 @@ import numpy as np
 import torch
 
 from textdp.budget import TextState, over_budget
-from textdp.candidates import CandidateSpace
 from textdp.config import PrivatizerConfig
-from textdp.contexts import target_contexts
 from textdp.contextual import ContextualEncoder
 from textdp.mechanisms import Mechanism
 from textdp.mechanisms.base import ContextMechanism
+from textdp.pipeline.candidates import CandidateSpace
+from textdp.pipeline.contexts import target_contexts
+from textdp.pipeline.representation import contextual_inputs, static_inputs
+from textdp.pipeline.selection import Mask
 from textdp.pseudonyms import (
     PERSON,
     canonical_token,
@@ -44,9 +46,7 @@ from textdp.report import (
     Report,
     ScopeAccount,
 )
-from textdp.representation import contextual_inputs, static_inputs
 from textdp.rng import RandomSource
-from textdp.selection import Mask
 from textdp.surface import surface_form
 
 
@@ -60,7 +60,7 @@ def report_template(config: PrivatizerConfig, mechanism: Mechanism,
     in_context = mechanism.reads_context
     # A context mechanism reads each target's text: its representation is contextual.
     representation = "contextual" if in_context else config.representation
-    # With targets="all" every draw reads the whole text (see textdp.contexts).
+    # With targets="all" every draw reads the whole text (see textdp.pipeline.contexts).
     scope = "text" if representation == "contextual" and config.targets == "all" else "token"
     guarantee = mechanism.guarantee
     shares_line = getattr(mechanism, "shares_line", None)  # nadp: how much it covers
@@ -281,7 +281,7 @@ class Substituter:
                          rng: RandomSource,
                          context_targets: Sequence[dict[int, str]] | None = None) -> list[str]:
         """Substitutes from a context mechanism for the targets ``reps``, each read in the
-        context :mod:`textdp.contexts` builds; over-budget ones get text-free draws."""
+        context :mod:`textdp.pipeline.contexts` builds; over-budget ones get text-free draws."""
         mech = self.mechanism
         assert isinstance(mech, ContextMechanism)
         wanted = np.zeros(len(flat), dtype=bool)

@@ -21,13 +21,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, Protocol
 
-from textdp.chunking import Chunk
 from textdp.detect import Finding, PIIUnion, Span, find
 from textdp.detect.base import span_records
 from textdp.detect.glued import split_glued
 from textdp.detect.lists import ListDetector
 from textdp.detect.pii import PII_LABELS
 from textdp.detect.rules import drop_non_names
+from textdp.pipeline.chunking import Chunk
 from textdp.pseudonyms import drop_honorifics, merge_pii_tokens
 from textdp.targets import is_word
 
@@ -49,7 +49,7 @@ class Selection(NamedTuple):
     #: label, detector, score); ``None`` when not asked for.
     spans: list[tuple[AuditSpan, ...]] | None = None
     #: Per doc, the targets outside its core (token → label): a neighbouring chunk draws them,
-    #: and every context read in this doc masks them (:mod:`textdp.contexts`).
+    #: and every context read in this doc masks them (:mod:`textdp.pipeline.contexts`).
     context_targets: list[dict[int, str]] | None = None
 
 
@@ -229,7 +229,7 @@ def restrict_to_cores(docs: Sequence[Any], masks: list[Mask],
     """Keep as targets only the tokens that start in their doc's core (a character range;
     ``None`` for the whole doc): the rest of a chunk is read as context only. Returns, per
     doc, the targets so removed (token → label): a neighbouring chunk draws them, and every
-    context read here masks them (:mod:`textdp.contexts`)."""
+    context read here masks them (:mod:`textdp.pipeline.contexts`)."""
     removed: list[dict[int, str]] = [{} for _ in masks]
     for doc, mask, core, out in zip(docs, masks, cores, removed):
         if core is not None:

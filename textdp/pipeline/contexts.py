@@ -16,7 +16,7 @@ draw depends on the target itself and on public words only:
   targets replaced by the public word so that they really cost nothing. The guarantee then
   covers the whole text (scope ``"text"`` in :mod:`textdp.report`).
 
-A chunk of a long text (:mod:`textdp.chunking`) also reads the overlap with its neighbours,
+A chunk of a long text (:mod:`textdp.pipeline.chunking`) also reads the overlap with its neighbours,
 whose targets belong to the neighbouring chunk's cores and are drawn there. Those targets
 (``context_targets``) are masked too, in both modes, wherever they fall in a window: without
 that, a target within the window of a chunk edge was read with the next chunk's names as they

@@ -1,4 +1,5 @@
-"""textdp.chunking: long texts in bounded chunks whose cores tile the text, read with overlap;
+"""textdp.pipeline.chunking: long texts in bounded chunks whose cores tile the text, read
+with overlap;
 and the Privatizer's lazy, chunked path (privatize_iter, names at a cut)."""
 
 from __future__ import annotations
@@ -9,8 +10,8 @@ from itertools import islice
 
 import pytest
 
-import textdp.chunking as chunking
-from textdp.chunking import chunk_text
+import textdp.pipeline.chunking as chunking
+from textdp.pipeline.chunking import chunk_text
 from textdp.privatizer import Privatizer
 
 

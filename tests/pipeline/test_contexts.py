@@ -1,11 +1,11 @@
-"""textdp.contexts: the public context each target is read in."""
+"""textdp.pipeline.contexts: the public context each target is read in."""
 
 from __future__ import annotations
 
 import numpy as np
 from tiny_models import save_tiny_bert
 
-from textdp.contexts import mask_word, target_contexts
+from textdp.pipeline.contexts import mask_word, target_contexts
 
 
 def _read(nlp, text, targets, wanted=None, *, isolate, window=32):
@@ -83,7 +83,7 @@ def _name_detector(docs):
 def _edge_text(name: str) -> str:
     """A text over 20,000 characters cut at its only line end: "john" ends the first chunk's
     core, ``name`` starts the second's, four tokens apart (well inside the context window)."""
-    from textdp.chunking import CHUNK_CHARS
+    from textdp.pipeline.chunking import CHUNK_CHARS
 
     filler = "the cat sat on the mat . "
     head = filler * ((CHUNK_CHARS - 200) // len(filler)) + "the dog met john .\n"
@@ -99,9 +99,9 @@ def test_a_target_at_a_chunk_edge_is_read_with_the_next_chunks_targets_masked(
     does not move john's vector at all (the audit measured 0.644 before)."""
     import torch
 
-    from textdp.chunking import chunk_text
     from textdp.contextual import ContextualEncoder
     from textdp.contextual_index import ContextualIndex
+    from textdp.pipeline.chunking import chunk_text
     from textdp.privatizer import Privatizer
 
     model = _tiny_bert(tmp_path / "bert")
