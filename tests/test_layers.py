@@ -33,6 +33,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                     "textdp.contexts", "textdp.embedded", "textdp.budget", "textdp.surface",
                     "textdp.profile_urls",
                     "textdp.batching",
+                    # Device settings resolved in one place (torch, no first-party import).
+                    "textdp.devices",
                     # The ε-grid grammar of the evaluations (command line and Python).
                     "textdp.grid",
                     # The versioned catalogue registries of mechanisms and detectors.
