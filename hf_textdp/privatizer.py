@@ -32,14 +32,12 @@ import numpy as np
 import torch
 
 from textdp.config import PrivatizerConfig
+from textdp.devices import gpu_for
 from textdp.errors import RowError
 from textdp.privatizer import Privatizer as CorePrivatizer
 from textdp.report import REPORT_COLUMNS
 from textdp.tables import EmbeddingTable
 from textdp.validation import check_bool, resolve_output_column
-
-# Device settings that let a rank pick its GPU (an explicit "cpu" or "cuda:N" is kept).
-_RANKED_DEVICES = (None, "auto", "cuda")
 
 
 class Privatizer:
@@ -157,10 +155,9 @@ class Privatizer:
     def core_for(self, rank: int | None = None) -> CorePrivatizer:
         """The core for worker ``rank``: ``cuda:{rank % device_count}`` when CUDA is
         available and the device setting allows it, else the default device."""
-        if rank is None or self.device_spec not in _RANKED_DEVICES \
-                or not torch.cuda.is_available():
+        key = None if rank is None else gpu_for(self.device_spec, rank, wrap=True)
+        if key is None:  # an explicit "cpu" or "cuda:N" is kept, as without CUDA
             return self.core
-        key = f"cuda:{int(rank) % torch.cuda.device_count()}"
         if key not in self._cores:
             self._cores[key] = CorePrivatizer(self.config, nlp=self._nlp, device=key)
         return self._cores[key]

@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import textdp.index as index_module
-from textdp.index import BACKENDS, NeighbourIndex, resolve_device
+from textdp.index import BACKENDS, NeighbourIndex
 
 ROWS, DIM, QUERIES = 3000, 24, 400
 EXACT_BACKENDS = ("exact", "flat")
@@ -162,8 +162,6 @@ def test_bad_backend_rejected(backend, uniform):
 @pytest.mark.parametrize("device", ["gpu", "quantum", "cuda:x", 42])
 def test_bad_device_rejected(device):
     with pytest.raises(ValueError, match="device"):
-        resolve_device(device)
-    with pytest.raises(ValueError, match="device"):
         NeighbourIndex(np.eye(3, dtype=np.float32), backend="exact", device=device)
 
 
@@ -171,20 +169,6 @@ def test_bad_device_rejected(device):
 def test_bad_recall_rejected(recall):
     with pytest.raises(ValueError, match="recall"):
         NeighbourIndex(np.eye(3, dtype=np.float32), backend="hnsw", recall=recall)
-
-
-def test_resolve_device():
-    assert resolve_device("cpu") == torch.device("cpu")
-    assert resolve_device(torch.device("cpu")) == torch.device("cpu")
-    expected = "cuda" if torch.cuda.is_available() else "cpu"
-    assert resolve_device("auto").type == expected
-    assert resolve_device(None).type == expected
-
-
-@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-CUDA error")
-def test_cuda_without_a_gpu_is_a_value_error():
-    with pytest.raises(ValueError, match="CUDA"):
-        resolve_device("cuda")
 
 
 def test_backends_constant():

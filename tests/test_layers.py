@@ -32,6 +32,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                     "textdp.report", "textdp.tokenization", "textdp.memory",
                     "textdp.embedded", "textdp.budget", "textdp.surface",
                     "textdp.profile_urls",
+                    # Device settings resolved in one place (torch, no first-party import).
+                    "textdp.devices",
                     # The ε-grid grammar of the evaluations (command line and Python).
                     "textdp.grid",
                     # The versioned catalogue registries of mechanisms and detectors.

@@ -25,6 +25,7 @@ from textdp.budget import BUDGET_POLICIES
 from textdp.calibration import check_auto
 from textdp.contextual import DEFAULT_LAYER, PRECISIONS
 from textdp.defaults import default_epsilon
+from textdp.detect.spec import parse_detector_spec
 from textdp.index import BACKENDS
 from textdp.mechanisms import Mechanism, create_mechanism, registry
 from textdp.pseudonyms import CONSISTENCY, check_replace, resolve_key
@@ -172,6 +173,8 @@ class PrivatizerConfig:
             # fingerprint alike, and each privatizer builds its own. ε lives in `epsilon`.
             put("mechanism", _plain("mechanism", mechanism))
         put("targets", resolve_targets(self.targets))
+        if isinstance(self.detector, str):  # its names, before any model loads
+            parse_detector_spec(self.detector, param="detector")
         check_choice("representation", self.representation, REPRESENTATIONS)
         table = check_table_spec(self.table)
         put("table", None if table == "default" else table)  # one spelling of the default

@@ -45,8 +45,9 @@ from typing import Any
 import numpy as np
 import torch
 
+from textdp.devices import resolve_device
 from textdp.embedded import quiet_transformers
-from textdp.index import bf16_matmul_fast, resolve_device
+from textdp.index import bf16_matmul_fast
 from textdp.tables import is_real_word
 from textdp.validation import check_positive_int
 

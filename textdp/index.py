@@ -73,6 +73,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import torch
 
+from textdp.devices import resolve_device
 from textdp.validation import check_choice, check_open_unit
 
 if TYPE_CHECKING:
@@ -117,20 +118,6 @@ INT8_SHORTLIST_BLOCKS = 4
 # exact word for 99.995 % of tokens, two per block for 100 % (80,000 vectors).
 BF16_PER_BLOCK = 2
 _INT8_BIAS_LIMIT = float(1 << 30)  # int32 headroom for scores − bias
-
-
-def resolve_device(device: str | torch.device | None) -> torch.device:
-    """``"auto"``/``None`` → CUDA when present, else CPU; anything else is checked."""
-    if device is None or device == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    try:
-        dev = torch.device(device)
-    except (RuntimeError, TypeError) as err:
-        raise ValueError(f"device must be 'cpu', 'cuda', 'cuda:N' or 'auto', got {device!r}") \
-            from err
-    if dev.type == "cuda" and not torch.cuda.is_available():
-        raise ValueError(f"device={device!r} was asked for but no CUDA device is available")
-    return dev
 
 
 def _faiss() -> Any:

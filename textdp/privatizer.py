@@ -27,8 +27,8 @@ from textdp.contextual import ContextualEncoder
 from textdp.contextual_index import resolve_contextual_index
 from textdp.detect import Span, build_detector
 from textdp.detect.normalise import use_pipeline_tokenizer
+from textdp.devices import resolve_device
 from textdp.errors import withheld
-from textdp.index import resolve_device
 from textdp.memory import release_free_memory
 from textdp.pipeline.batching import Piece, PrivatizedText, check_row
 from textdp.pipeline.batching import stream as run_batches

@@ -44,6 +44,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Tuple  # noqa: UP035 (pyspark reads Tuple hints)
 
+from textdp.devices import chooses_gpu, gpu_for, parse_device
 from textdp.report import REPORT_COLUMNS
 from textdp.validation import check_bool, resolve_output_column
 
@@ -313,17 +314,14 @@ def _privatize_partition(batches: Iterator[Any], *, key: str, source: Any, devic
 def _task_device(ctx: Any, device: str) -> str:
     """``cuda:<address>`` for a task Spark gave a GPU (device ``auto``/``cuda``), else
     ``device`` as configured."""
-    if ctx is None or device not in ("auto", "cuda"):
+    if ctx is None or not chooses_gpu(device):
         return device
     try:
         gpus = ctx.resources().get("gpu")
     except Exception:  # resources() is unavailable in some local modes
         gpus = None
     if gpus is not None and gpus.addresses:
-        import torch
-
-        if torch.cuda.is_available():
-            return f"cuda:{int(gpus.addresses[0])}"
+        return gpu_for(device, int(gpus.addresses[0])) or device
     return device
 
 
@@ -368,14 +366,7 @@ def _driver_device(device: Any) -> Any:
         import torch
 
         if not torch.cuda.is_available():
-            try:
-                parsed = torch.device(device)
-            except (RuntimeError, TypeError) as err:
-                raise ValueError(f"device must be 'cpu', 'cuda', 'cuda:N' or 'auto', got "
-                                 f"{device!r}") from err
-            if parsed.type != "cuda":
-                raise ValueError(f"device must be 'cpu', 'cuda', 'cuda:N' or 'auto', got "
-                                 f"{device!r}")
+            parse_device(device)
             return "cpu"
     return device
 

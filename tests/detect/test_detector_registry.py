@@ -3,13 +3,22 @@ or from the ``textdp_detectors`` entry points), unions of them, and clear errors
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
+import inspect
 import re
 
 import catalogue
 import pytest
 
-from textdp.detect import available, build_detector, create_detector, registry
+from textdp.detect import (
+    available,
+    build_detector,
+    create_detector,
+    parse_detector_spec,
+    registry,
+)
+from textdp.detect.base import detector_name
 from textdp.detect.ensemble import EnsembleDetector
 from textdp.detect.handles import HandleDetector
 from textdp.detect.normalise import NormalisedView
@@ -19,6 +28,10 @@ BUILT_IN = ["ensemble", "glued", "handles", "hf", "minilm", "rules", "similarity
             "trained"]
 # "hf" needs a model after the colon; it is checked on its own below.
 BUILDS_ALONE = [n for n in BUILT_IN if n != "hf"]
+# The module that defines (and registers) each built-in.
+DEFINED_IN = {"ensemble": "ensemble", "glued": "glued", "handles": "handles", "hf": "hf_ner",
+              "minilm": "transformer", "rules": "rules", "similarity": "similarity",
+              "spacy": "spacy_ner", "trained": "trained"}
 
 
 class Toy:
@@ -53,7 +66,44 @@ def test_available_lists_each_built_in_once_by_its_short_name():
 
 @pytest.mark.parametrize("name", BUILDS_ALONE)
 def test_every_registered_name_builds(name):
-    assert callable(create_detector(name))
+    detector = create_detector(name)
+    assert callable(detector)
+    if name != "ensemble":  # the ensemble is a union on the normalised view
+        assert detector_name(detector) == name  # what audits report, from the class itself
+
+
+@pytest.mark.parametrize("name", available())
+def test_every_registered_name_resolves(name):
+    spec = parse_detector_spec(f"{name}:x" if name == "hf" else name)
+    assert [m.name for m in spec.members] == [name]
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_each_detector_registers_in_the_module_that_defines_it(name):
+    """No name map or wrapper module: the registered object is the detector class (or a
+    factory beside it) of the module that defines the detector, and it registers there."""
+    factory = registry.get(name)
+    module = f"textdp.detect.{DEFINED_IN[name]}"
+    assert factory.__module__ == module
+    assert getattr(importlib.import_module(module), factory.__name__) is factory
+    source = inspect.getsource(importlib.import_module(module))
+    assert f'@register_detector("{name}")' in source
+    if inspect.isclass(factory):
+        assert factory.name == name
+
+
+def test_a_registered_class_keeps_one_name():
+    from textdp.detect import register_detector
+
+    class Named:
+        name = "one"
+
+        def __call__(self, docs):
+            return [[] for _ in docs]
+
+    with pytest.raises(ValueError, match="named 'one' but registered as 'two'"):
+        register_detector("two")(Named)
+    assert "two" not in registry
 
 
 @pytest.mark.parametrize("name", BUILDS_ALONE)
@@ -72,7 +122,7 @@ def test_versioned_names_join_unions_and_take_models():
 
 
 def test_hf_needs_a_model():
-    with pytest.raises(ValueError, match=r"'hf' needs a model: 'hf:<folder or hub name>'"):
+    with pytest.raises(ValueError, match=r"'hf' needs a model: 'hf:<model>'"):
         create_detector("hf")
 
 
@@ -94,7 +144,8 @@ def test_a_third_party_detector_is_found_by_name(toy, nlp):
 
 def test_a_third_party_detector_is_found_in_the_entry_points(monkeypatch):
     point = importlib.metadata.EntryPoint(
-        name="acme.handles.v1", value="textdp.detect.named:handles", group="textdp_detectors")
+        name="acme.handles.v1", value="textdp.detect.handles:HandleDetector",
+        group="textdp_detectors")
     monkeypatch.setattr(catalogue, "AVAILABLE_ENTRY_POINTS",
                         importlib.metadata.EntryPoints([point]))
     assert "acme.handles.v1" in available()

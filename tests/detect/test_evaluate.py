@@ -141,6 +141,22 @@ def test_evaluate_command_missing_file(tmp_path, capsys):
     assert "nope" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("run", ["evaluate_file", "evaluate_jsonl", "conll_survival",
+                                 "evaluate_domains"])
+def test_a_misspelt_detector_is_refused_before_any_data_is_read(tmp_path, run):
+    from textdp.evaluate import detection
+
+    with pytest.raises(ValueError, match=r"^detector: unknown detector 'rulez' in the union"):
+        getattr(detection, run)(tmp_path / "nope", ["rules", "minilm+rulez"])
+
+
+def test_the_similarity_roc_is_found_by_its_versioned_name_too(conll_file, capsys):
+    from textdp.evaluate.detection import evaluate_file
+
+    evaluate_file(conll_file, ["textdp.similarity.v1"], log=print)
+    assert "similarity ROC over word tokens" in capsys.readouterr().out
+
+
 @pytest.mark.slow
 @pytest.mark.shared_data
 def test_default_privatizer_meets_the_targets_on_every_dev_domain(shared_data):

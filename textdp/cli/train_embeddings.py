@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--backend gensim trains plain fastText; use --backend torch for "
                          "--polarization")
     if args.backend == "torch":
-        from textdp.index import resolve_device
+        from textdp.devices import resolve_device
 
         resolve_device(cfg.device)
     documents, labels = read_corpus(args.input, fmt=args.format, text_field=args.text_field,

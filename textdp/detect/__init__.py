@@ -1,41 +1,43 @@
 """Detectors: which tokens are targets. All share the :class:`Detector` protocol.
 
-Detectors are found by name in :data:`registry` (namespace ``textdp.detectors``, entry-point
-group ``textdp_detectors``): built-ins under ``textdp.<name>.v1`` with their short names as
-aliases, see :mod:`textdp.detect.named`.
+Each detector registers itself where it is defined, in :data:`registry` (namespace
+``textdp.detectors``, entry-point group ``textdp_detectors``; see
+:mod:`textdp.detect.registry`): built-ins under ``textdp.<name>.v1`` with their short names as
+aliases. Importing this package imports every built-in detector module, so every name is
+registered before a spec is parsed (:mod:`textdp.detect.spec`, the one parser of the spec
+grammar).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from textdp.detect.base import Detector, Finding, Span, find, merge_spans, normalise_label
-from textdp.detect.named import (
-    DEFAULT_DETECTOR,
-    available,
-    build_named,
-    is_named,
-    named_detector,
-    register_detector,
-    registry,
-    union_members_hint,
+# The built-in detector modules register their names on import (docs/architecture.md,
+# "Detectors"); the order is the registry's, not a priority.
+from textdp.detect import (  # noqa: F401
+    glued,
+    handles,
+    hf_ner,
+    rules,
+    similarity,
+    trained,
+    transformer,
 )
+from textdp.detect.base import Detector, Finding, Span, find, merge_spans, normalise_label
+from textdp.detect.ensemble import build_spec
+from textdp.detect.registry import available, register_detector, registry
 from textdp.detect.spacy_ner import SpacyNERDetector
+from textdp.detect.spec import (
+    DEFAULT_DETECTOR,
+    DetectorMember,
+    DetectorSpec,
+    detector_forms,
+    parse_detector_spec,
+)
 
-
-def detector_forms(names: list[str] | None = None) -> str:
-    """What create_detector accepts, for error messages (``names``: the registered ones,
-    entry points included, by default)."""
-    names = available() if names is None else names
-    return (f"None (the default, {DEFAULT_DETECTOR!r}), one of {', '.join(names)} (or its "
-            "versioned name, 'textdp.<name>.v1'), a '+'-joined union of them "
-            "('trained+spacy+rules'), 'trained:<folder>' / 'minilm:<folder>', an installed "
-            "spaCy package or pipeline folder, 'hf:<model>', or a Detector object")
-
-
-# The same for the built-in detectors (entry points are loaded only when a message needs them).
+# What a detector spec may be, with the built-in names (entry points are loaded only when a
+# message needs them).
 DETECTOR_FORMS = detector_forms(sorted(registry.aliases))
 
 
@@ -43,40 +45,18 @@ def create_detector(spec: Any = None, *, device: Any = "cpu") -> Detector:
     """A detector from ``None`` (the default, ``"ensemble"``: the packaged MiniLM name tagger,
     the recall rules and the names in handles and e-mail addresses, on a normalised view of
     the text), a registered name (``"spacy"`` for the embedded spaCy NER, ``"trained"``,
-    ``"rules"``, ``"similarity"``, ``"handles"``, ``"ensemble"``, ``"hf:<model>"`` for a
-    ``transformers`` token-classification folder or hub name, their versioned names such as
-    ``"textdp.rules.v1"``, a third-party name from the ``textdp_detectors`` entry points, or
-    a union such as ``"trained+spacy+rules"``; see :mod:`textdp.detect.named`), a spaCy
-    package name or pipeline folder, or an object that follows the :class:`Detector`
-    protocol. ``device`` (a torch device) is where model-based members run (the MiniLM
-    tagger)."""
-    if spec is None:
-        return named_detector(DEFAULT_DETECTOR, device=str(device))
-    if isinstance(spec, str):
-        if is_named(spec):  # "trained", "rules", "hf:<model>", "trained+rules", ...
-            return named_detector(spec, device=str(device))
-        _check_spacy_pipeline(spec)
-        return build_named(f"spacy:{spec}", device=str(device))
-    if callable(spec):
-        return spec
-    raise ValueError(f"detector must be {detector_forms()}; got {type(spec).__name__}")
-
-
-def _check_spacy_pipeline(spec: str) -> None:
-    """Refuse a detector name that is neither built in nor an installed spaCy package nor a
-    pipeline folder, before any text is read (a typo used to fail at the first text)."""
-    if "+" in spec:
-        unknown = [p.strip() for p in spec.split("+") if not is_named(p.strip())]
-        raise ValueError(f"unknown detector{'s' if len(unknown) > 1 else ''} "
-                         f"{', '.join(map(repr, unknown))} in the union {spec!r}; valid members: "
-                         f"{union_members_hint()}")
-    if os.path.isdir(spec):
-        return
-    import spacy.util
-
-    if not spacy.util.is_package(spec):
-        raise ValueError(f"unknown detector {spec!r}: not a registered name, an installed spaCy "
-                         f"package or a pipeline folder; valid: {detector_forms()}")
+    ``"rules"``, ``"similarity"``, ``"handles"``, ``"glued"``, ``"ensemble"``,
+    ``"hf:<model>"`` for a ``transformers`` token-classification folder or hub name, their
+    versioned names such as ``"textdp.rules.v1"``, a third-party name from the
+    ``textdp_detectors`` entry points, or a union such as ``"trained+spacy+rules"``; the
+    grammar is :mod:`textdp.detect.spec`'s), a spaCy package name or pipeline folder, or an
+    object that follows the :class:`Detector` protocol. ``device`` (a torch device) is where
+    model-based members run (the MiniLM tagger, ``hf:<model>``)."""
+    if spec is not None and not isinstance(spec, str):
+        if callable(spec):
+            return spec
+        raise ValueError(f"detector must be {detector_forms()}; got {type(spec).__name__}")
+    return build_spec(parse_detector_spec(spec), device=str(device))
 
 
 class PIIUnion:
@@ -145,6 +125,7 @@ def build_detector(spec: Any = None, *, device: Any = "cpu", targets: Any = None
                         threshold=threshold)
 
 
-__all__ = ["DETECTOR_FORMS", "Detector", "Finding", "PIIUnion", "SpacyNERDetector", "Span",
-           "available", "build_detector", "create_detector", "detector_forms", "find",
-           "merge_spans", "normalise_label", "register_detector", "registry", "with_pii"]
+__all__ = ["DEFAULT_DETECTOR", "DETECTOR_FORMS", "Detector", "DetectorMember", "DetectorSpec",
+           "Finding", "PIIUnion", "SpacyNERDetector", "Span", "available", "build_detector",
+           "create_detector", "detector_forms", "find", "merge_spans", "normalise_label",
+           "parse_detector_spec", "register_detector", "registry", "with_pii"]

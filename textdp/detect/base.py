@@ -63,23 +63,14 @@ class Finding(NamedTuple):
         return (self.start, self.end, self.label)
 
 
-# Short names of the built-in detectors (what ``create_detector`` accepts), by class name.
-_DETECTOR_NAMES = {
-    "TransformerNameDetector": "minilm", "TrainedNERDetector": "trained",
-    "SpacyNERDetector": "spacy", "NameRules": "rules", "SimilarityDetector": "similarity",
-    "HandleDetector": "handles", "HFNERDetector": "hf", "PIIDetector": "pii",
-    "EnsembleDetector": "ensemble",
-}
-
-
 def detector_name(detector: Any) -> str:
     """A short name for ``detector`` in audits: its ``name`` attribute when it has a string
-    one, the built-in name of its class, or the class name."""
+    one (every built-in detector class carries its registered short name, see
+    :mod:`textdp.detect.registry`), else its class name."""
     name = getattr(detector, "name", None)
     if isinstance(name, str) and name:
         return name
-    cls = type(detector).__name__
-    return _DETECTOR_NAMES.get(cls, cls)
+    return type(detector).__name__
 
 
 def find(detector: Any, docs: Sequence[Any]) -> list[list[Finding]]:

@@ -13,9 +13,10 @@ address parts, speaker labels, every mention of a found name) join them.
 Non-person spans (ORG, LOC, …) are kept where no person token lies: they serve other targets,
 and the rules leave them alone (``Jordan`` the country next to ``Michael Jordan``).
 
-Build one from names with ``create_detector("minilm+rules")``; ``create_detector(None)``
-returns :data:`DEFAULT_ENSEMBLE` (each wrapped in a
-:class:`~textdp.detect.normalise.NormalisedView`).
+Build one from names with ``create_detector("minilm+rules")``: :func:`build_spec` makes the
+detector of a parsed spec (:mod:`textdp.detect.spec`), a union as an ensemble on the
+:class:`~textdp.detect.normalise.NormalisedView`. The name ``"ensemble"`` (registered here,
+the default detector) is :data:`DEFAULT_ENSEMBLE`.
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from textdp.detect.base import Finding, Span, attribute, find
+from textdp.detect.normalise import NormalisedView
+from textdp.detect.registry import make_detector, register_detector
 from textdp.detect.rules import PERSON, NameRules, person_spans
+from textdp.detect.spec import DetectorSpec, parse_detector_spec
 
 # The default detector: the MiniLM name tagger (newswire, posts and tweets; recall-first
 # threshold), the recall rules, and the names in handles, hashtags and e-mail addresses
@@ -65,6 +69,8 @@ class EnsembleDetector:
         register: a :class:`~textdp.detect.register.RegisterStage` applied last (``True``
             for the default one, ``False`` for none; ``None``, the default: with the rules).
     """
+
+    name = "ensemble"
 
     def __init__(self, detectors: Sequence[Any], *, rules: NameRules | bool | None = True,
                  register: Any = None) -> None:
@@ -115,3 +121,20 @@ class EnsembleDetector:
         members = ", ".join(repr(d) for d in self.detectors)
         return (f"EnsembleDetector([{members}], rules={self.rules!r}, "
                 f"register={self.register is not None})")
+
+
+def build_spec(spec: DetectorSpec, *, device: str = "cpu") -> Any:
+    """The detector of a parsed spec: its one member as it is (for who wants exactly that
+    detector), or the union of its members as an :class:`EnsembleDetector` (the rules on top
+    where the spec has them) on the normalised view of each text. ``device`` is where
+    model-based members run."""
+    members = [make_detector(m.name, model=m.model, device=device) for m in spec.members]
+    if not spec.is_union:
+        return members[0]
+    return NormalisedView(EnsembleDetector(members, rules=spec.rules))
+
+
+@register_detector("ensemble")
+def default_ensemble(device: str = "cpu") -> Any:
+    """:data:`DEFAULT_ENSEMBLE` on the normalised view, model-based members on ``device``."""
+    return build_spec(parse_detector_spec(DEFAULT_ENSEMBLE), device=device)

@@ -34,6 +34,7 @@ from typing import Any
 
 from textdp.detect import lexicon
 from textdp.detect.base import Span
+from textdp.detect.registry import register_detector
 
 PERSON = "PERSON"
 #: Rank cut of the first name of a pair or an account name (the handle detector's default).
@@ -162,6 +163,7 @@ def whitespace_runs(doc: Any) -> list[tuple[int, int]]:
     return out
 
 
+@register_detector("glued")
 class GluedNameDetector:
     """Marks the tokens that are name parts glued into a path, URL, query string or account
     name (:func:`glued_pieces`) as ``PERSON``. A piece is matched to the tokens it overlaps;

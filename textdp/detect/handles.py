@@ -52,6 +52,7 @@ from typing import Any
 
 from textdp.detect import lexicon
 from textdp.detect.base import Span
+from textdp.detect.registry import register_detector
 from textdp.profile_urls import parse_profile_url
 from textdp.surface import EMAIL_AT_DOMAIN, EMAIL_LOCAL
 
@@ -144,6 +145,7 @@ def split_handle(body: str) -> list[str]:
     return [p for run in _LETTERS.findall(body) for p in split_camel(run)]
 
 
+@register_detector("handles")
 class HandleDetector:
     """Marks handles, hashtags and e-mail addresses whose body names a person.
 

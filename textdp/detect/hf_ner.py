@@ -21,12 +21,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from textdp.detect.base import Span, normalise_label
+from textdp.detect.registry import register_detector
 
 # tokenizers without a configured limit report a huge model_max_length; windows then use
 # the model's position limit (or this, when the config has none).
 _FALLBACK_MAX_LENGTH = 512
 
 
+@register_detector("hf")
 class HFNERDetector:
     """Marks entity spans with a ``transformers`` token-classification model.
 
@@ -88,7 +90,7 @@ class HFNERDetector:
     def _build(self) -> Any:
         from transformers import AutoModelForTokenClassification, AutoTokenizer, pipeline
 
-        from textdp.index import resolve_device
+        from textdp.devices import resolve_device
 
         model = self.model
         if isinstance(model, str):

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from textdp.detect.base import Span
+from textdp.detect.registry import register_detector
 
 PERSON = "PERSON"
 
@@ -252,6 +253,7 @@ def expand_mentions(words: Sequence[str], spans: Sequence[Span], *,
     return sorted(set(grown) | set(others))
 
 
+@register_detector("rules")
 class NameRules:
     """A rule-based person-name detector (titles, other mentions, possessives).
 

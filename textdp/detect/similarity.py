@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from textdp.detect.base import Span, normalise_label
+from textdp.detect.registry import register_detector
 from textdp.embeddings.subword import SubwordEmbeddings, load_embeddings
 
 # Common given names and surnames of many origins (public, generic; no one in particular).
@@ -55,6 +56,7 @@ def unit_rows(table: Any) -> np.ndarray:
     return _UNIT[table]
 
 
+@register_detector("similarity")
 class SimilarityDetector:
     """Marks tokens whose vector is within a cosine ``threshold`` of a seed term's.
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from textdp.detect.base import Span, normalise_label
+from textdp.detect.registry import register_detector
 from textdp.tokenization import transient_strings
 
 # Components that never feed the entity recognizer; skipped for speed.
@@ -20,6 +21,8 @@ class SpacyNERDetector:
         nlp: a loaded ``Language`` or a package name; ``None`` for the embedded default.
         batch_size: docs per ``nlp.pipe`` batch.
     """
+
+    name = "spacy"
 
     def __init__(self, nlp: Any = None, *, batch_size: int = 256) -> None:
         self._nlp = nlp
@@ -63,6 +66,14 @@ class SpacyNERDetector:
             for doc in nlp.pipe(own, disable=disable, batch_size=self.batch_size):
                 out.append([(e.start, e.end, normalise_label(e.label_)) for e in doc.ents])
         return out
+
+
+@register_detector("spacy")
+def spacy_ner(model: str | None = None) -> SpacyNERDetector:
+    """The detector named ``"spacy"``: the NER of the embedded spaCy pipeline, or of the
+    installed package or pipeline folder ``model`` (``"spacy:<package>"``, or the package
+    name alone). Loaded on first use."""
+    return SpacyNERDetector() if model is None else SpacyNERDetector(model)
 
 
 def _is_default(nlp: Any) -> bool:

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from textdp.detect.base import Span, normalise_label
+from textdp.detect.registry import register_detector
 from textdp.tokenization import transient_strings
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
@@ -215,6 +216,7 @@ def conll_words(doc: Any) -> tuple[list[str], list[bool], list[int]]:
     return words, spaces, starts
 
 
+@register_detector("trained")
 class TrainedNERDetector:
     """Marks entities with the packaged spaCy tagger (persons as ``PERSON``; ``ORG``, ``GPE``
     for CoNLL's LOC, ``MISC``).

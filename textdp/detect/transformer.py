@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from textdp.detect.base import Finding, Span
+from textdp.detect.registry import register_detector
 
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 DEFAULT_MODEL = "minilm_names"
@@ -270,6 +271,7 @@ def spans_of(prob: np.ndarray, begins: np.ndarray, threshold: float | np.ndarray
     return out
 
 
+@register_detector("minilm")
 class TransformerNameDetector:
     """Marks person names with the packaged MiniLM name tagger.
 

@@ -259,8 +259,8 @@ def _train(documents: Sequence[Sequence[str]], labels: Sequence[str | None] | No
     import torch
     from tqdm.auto import tqdm
 
+    from textdp.devices import resolve_device
     from textdp.embeddings.skipgram import SubwordSkipGram
-    from textdp.index import resolve_device
 
     device = resolve_device(cfg.device)
     label_names, doc_label = _label_index(labels, len(documents))

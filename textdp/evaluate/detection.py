@@ -343,12 +343,23 @@ def _runs(flags: Sequence[bool], offset: int = 0) -> list[Span]:
     return spans
 
 
+def check_detectors(detectors: Sequence[str | None]) -> None:
+    """Parse every detector spec (:func:`textdp.detect.spec.parse_detector_spec`) before any
+    data is read: a misspelt ``--detector`` fails at once, not after the corpus loads."""
+    from textdp.detect.spec import parse_detector_spec
+
+    for spec in detectors:
+        if spec is None or isinstance(spec, str):
+            parse_detector_spec(spec, param="detector")
+
+
 def evaluate_domains(data_dir: str | os.PathLike[str] | None, detectors: Sequence[str | None],
                      *, domains: str | Sequence[str] | None = None, epsilon: float | None = None,
                      seed: int | None = 0, limit: int | None = None, log: Any = print
                      ) -> list[SurvivalRun]:
     """Every detector on every domain's dev split (:mod:`textdp.detect.corpora`), through
     the full default privatizer (names only, default ε): one line each."""
+    check_detectors(detectors)
     from textdp.detect.corpora import load_split, resolve_domains, sentences
     from textdp.privatizer import Privatizer
 
@@ -496,6 +507,7 @@ def evaluate_jsonl(data: str | os.PathLike[str], detectors: Sequence[str | None]
     """Each detector on a user's JSONL sample (:func:`read_labelled_jsonl`): its scores, and
     with ``survival_run`` the share of ``label`` tokens the full privatizer (that detector,
     ``epsilon``, names only) would publish unchanged."""
+    check_detectors(detectors)
     from textdp.defaults import load_pipeline
     from textdp.detect import create_detector
     from textdp.privatizer import Privatizer
@@ -540,6 +552,7 @@ def conll_survival(data: str | os.PathLike[str], detectors: Sequence[str | None]
     """The share of person word tokens of a CoNLL file's sentences (each one text, as
     :func:`survival` privatizes them) that the full privatizer would publish unchanged, per
     detector."""
+    check_detectors(detectors)
     from textdp.detect.conll import read_conll
     from textdp.privatizer import Privatizer
 
@@ -561,6 +574,16 @@ def conll_survival(data: str | os.PathLike[str], detectors: Sequence[str | None]
     return runs
 
 
+def _is_similarity(spec: str | None) -> bool:
+    """Whether ``spec`` names the similarity detector alone (short or versioned name)."""
+    from textdp.detect.registry import is_builtin
+    from textdp.detect.spec import parse_detector_spec
+
+    parsed = parse_detector_spec(spec)
+    return not parsed.is_union and parsed.members[0].model is None \
+        and is_builtin(parsed.members[0].name, "similarity")
+
+
 def is_jsonl(path: str | os.PathLike[str]) -> bool:
     """Whether a sample file is JSONL (by its suffix: .jsonl, .json, .ndjson)."""
     return os.fspath(path).lower().endswith((".jsonl", ".json", ".ndjson"))
@@ -573,6 +596,7 @@ def evaluate_file(data: str | os.PathLike[str], detectors: Sequence[str | None],
                   limit: int | None = None, log: Any = print) -> list[DetectionRun]:
     """Evaluate each named detector (``None``: the default) on a CoNLL file and print one
     line per detector (and the ROC for ``similarity``)."""
+    check_detectors(detectors)
     from textdp.detect import create_detector
     from textdp.detect.conll import read_conll, to_docs
 
@@ -587,7 +611,7 @@ def evaluate_file(data: str | os.PathLike[str], detectors: Sequence[str | None],
     runs = []
     for spec in detectors:
         name = spec or "default"
-        if spec == "similarity":
+        if _is_similarity(spec):
             from textdp.detect.similarity import SimilarityDetector
 
             kwargs: dict[str, Any] = {}
