@@ -52,6 +52,7 @@ from spacy.vocab import Vocab
 
 from spacy_textdp.vectors import pipeline_table
 from textdp.config import PrivatizerConfig, front_end_defaults
+from textdp.defaults import carried_epsilon
 from textdp.detect import Detector, normalise_label
 from textdp.detect.normalise import is_normal, normalise_text
 from textdp.mechanisms import Mechanism
@@ -529,8 +530,7 @@ def _dump_settings(cfg: Mapping[str, Any]) -> str:
 def _check_mechanism_epsilon(mechanism: Any, epsilon: float | str | None) -> Any:
     """Reject a mechanism that carries an ε other than the component's: the config would show
     one value and the reports another. With ``epsilon`` null the mechanism's own ε applies."""
-    own = mechanism.epsilon if isinstance(mechanism, Mechanism) else (
-        mechanism.get("epsilon") if isinstance(mechanism, Mapping) else None)
+    own = carried_epsilon(mechanism)
     if own is not None and epsilon is not None and not (isinstance(epsilon, (int, float)) and
                                 math.isclose(float(own), float(epsilon))):
         raise ValueError(

@@ -145,6 +145,21 @@ def test_other_commands_offer_settings_as_privatize_does(command):
             assert action.default is None, name
 
 
+@pytest.mark.parametrize("command, module", [("build-index", "build_index"),
+                                             ("calibrate", "calibrate"),
+                                             ("release-table", "release_table")])
+def test_commands_with_settings_of_their_own_offer_the_shared_ones_as_privatize_does(
+        command, module):
+    import importlib
+
+    privatize = _options("privatize")
+    options = _options(command)
+    for name in importlib.import_module(f"textdp.cli.{module}").SETTINGS:
+        action, expected = options[name], privatize[name]
+        assert (action.option_strings, action.default, action.choices, action.help) == \
+            (expected.option_strings, expected.default, expected.choices, expected.help)
+
+
 # ---------------------------------------------------------------------- the spaCy factory
 def test_the_spacy_factory_takes_every_setting_with_the_fields_default_and_choices():
     spacy = pytest.importorskip("spacy")
@@ -203,3 +218,22 @@ def test_the_dry_run_defaults_are_the_privatizers():
     parameters = inspect.signature(Auditor).parameters
     for name in ("device", "batch_size"):
         assert parameters[name].default == FIELDS[name].default, name
+
+
+# ---------------------------------------------------------------------- per-mechanism facts
+def test_whether_a_mechanism_carries_its_own_epsilon_is_answered_once():
+    from textdp.calibration import check_auto
+    from textdp.defaults import carried_epsilon, default_epsilon
+    from textdp.mechanisms import create_mechanism
+
+    own = {"name": "mlaplace", "epsilon": 4.0}
+    for spec, carried in (("mlaplace", None), ({"name": "mlaplace"}, None), (own, 4.0),
+                          (create_mechanism("mlaplace", 2.0), 2.0), (None, None)):
+        assert carried_epsilon(spec) == carried, spec
+        # Each question that depends on it agrees with it.
+        assert (default_epsilon("static", spec) is None) == (carried is not None), spec
+        if carried is not None:
+            with pytest.raises(ValueError, match="epsilon='auto'"):
+                check_auto("auto", spec, "static", None)
+        else:
+            assert check_auto("auto", spec, "static", None)
