@@ -160,6 +160,28 @@ def test_commands_with_settings_of_their_own_offer_the_shared_ones_as_privatize_
             (expected.option_strings, expected.default, expected.choices, expected.help)
 
 
+def test_only_the_generated_options_are_read_as_settings(tmp_path):
+    from textdp.cli import build_parser
+    from textdp.cli.settings import settings_from_args
+    from textdp.io import InputError
+
+    parser = build_parser()
+    # release-table's --precision is the digits it writes, not the encoder's precision.
+    args = parser.parse_args(["release-table", "--epsilon", "5", "--precision", "3", "-o", "x"])
+    assert settings_from_args(args) == {"clip_norm": "median", "seed": None}
+    # Values read when the command runs: the key file and the excluded words.
+    key = tmp_path / "key"
+    key.write_bytes(b"0123456789abcdef-secret\n")
+    args = parser.parse_args(["privatize", "in.jsonl", "--consistency", "dataset",
+                              "--key-file", str(key), "--exclude", "alpha, beta"])
+    settings = settings_from_args(args)
+    assert settings["key"] == b"0123456789abcdef-secret"
+    assert set(settings["exclude"]) == {"alpha", "beta"}
+    args = parser.parse_args(["privatize", "in.jsonl", "--key-file", str(tmp_path / "none")])
+    with pytest.raises(InputError, match="--key-file"):
+        settings_from_args(args)
+
+
 # ---------------------------------------------------------------------- the spaCy factory
 def test_the_spacy_factory_takes_every_setting_with_the_fields_default_and_choices():
     spacy = pytest.importorskip("spacy")

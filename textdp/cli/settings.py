@@ -48,6 +48,8 @@ PARSERS: Mapping[str, Parser] = {
     "key_file": Parser(read_key_file, when_run=True),
 }
 
+# The parsed arguments' attribute that lists the options add_setting_arguments added.
+_NAMES = "textdp_settings"
 _REFERENCE = re.compile(r"`([a-z_]+)`")
 
 
@@ -82,6 +84,10 @@ def add_setting_arguments(p: argparse.ArgumentParser | Any, names: Iterable[str]
     """
     fields = settings_of(PrivatizerConfig)
     defaults = front_end_defaults("cli")
+    names = tuple(names)
+    # Which options are settings, for settings_from_args (a command may have an option of its
+    # own named like a setting, e.g. release-table's --precision, the digits it writes).
+    p.set_defaults(**{_NAMES: (*(p.get_default(_NAMES) or ()), *names)})
     for name in names:
         _, meta = fields[name]
         if not meta.offered_on("cli"):
@@ -109,13 +115,12 @@ def add_setting_arguments(p: argparse.ArgumentParser | Any, names: Iterable[str]
 
 
 def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
-    """The settings among the parsed options (those :func:`add_setting_arguments` added and not
-    left at ``None`` by a command without defaults), each read by its parser when the command
-    runs where its field says so."""
+    """The settings among the parsed options (those :func:`add_setting_arguments` added), each
+    read by its parser when the command runs where its field says so."""
+    fields = settings_of(PrivatizerConfig)
     out = {}
-    for name, (_, meta) in settings_of(PrivatizerConfig).items():
-        if not hasattr(args, name):
-            continue
+    for name in getattr(args, _NAMES, ()):
+        meta = fields[name][1]
         value = getattr(args, name)
         if value is not None and meta.parse is not None and PARSERS[meta.parse].when_run:
             value = PARSERS[meta.parse].read(value)
