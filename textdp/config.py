@@ -3,9 +3,10 @@
 Every front end reads and writes this one object: :class:`textdp.privatizer.Privatizer` is
 built from it, the spaCy component stores :meth:`PrivatizerConfig.describe` as its ``cfg``,
 ``hf_textdp.Privatizer`` pickles :meth:`PrivatizerConfig.to_dict` and fingerprints it, Spark
-ships it to the executors, and ``textdp privatize`` maps its flags onto it. The ε default per
-representation is chosen here (through :func:`textdp.defaults.default_epsilon`), so the same
-inputs give the same effective ε everywhere.
+ships it to the executors, and ``textdp privatize`` generates its options from its fields
+(:mod:`textdp.settings`). The ε default per representation is chosen here (through
+:func:`textdp.defaults.default_epsilon`), so the same inputs give the same effective ε
+everywhere.
 
 Building a config loads nothing (no model, no table) and reads no text (docs/architecture.md,
 rule 5).
@@ -46,6 +47,11 @@ _DETECTOR_TUNING = ("allow", "deny", "threshold")
 class PrivatizerConfig:
     """The settings of a :class:`~textdp.privatizer.Privatizer`, validated at construction.
 
+    Each field declares its setting once: its default and type here, its short help, choices,
+    command-line flag and the front ends that do not offer it in its metadata
+    (:func:`textdp.settings.setting`); the command line and the spaCy factory are generated
+    from them (docs/architecture.md, "Settings"). What each setting means in full:
+
     Args:
         epsilon: ε per draw (metric DP: the bound scales with the distance of two inputs in
             the table). ``None`` takes the mechanism's own ε or the default for the
@@ -72,8 +78,8 @@ class PrivatizerConfig:
         device: ``"cpu"``, ``"cuda"``, ``"cuda:N"`` or ``"auto"`` (resolved by the
             privatizer, so one config serves machines with and without a GPU).
         keep_original: also return the original text (off by default, docs/architecture.md rule 7).
-        index: nearest-neighbour backend, one of ``auto, exact, int8, bf16, flat, hnsw, ivf``
-            (``auto`` times the CPU ones on the table and takes the fastest).
+        index: nearest-neighbour backend (:data:`textdp.index.BACKENDS`; ``auto`` times the
+            CPU ones on the table and takes the fastest).
         batch_size: texts per vectorised batch.
         clip_norm: project every vector (inputs and candidates) onto the ball of this radius
             before the mechanism: ``"median"`` (the table's median norm), a number, or
