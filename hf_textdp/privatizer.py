@@ -31,13 +31,17 @@ from typing import Any
 import numpy as np
 import torch
 
-from textdp.config import PrivatizerConfig
+from textdp.config import PrivatizerConfig, front_end_defaults
 from textdp.devices import gpu_for
 from textdp.errors import RowError
 from textdp.privatizer import Privatizer as CorePrivatizer
 from textdp.report import REPORT_COLUMNS
 from textdp.tables import EmbeddingTable
 from textdp.validation import check_bool, resolve_output_column
+
+# Where a map computes by default: the datasets entry of the one table of front-end defaults
+# (textdp.settings.FRONT_END_DEFAULTS).
+_DEFAULT_DEVICE: str = front_end_defaults("datasets")["device"]
 
 
 class Privatizer:
@@ -99,7 +103,7 @@ class Privatizer:
         output_column: str | None = None,
         report_columns: bool = False,
         scope_column: str | None = None,
-        device: str | None = "auto",
+        device: str | None = _DEFAULT_DEVICE,
         **options: Any,
     ) -> None:
         if device is not None and not isinstance(device, (str, torch.device)):

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import copy
 import copyreg
-import dataclasses
 import inspect
 import json
 import math
@@ -28,7 +27,7 @@ import unicodedata
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, Optional
 
 import numpy as np
 from spacy import util
@@ -52,15 +51,16 @@ from spacy.util import SimpleFrozenList, minibatch
 from spacy.vocab import Vocab
 
 from spacy_textdp.vectors import pipeline_table
-from textdp.config import PrivatizerConfig
+from textdp.config import PrivatizerConfig, front_end_defaults
+from textdp.defaults import carried_epsilon
 from textdp.detect import Detector, normalise_label
 from textdp.detect.normalise import is_normal, normalise_text
 from textdp.mechanisms import Mechanism
 from textdp.privatizer import Privatizer
 from textdp.report import Report
+from textdp.settings import choices_of
 from textdp.tables import EmbeddingTable
 
-DEFAULT_BATCH_SIZE = 256
 #: ``detector`` value: the pipeline's own entities only (no detector where it set them).
 ENTS_ONLY = "ents"
 # Token attributes copied from the input Doc. The first group describes a word, so it is copied
@@ -73,13 +73,13 @@ DOC_ATTRS = (SENT_START, ENT_IOB, ENT_TYPE)
 _ANNOTATION_NAME = {TAG: "TAG", POS: "POS", MORPH: "MORPH", LEMMA: "LEMMA", NORM: "NORM",
                     SENT_START: "SENT_START", ENT_IOB: "ENT_IOB", ENT_TYPE: "ENT_IOB"}
 
-# The component's settings are PrivatizerConfig's (every key spelled once, there). Its defaults
-# are the config's, with fewer Docs per minibatch; ``table = null`` means the pipeline's own
-# vectors and ``detector = "ents"`` the pipeline's entities (see DPPrivatizer).
-DEFAULT_CONFIG: dict[str, Any] = {
-    f.name: list(f.default) if isinstance(f.default, tuple) else f.default
-    for f in dataclasses.fields(PrivatizerConfig)}
-DEFAULT_CONFIG["batch_size"] = DEFAULT_BATCH_SIZE
+# The component's settings are PrivatizerConfig's, generated from its fields (every key, default
+# and choice declared once, there: textdp.settings). Its defaults are the config's but where
+# textdp.settings.FRONT_END_DEFAULTS says otherwise (fewer Docs per minibatch);
+# ``table = null`` means the pipeline's own vectors and ``detector = "ents"`` the pipeline's
+# entities (see DPPrivatizer).
+DEFAULT_CONFIG: dict[str, Any] = front_end_defaults("spacy")
+DEFAULT_BATCH_SIZE = DEFAULT_CONFIG["batch_size"]
 
 # Settings with plain values, as serialized by ``to_bytes`` / ``to_disk``.
 SETTINGS = tuple(DEFAULT_CONFIG)
@@ -132,12 +132,24 @@ def make_dp_privatizer(nlp: Language, name: str, **settings: Any) -> DPPrivatize
     return DPPrivatizer(nlp, name, **settings)
 
 
+def _annotation(name: str) -> Any:
+    """The type spaCy validates setting ``name`` against: ``Literal[...]`` of its choices (with
+    ``None`` where the config's default is ``None``), else ``Any`` (the config checks it)."""
+    choices = choices_of(PrivatizerConfig, name)
+    if not choices:
+        return Any
+    literal = Literal[choices]  # type: ignore[valid-type]
+    return Optional[literal] if DEFAULT_CONFIG[name] is None else literal  # noqa: UP045
+
+
 # spaCy validates a factory's config against its signature: the signature names every setting
-# (from PrivatizerConfig), so an unknown or misspelt key fails in spaCy's config check.
+# (from PrivatizerConfig), so an unknown or misspelt key fails in spaCy's config check, and a
+# value outside a setting's choices in spaCy's validation, before the component is built.
 make_dp_privatizer.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
     inspect.Parameter("nlp", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Language),
     inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
-    *(inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, annotation=Any) for k in SETTINGS),
+    *(inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, annotation=_annotation(k))
+      for k in SETTINGS),
 ], return_annotation=Pipe)
 Language.factory(
     "dp_privatizer",
@@ -518,8 +530,7 @@ def _dump_settings(cfg: Mapping[str, Any]) -> str:
 def _check_mechanism_epsilon(mechanism: Any, epsilon: float | str | None) -> Any:
     """Reject a mechanism that carries an ε other than the component's: the config would show
     one value and the reports another. With ``epsilon`` null the mechanism's own ε applies."""
-    own = mechanism.epsilon if isinstance(mechanism, Mechanism) else (
-        mechanism.get("epsilon") if isinstance(mechanism, Mapping) else None)
+    own = carried_epsilon(mechanism)
     if own is not None and epsilon is not None and not (isinstance(epsilon, (int, float)) and
                                 math.isclose(float(own), float(epsilon))):
         raise ValueError(

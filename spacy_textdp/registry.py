@@ -28,7 +28,7 @@ from typing import Any
 from spacy.util import registry
 
 from spacy_textdp.vectors import pipeline_table
-from textdp.defaults import DEFAULT_EPSILON
+from textdp.defaults import DEFAULT_EPSILON, resolve_table
 from textdp.detect import SpacyNERDetector
 from textdp.mechanisms import Mechanism, create_mechanism
 from textdp.tables import EmbeddingTable
@@ -73,9 +73,7 @@ def make_spacy_vectors_table(model: str | None = None) -> EmbeddingTable:
         ``None`` for the embedded default table (``textdp.defaults.default_table``).
     """
     if model is None:
-        from textdp.defaults import default_table
-
-        return default_table()
+        return resolve_table(None, clip_norm=None)
     return _spacy_vectors_table(str(model))
 
 
@@ -115,7 +113,8 @@ def make_word2vec_table(path: str, limit: int | None = None) -> EmbeddingTable:
 
 @functools.lru_cache(maxsize=4)
 def _word2vec_table(path: str, limit: int | None) -> EmbeddingTable:
-    return EmbeddingTable.from_word2vec(path, limit=limit)
+    # The core's one resolver of table specs: the same checks (private embeddings refused).
+    return resolve_table(path, clip_norm=None, limit=limit)
 
 
 @registry.misc(TRANSFORMER_TABLE_V1)

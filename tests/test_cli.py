@@ -374,7 +374,6 @@ def test_invalid_utf8_in_jsonl_replace(tmp_path):
     (["--epsilon", "inf"], "epsilon"),
     (["--mechanism", "laplacian"], "laplacian"),
     (["--mechanism", '{"name": "mahalanobis", "lam": 2}'], "lam"),
-    (["--index", "annoy"], "index"),
     (["--device", "quantum"], "device"),
     (["--targets", ","], "targets"),
     (["--batch-size", "0"], "batch_size"),
@@ -389,6 +388,18 @@ def test_bad_parameters_exit_2_before_reading_input(tmp_path, capsys, args, name
     assert name in err
     assert "never-read" not in err
     assert err.startswith("textdp: error:") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("flag", ["--index", "--representation", "--precision", "--surface",
+                                  "--budget-policy", "--consistency", "--replace"])
+def test_a_value_outside_a_settings_choices_is_a_usage_error(tmp_path, capsys, flag):
+    # The choices come from the setting's field (textdp.settings): argparse refuses the value,
+    # naming the option and the choices, before the input is opened.
+    with pytest.raises(SystemExit) as exc:
+        main(["privatize", str(tmp_path / "never-read.jsonl"), flag, "annoy"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {flag}: invalid choice: 'annoy'" in err and "never-read" not in err
 
 
 def test_missing_input_file(tmp_path, capsys):

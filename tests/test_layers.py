@@ -37,7 +37,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                     # The ε-grid grammar of the evaluations (command line and Python).
                     "textdp.grid",
                     # The versioned catalogue registries of mechanisms and detectors.
-                    "textdp.registries")),
+                    "textdp.registries",
+                    # What each config setting is (help, choices, flag, front ends), declared
+                    # on its field; the front-end default differences.
+                    "textdp.settings")),
     # The public candidates and the nearest-neighbour decode over them.
     ("tables and index", ("textdp.tables", "textdp.index")),
     # The embedded defaults (pipeline, table, default ε): built from tables, used by stages.

@@ -30,7 +30,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from textdp.budget import TextState
+from textdp.config import front_end_defaults
 from textdp.detect import build_detector
+from textdp.devices import resolve_device
 from textdp.errors import RowError
 from textdp.pipeline.batching import check_row
 from textdp.pipeline.chunking import chunk_text
@@ -38,6 +40,8 @@ from textdp.pipeline.selection import TargetSelector, piece_docs, shift_spans
 from textdp.report import join_cut_spans
 from textdp.targets import DEFAULT_TARGETS, resolve_targets
 
+# The privatizer's defaults (one declaration, on PrivatizerConfig's fields).
+_DEFAULTS = front_end_defaults("core")
 # The keys of one span record, in order.
 SPAN_FIELDS = ("start", "end", "label", "detector", "score")
 
@@ -50,24 +54,27 @@ class Auditor:
             token, label ``"*"``, detector ``"all"``); unknown labels are refused.
         detector: as the privatizer's (``None`` for the default).
         allow, deny, deny_label, threshold: see :class:`~textdp.detect.lists.ListDetector`.
-        device: where model-based detectors run.
+        device: where model-based detectors run (``"auto"``: CUDA when available).
         nlp: the spaCy pipeline whose tokenizer splits the text (default: the embedded one).
         batch_size: chunks per detector call.
+
+    The defaults of ``device`` and ``batch_size`` are the privatizer's (its config's fields).
 
     Every argument is validated here, before any text is read.
     """
 
     def __init__(self, *, targets: Any = DEFAULT_TARGETS, detector: Any = None,
                  allow: Any = None, deny: Any = None, deny_label: str = "PERSON",
-                 threshold: float | None = None, device: Any = "cpu", nlp: Any = None,
-                 batch_size: int = 256) -> None:
+                 threshold: float | None = None, device: Any = _DEFAULTS["device"],
+                 nlp: Any = None, batch_size: int = _DEFAULTS["batch_size"]) -> None:
         from textdp.validation import check_positive_int
 
         self.targets = resolve_targets(targets)
         self.batch_size = check_positive_int("batch_size", batch_size)
         #: The privatizer's selection stage, built from the same settings.
         self.selector = TargetSelector(self.targets, None if self.targets == "all" else
-                                       build_detector(detector, device=device,
+                                       build_detector(detector,
+                                                      device=resolve_device(device),
                                                       targets=self.targets, allow=allow,
                                                       deny=deny, deny_label=deny_label,
                                                       threshold=threshold))

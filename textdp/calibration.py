@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from textdp.defaults import resolve_table
+from textdp.defaults import carried_epsilon, resolve_table
 from textdp.index import shared_index
 from textdp.io import atomic_output
 from textdp.mechanisms import Mechanism, MechanismSpec, RadialLaw, create_mechanism
@@ -399,8 +399,7 @@ def check_auto(epsilon: Any, mechanism: Any, representation: str,
         if epsilon != "auto":
             raise ValueError(f"epsilon must be a finite number > 0, 'auto' or None, "
                              f"got {epsilon!r}")
-        if isinstance(mechanism, Mechanism) or (
-                isinstance(mechanism, dict) and "epsilon" in mechanism):
+        if carried_epsilon(mechanism) is not None:
             raise ValueError("epsilon='auto' calibrates ε for the mechanism: give the "
                              "mechanism by name or as a mapping without 'epsilon'")
         if representation != "static":

@@ -3,9 +3,10 @@
 Every front end reads and writes this one object: :class:`textdp.privatizer.Privatizer` is
 built from it, the spaCy component stores :meth:`PrivatizerConfig.describe` as its ``cfg``,
 ``hf_textdp.Privatizer`` pickles :meth:`PrivatizerConfig.to_dict` and fingerprints it, Spark
-ships it to the executors, and ``textdp privatize`` maps its flags onto it. The ε default per
-representation is chosen here (through :func:`textdp.defaults.default_epsilon`), so the same
-inputs give the same effective ε everywhere.
+ships it to the executors, and ``textdp privatize`` generates its options from its fields
+(:mod:`textdp.settings`). The ε default per representation is chosen here (through
+:func:`textdp.defaults.default_epsilon`), so the same inputs give the same effective ε
+everywhere.
 
 Building a config loads nothing (no model, no table) and reads no text (docs/architecture.md,
 rule 5).
@@ -14,27 +15,31 @@ rule 5).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from textdp.budget import BUDGET_POLICIES
 from textdp.calibration import check_auto
 from textdp.contextual import DEFAULT_LAYER, PRECISIONS
-from textdp.defaults import default_epsilon
+from textdp.defaults import DEFAULT_CONTEXTUAL_EPSILON, DEFAULT_EPSILON, default_epsilon
 from textdp.detect.spec import parse_detector_spec
 from textdp.index import BACKENDS
 from textdp.mechanisms import Mechanism, create_mechanism, registry
-from textdp.pseudonyms import CONSISTENCY, check_replace, resolve_key
+from textdp.pseudonyms import CONSISTENCY, REPLACEMENTS, check_replace, resolve_key
+from textdp.settings import choices_of, front_end_default, setting, settings_of, value_type
 from textdp.tables import EmbeddingTable, check_table_spec
-from textdp.targets import DEFAULT_TARGETS, resolve_targets
+from textdp.targets import DEFAULT_TARGETS, PII_LABELS, resolve_targets
 from textdp.validation import check_bool, check_choice, check_positive, check_positive_int
 
-REPRESENTATIONS = ("static", "contextual")
-SURFACES = ("input", "table")
+Representation = Literal["static", "contextual"]
+Surface = Literal["input", "table"]
+REPRESENTATIONS: tuple[str, ...] = get_args(Representation)
+SURFACES: tuple[str, ...] = get_args(Surface)
 # The settings that only tune the detector (meaningless with targets="all").
 _DETECTOR_TUNING = ("allow", "deny", "threshold")
 
@@ -42,6 +47,11 @@ _DETECTOR_TUNING = ("allow", "deny", "threshold")
 @dataclass(frozen=True, kw_only=True)
 class PrivatizerConfig:
     """The settings of a :class:`~textdp.privatizer.Privatizer`, validated at construction.
+
+    Each field declares its setting once: its default and type here, its short help, choices,
+    command-line flag and the front ends that do not offer it in its metadata
+    (:func:`textdp.settings.setting`); the command line and the spaCy factory are generated
+    from them (docs/architecture.md, "Settings"). What each setting means in full:
 
     Args:
         epsilon: ε per draw (metric DP: the bound scales with the distance of two inputs in
@@ -69,8 +79,8 @@ class PrivatizerConfig:
         device: ``"cpu"``, ``"cuda"``, ``"cuda:N"`` or ``"auto"`` (resolved by the
             privatizer, so one config serves machines with and without a GPU).
         keep_original: also return the original text (off by default, docs/architecture.md rule 7).
-        index: nearest-neighbour backend, one of ``auto, exact, int8, bf16, flat, hnsw, ivf``
-            (``auto`` times the CPU ones on the table and takes the fastest).
+        index: nearest-neighbour backend (:data:`textdp.index.BACKENDS`; ``auto`` times the
+            CPU ones on the table and takes the fastest).
         batch_size: texts per vectorised batch.
         clip_norm: project every vector (inputs and candidates) onto the ball of this radius
             before the mechanism: ``"median"`` (the table's median norm), a number, or
@@ -121,35 +131,101 @@ class PrivatizerConfig:
             never the text).
     """
 
-    epsilon: float | str | None = None
-    mechanism: Any = "mlaplace"
-    targets: Any = DEFAULT_TARGETS
-    representation: str = "static"
-    table: Any = None
-    detector: Any = None
-    seed: int | None = None
-    secure: bool = False
-    device: Any = "cpu"
-    keep_original: bool = False
-    index: str = "auto"
-    batch_size: int = 512
-    clip_norm: float | str | None = "median"
-    max_epsilon_per_text: float | None = None
-    budget_policy: str = "truncate"
-    surface: str = "input"
-    model: str | None = None
-    layer: int = DEFAULT_LAYER
-    precision: str = "auto"
-    contextual_index: Any = None
-    target_unchanged: float | None = None
-    replace: str | None = None
-    consistency: str = "document"
-    key: bytes | str | None = field(default=None, repr=False)
-    allow: Any = None
-    deny: Any = None
-    threshold: float | None = None
-    exclude: Any = "default"
-    report_spans: bool = False
+    # Each setting once: its default, type, help, choices, flag and front ends (textdp.settings;
+    # the command line and the spaCy factory are generated from these, docs/architecture.md
+    # "Settings"). The docstring above says what each one means in full.
+    epsilon: float | str | None = field(default=None, metadata=setting(
+        parse="epsilon", metavar="EPSILON",
+        help=f"ε per token (default {DEFAULT_EPSILON:g}; {DEFAULT_CONTEXTUAL_EPSILON:g} with "
+             "`representation` contextual), or 'auto' to calibrate it to `target_unchanged` "
+             "on the table"))
+    mechanism: Any = field(default="mlaplace", metadata=setting(
+        parse="mechanism",
+        help='registered name (`textdp mechanisms`) or JSON like {"name": "mahalanobis", '
+             '"lam": 0.2}'))
+    targets: Any = field(default=DEFAULT_TARGETS, metadata=setting(
+        metavar="LABELS",
+        help="'all' (every word) or comma-separated labels: PERSON, spaCy's entity labels, "
+             f"PII ({', '.join(PII_LABELS)}); unknown labels are refused"))
+    representation: Representation = field(default="static", metadata=setting(
+        help="static table vectors or a transformer layer's hidden states"))
+    table: Any = field(default=None, metadata=setting(
+        metavar="FILE",
+        help="word2vec/GloVe/fastText file of public candidates (default: the embedded "
+             "vectors)"))
+    detector: Any = field(default=None, metadata=setting(
+        help="detector: ensemble (default: minilm+rules+handles on a normalised view), "
+             "minilm, trained, spacy, rules, handles, similarity, a+b unions, a spaCy "
+             "package or hf:<model>"))
+    seed: int | None = field(default=None, metadata=setting(
+        help="fixed seed: reproducible, NOT private against anyone who knows it"))
+    secure: bool = field(default=False, metadata=setting(
+        help="draw every random bit from ChaCha20 keyed from the OS, re-keyed per batch "
+             "(excludes `seed`)"))
+    device: Any = field(default="cpu", metadata=setting(
+        help="cpu, cuda, cuda:N or auto"))
+    keep_original: bool = field(default=False, metadata=setting(
+        help="also return the original text",
+        not_on={"cli": "the command line writes a new file and leaves its input as it is"}))
+    index: str = field(default="auto", metadata=setting(
+        choices=BACKENDS, help="nearest-neighbour backend (auto: the fastest on the table)"))
+    batch_size: int = field(default=512, metadata=setting(
+        help="texts per vectorised batch"))
+    clip_norm: float | str | None = field(default="median", metadata=setting(
+        parse="clip_norm",
+        help="clip vectors to this radius before the mechanism: 'median' (the table's median "
+             "norm), a radius, or 'none'"))
+    max_epsilon_per_text: float | None = field(default=None, metadata=setting(
+        help="budget for the composed ε of one text (see `budget_policy`)"))
+    budget_policy: str = field(default="truncate", metadata=setting(
+        choices=BUDGET_POLICIES,
+        help="over budget: redact the rest at no cost, or stop naming the text"))
+    surface: Surface = field(default="input", metadata=setting(
+        help="casing of substitutes: that of the replaced token (released without "
+             "noise) or as the public table spells them"))
+    model: str | None = field(default=None, metadata=setting(
+        help="contextual: transformers encoder folder or hub name (default: the "
+             "embedded all-MiniLM-L6-v2)"))
+    layer: int = field(default=DEFAULT_LAYER, metadata=setting(
+        help="contextual: hidden-state layer, 0 = input embeddings"))
+    precision: str = field(default="auto", metadata=setting(
+        choices=PRECISIONS,
+        help="contextual: the encoder's forward-pass precision (auto: bfloat16 on a GPU and on "
+             "a CPU where it is measured faster, else float32)"))
+    contextual_index: Any = field(default=None, metadata=setting(
+        metavar="FOLDER",
+        help="contextual: candidate index folder from `textdp build-index --contextual` "
+             "(default: the model's vocabulary; `index` is the nearest-neighbour backend)"))
+    target_unchanged: float | None = field(default=None, metadata=setting(
+        help="with `epsilon` auto: target P(word unchanged) (default 0.01)"))
+    replace: str | None = field(default=None, metadata=setting(
+        choices=REPLACEMENTS, check=False,  # check_replace names the mechanism
+        help="what a person name becomes: a public name (default where the mechanism can), "
+             "any public word, or a [PERSON] tag (no ε)"))
+    consistency: str = field(default="document", metadata=setting(
+        choices=CONSISTENCY,
+        help="one draw per distinct name per text, per dataset (keyed: the same in every run "
+             "with the same `key`), or per mention"))
+    key: bytes | str | None = field(default=None, repr=False, metadata=setting(
+        flag="--key-file", parse="key_file", metavar="FILE",
+        help="with `consistency` dataset: the secret key (≥ 16 bytes; as sensitive as a "
+             "seed), on the command line a file holding it; default: a key from `seed`, else "
+             "a fresh one per run"))
+    allow: Any = field(default=None, metadata=setting(
+        metavar="WORDS",
+        help="never targeted: comma-separated words or phrases, or @FILE (one a line)"))
+    deny: Any = field(default=None, metadata=setting(
+        metavar="WORDS", help="always targeted: comma-separated or @FILE"))
+    threshold: float | None = field(default=None, metadata=setting(
+        help="drop detected spans scored below this (0-1); unscored spans (rules, "
+             "handles, patterns, lists) are kept"))
+    exclude: Any = field(default="default", metadata=setting(
+        parse="exclude", metavar="WORDS",
+        help="words never written as substitutes: 'default' (slurs and loaded terms), "
+             "comma-separated words, @FILE, or 'none'"))
+    report_spans: bool = field(default=False, metadata=setting(
+        help="list the targeted spans (offsets, label, detector, score; never the "
+             "text) in each report"))
 
     def __post_init__(self) -> None:
         def put(name: str, value: Any) -> None:
@@ -175,24 +251,22 @@ class PrivatizerConfig:
         put("targets", resolve_targets(self.targets))
         if isinstance(self.detector, str):  # its names, before any model loads
             parse_detector_spec(self.detector, param="detector")
-        check_choice("representation", self.representation, REPRESENTATIONS)
+        for name, (choices, nullable) in _checked_choices().items():  # each field's choices
+            value = getattr(self, name)
+            if not (nullable and value is None):
+                check_choice(name, value, choices)
         table = check_table_spec(self.table)
         put("table", None if table == "default" else table)  # one spelling of the default
-        check_choice("index", self.index, BACKENDS)
         put("batch_size", check_positive_int("batch_size", self.batch_size))
         if self.clip_norm not in (None, "median"):
             put("clip_norm", check_positive("clip_norm", self.clip_norm))
         if self.max_epsilon_per_text is not None:
             put("max_epsilon_per_text",
                 check_positive("max_epsilon_per_text", self.max_epsilon_per_text))
-        check_choice("budget_policy", self.budget_policy, BUDGET_POLICIES)
-        check_choice("surface", self.surface, SURFACES)
-        check_choice("precision", self.precision, PRECISIONS)
         check_replace(self.replace, mechanism.decodes_subsets, mechanism.name)
-        check_choice("consistency", self.consistency, CONSISTENCY)
         if self.model is not None:
             put("model", os.fspath(self.model))
-        for name in ("secure", "keep_original", "report_spans"):  # "false" is truthy
+        for name in _switches():  # "false" is truthy
             put(name, check_bool(name, getattr(self, name)))
         self._check_combinations(mechanism, auto)
 
@@ -293,6 +367,38 @@ class PrivatizerConfig:
         every process and on every machine)."""
         blob = json.dumps(self.describe(), sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+
+@functools.cache
+def _checked_choices() -> dict[str, tuple[tuple[Any, ...], bool]]:
+    """The settings the config checks against their choices (textdp.settings), each with its
+    choices and whether ``None`` is allowed (a ``None`` default)."""
+    out = {}
+    for name, (f, meta) in settings_of(PrivatizerConfig).items():
+        choices = choices_of(PrivatizerConfig, name)
+        if meta.check and choices:
+            out[name] = (choices, f.default is None)
+    return out
+
+
+@functools.cache
+def _switches() -> tuple[str, ...]:
+    """The on/off settings (typed ``bool``)."""
+    return tuple(name for name in settings_of(PrivatizerConfig)
+                 if value_type(PrivatizerConfig, name) is bool)
+
+
+def front_end_defaults(front_end: str) -> dict[str, Any]:
+    """Every setting ``front_end`` offers (``"core"``, ``"cli"``, ``"spacy"``, ``"datasets"``,
+    ``"spark"``) with its default there: the config's, or the deliberate difference of
+    :data:`textdp.settings.FRONT_END_DEFAULTS`. Tuples are lists (as a spaCy config or JSON
+    holds them)."""
+    out = {}
+    for name, (f, meta) in settings_of(PrivatizerConfig).items():
+        if meta.offered_on(front_end):
+            default = front_end_default(front_end, name, f.default)
+            out[name] = list(default) if isinstance(default, tuple) else default
+    return out
 
 
 def from_mapping(settings: Mapping[str, Any]) -> PrivatizerConfig:

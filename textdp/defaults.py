@@ -26,7 +26,7 @@ from textdp.embedded import EMBEDDED_PIPELINE_PACKAGE as EMBEDDED_PIPELINE_PACKA
 from textdp.embedded import EMBEDDED_TRANSFORMER_PACKAGE as EMBEDDED_TRANSFORMER_PACKAGE
 from textdp.embedded import MissingDefaultError as MissingDefaultError
 from textdp.embedded import transformer_path as transformer_path
-from textdp.tables import EmbeddingTable, spacy_row_keys
+from textdp.tables import EmbeddingTable, check_table_spec, spacy_row_keys
 from textdp.validation import check_choice, check_positive
 
 PREFERRED_PIPELINES = ("en_core_web_lg", "en_core_web_md", "en_core_web_trf")
@@ -72,14 +72,22 @@ def default_epsilon(representation: str = "static", mechanism: Any = None) -> fl
     :class:`~textdp.mechanisms.Mechanism`, or a mapping with an ``"epsilon"`` key), which then
     applies.
     """
-    if isinstance(mechanism, Mapping):
-        if "epsilon" in mechanism:
-            return None
-    elif mechanism is not None and not isinstance(mechanism, str) and \
-            getattr(mechanism, "epsilon", None) is not None:  # a Mechanism object
+    if carried_epsilon(mechanism) is not None:
         return None
     return _DEFAULT_EPSILONS[check_choice("representation", representation,
                                           tuple(_DEFAULT_EPSILONS))]
+
+
+def carried_epsilon(mechanism: Any) -> float | None:
+    """The ε a mechanism spec carries itself: a :class:`~textdp.mechanisms.Mechanism`'s, or
+    the ``"epsilon"`` of a ``{"name": ..., **args}`` mapping; ``None`` for a name or a mapping
+    without one. The one answer to "does this mechanism bring its own ε" (the default ε,
+    ``epsilon="auto"`` and the spaCy component's check all ask it)."""
+    if isinstance(mechanism, Mapping):
+        return mechanism.get("epsilon")
+    if mechanism is None or isinstance(mechanism, str):
+        return None
+    return getattr(mechanism, "epsilon", None)  # a Mechanism object
 
 
 @functools.lru_cache(maxsize=1)
@@ -178,25 +186,25 @@ def default_table() -> EmbeddingTable:
 
 
 def resolve_table(table: EmbeddingTable | str | os.PathLike[str] | None,
-                  clip_norm: float | str | None = "median") -> EmbeddingTable:
-    """The table a calibration or evaluation runs on, clipped as the Privatizer clips it.
+                  clip_norm: float | str | None = "median", *,
+                  limit: int | None = None) -> EmbeddingTable:
+    """A table spec as the table it names, clipped as the Privatizer clips it: the one
+    resolver of table specs, for the privatizer's candidates, calibrations, evaluations,
+    releases and the spaCy registered functions alike.
 
     ``table``: ``None``/``"default"`` (the embedded vectors), a word2vec/GloVe/fastText file or
-    an :class:`EmbeddingTable`. ``clip_norm``: ``"median"`` (the Privatizer's default), a
-    radius, or ``None`` for a table that is already clipped.
+    an :class:`EmbeddingTable`, checked by :func:`textdp.tables.check_table_spec` (a file of
+    embeddings trained on user documents is refused: they are private, docs/architecture.md
+    rule 1). ``clip_norm``: ``"median"`` (the Privatizer's default), a radius, or ``None``
+    for the table as it is. ``limit``: of a file, read only its first ``limit`` entries.
     """
-    if table is None or (isinstance(table, str) and table == "default"):
+    spec = check_table_spec(table)
+    if spec is None or (isinstance(spec, str) and spec == "default"):
         base = default_table()
-    elif isinstance(table, EmbeddingTable):
-        base = table
-    elif isinstance(table, (str, os.PathLike)):
-        if not os.path.isfile(table):
-            raise ValueError(f"table must be 'default', an EmbeddingTable or an existing "
-                             f"word2vec/GloVe/fastText file; {os.fspath(table)!r} does not exist")
-        base = EmbeddingTable.from_word2vec(table)
+    elif isinstance(spec, EmbeddingTable):
+        base = spec
     else:
-        raise ValueError(f"table must be 'default', a path or an EmbeddingTable, got "
-                         f"{type(table).__name__}")
+        base = EmbeddingTable.from_word2vec(spec, limit=limit)
     if clip_norm is None:
         return base
     radius = base.median_norm() if clip_norm == "median" else check_positive("clip_norm",

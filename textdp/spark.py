@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, Tuple  # noqa: UP035 (pyspark reads Tuple
 
 from textdp.devices import chooses_gpu, gpu_for, parse_device
 from textdp.report import REPORT_COLUMNS
+from textdp.settings import FRONT_END_DEFAULTS
 from textdp.validation import check_bool, resolve_output_column
 
 if TYPE_CHECKING:  # pyspark is an optional dependency (pip install "textdp[spark]")
@@ -61,7 +62,8 @@ BROADCAST_BYTES = 1 << 20
 WORKER_CACHE_SIZE = 4
 # Struct field that carries the text out of the UDF when report columns come with it.
 _TEXT_FIELD = "text"
-_DEFAULT_DEVICE = "auto"
+# Where executors compute by default: Spark's entry in the one table of front-end defaults.
+_DEFAULT_DEVICE = FRONT_END_DEFAULTS["spark"]["device"][0]
 
 
 def privatize_column(

@@ -225,3 +225,23 @@ def test_config_with_registered_references(tiny_table):
     saved = nlp.config["components"]["dp_privatizer"]
     assert saved["table"]["@misc"] == "textdp.word2vec_table.v1"
     assert saved["mechanism"]["@misc"] == "textdp.mechanism.v1"
+
+
+def test_registered_tables_resolve_a_spec_as_the_core_does(tmp_path):
+    # One resolver of table specs (textdp.defaults.resolve_table) behind the core and the
+    # registered functions: the same check, the same message.
+    from textdp.config import PrivatizerConfig
+    from textdp.defaults import resolve_table
+
+    missing = tmp_path / "missing.vec"
+    with pytest.raises(ValueError) as core:
+        PrivatizerConfig(table=str(missing))
+    for resolve in (lambda: textdp_registry.make_word2vec_table(str(missing)),
+                    lambda: resolve_table(str(missing))):
+        with pytest.raises(ValueError) as err:
+            resolve()
+        assert str(err.value) == str(core.value)
+    plain = tmp_path / "plain.vec"
+    plain.write_text("3 2\nalpha 1 0\nbeta 0 1\ngamma 1 1\n", encoding="utf-8")
+    assert textdp_registry.make_word2vec_table(str(plain), limit=2).words == \
+        resolve_table(plain, clip_norm=None, limit=2).words

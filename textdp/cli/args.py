@@ -65,19 +65,6 @@ def exclude_arg(value: str) -> Any:
     return read_list(value)
 
 
-def add_list_arguments(p: argparse.ArgumentParser) -> None:
-    """``--allow``, ``--deny`` and ``--threshold`` of the detection stage (``detect`` and
-    ``privatize``)."""
-    p.add_argument("--allow", default=None, metavar="WORDS",
-                   help="never targeted: comma-separated words or phrases, or @FILE (one a "
-                        "line)")
-    p.add_argument("--deny", default=None, metavar="WORDS",
-                   help="always targeted: comma-separated or @FILE")
-    p.add_argument("--threshold", type=float, default=None,
-                   help="drop detected spans scored below this (0-1); unscored spans (rules, "
-                        "handles, patterns, lists) are kept")
-
-
 def comma_list(value: str) -> list[str]:
     """Comma-separated names, blanks dropped: ``"mlaplace, nadp,"`` → ``["mlaplace",
     "nadp"]``."""

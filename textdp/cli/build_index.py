@@ -17,8 +17,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from textdp.contextual import DEFAULT_LAYER, ContextualEncoder, model_label
+from textdp.cli.settings import add_setting_arguments
+from textdp.contextual import ContextualEncoder, model_label
 from textdp.contextual_index import DEFAULT_TEMPLATE, ContextualIndex
+
+#: The privatizer settings ``textdp build-index`` takes (textdp.cli.settings).
+SETTINGS = ("model", "layer", "device")
 
 
 def add_parser(sub: Any) -> None:
@@ -31,12 +35,9 @@ def add_parser(sub: Any) -> None:
                     "--corpus: the words of a public text file (one text per line).")
     p.add_argument("--contextual", action="store_true", required=True,
                    help="build a contextual index (the only kind so far; required)")
-    p.add_argument("--model", default=None,
-                   help="transformers encoder folder or hub name (default: the embedded "
-                        "all-MiniLM-L6-v2)")
-    p.add_argument("--layer", type=int, default=DEFAULT_LAYER,
-                   help="hidden-state layer: 0 = input embeddings, 1 = first transformer layer "
-                        "(default)")
+    # The encoder's settings, as `privatize` offers them (the index is read at the same
+    # layer of the same model); generated from the config's fields.
+    add_setting_arguments(p, SETTINGS)
     p.add_argument("--corpus", default=None,
                    help="a PUBLIC UTF-8 text file, one text per line: index its words instead "
                         "of the vocabulary (never the data you will privatize)")
@@ -47,7 +48,6 @@ def add_parser(sub: Any) -> None:
                         f"(default {DEFAULT_TEMPLATE!r}: the word alone)")
     p.add_argument("--limit", type=int, default=None,
                    help="only the first N vocabulary words (small indexes for tests)")
-    p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or auto")
     p.add_argument("-o", "--output", required=True, help="folder to write the index to")
     p.set_defaults(handler=run)
 

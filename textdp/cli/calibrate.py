@@ -21,7 +21,12 @@ from textdp.calibration import (
     Statistic,
     calibrate_epsilon,
 )
-from textdp.cli.args import clip_norm_arg, mechanism_arg
+from textdp.cli.settings import add_setting_arguments
+
+#: The privatizer settings ``textdp calibrate`` takes as ``privatize`` does
+#: (textdp.cli.settings); ``--table``, ``--target-unchanged`` and ``--seed`` are the
+#: calibration's own (a file to calibrate on, the target itself, the sample's seed).
+SETTINGS = ("mechanism", "clip_norm")
 
 
 def add_parser(sub: Any) -> None:
@@ -32,8 +37,7 @@ def add_parser(sub: Any) -> None:
                    help="'default' (the embedded vectors) or a word2vec/GloVe/fastText file")
     p.add_argument("--target-unchanged", type=float, default=0.01,
                    help="target P(unchanged) in (0, 1) (default 0.01)")
-    p.add_argument("--mechanism", type=mechanism_arg, default="mlaplace",
-                   help='registered name or JSON like {"name": "nadp", "tau": 0.3}')
+    add_setting_arguments(p, SETTINGS)  # as `privatize` offers them
     group = p.add_mutually_exclusive_group()
     group.add_argument("--statistic", choices=STATISTICS, default=None,
                        help="statistic over the words (default median)")
@@ -44,8 +48,6 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--n-draws", type=int, default=DEFAULT_N_DRAWS, help="draws per word")
     p.add_argument("--seed", type=int, default=0, help="seed of the sample and the draws")
     p.add_argument("--tol", type=float, default=DEFAULT_TOL, help="relative precision of ε")
-    p.add_argument("--clip-norm", type=clip_norm_arg, default="median",
-                   help="'median' (as the Privatizer), a radius, or 'none'")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(handler=run)

@@ -18,22 +18,18 @@ from itertools import islice
 from typing import Any
 
 from textdp.audit import Auditor
-from textdp.cli.args import add_list_arguments
+from textdp.cli.settings import add_setting_arguments, settings_from_args
 from textdp.io import FORMATS, InputError, atomic_output, detect_format, read_once
+
+#: The privatizer settings ``textdp detect`` takes: the selection stage's, as ``privatize``
+#: offers them (generated from the config's fields, textdp.cli.settings).
+DETECT_SETTINGS = ("targets", "detector", "allow", "deny", "threshold", "device", "batch_size")
 
 
 def add_detection_arguments(p: argparse.ArgumentParser) -> None:
     """The options of the detection stage, as ``privatize`` names them."""
-    p.add_argument("--targets", default="PERSON",
-                   help="'all' or comma-separated labels (default PERSON; PII: EMAIL, PHONE, "
-                        "URL, HANDLE, IP, CREDIT_CARD, IBAN, US_SSN, US_ITIN, UK_NHS, "
-                        "UK_NINO, CRYPTO); unknown labels are refused")
-    p.add_argument("--detector", default=None,
-                   help="detector: ensemble (default), minilm, trained, spacy, rules, handles, "
-                        "similarity, a+b unions, a spaCy package or hf:<model>")
-    add_list_arguments(p)
+    add_setting_arguments(p, DETECT_SETTINGS)
     p.add_argument("--deny-label", default="PERSON", help="label of deny-list spans")
-    p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N")
 
 
 def add_parser(sub: Any) -> None:
@@ -48,7 +44,6 @@ def add_parser(sub: Any) -> None:
                    help="copy this JSONL key / CSV column into each output line (an id; it is "
                         "written as it is, so never name a field that holds text)")
     add_detection_arguments(p)
-    p.add_argument("--batch-size", type=int, default=256, help="records per batch")
     p.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
                    help="what to do with invalid UTF-8 (default: stop naming the line)")
     p.set_defaults(handler=run)
@@ -61,9 +56,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--id-field needs JSONL or CSV input")
     if args.id_field is not None and args.id_field == args.text_field:
         raise InputError("--id-field must differ from --text-field: the text is never written")
-    auditor = Auditor(targets=args.targets, detector=args.detector, allow=args.allow,
-                      deny=args.deny, deny_label=args.deny_label, threshold=args.threshold,
-                      device=args.device, batch_size=args.batch_size)
+    auditor = Auditor(**settings_from_args(args), deny_label=args.deny_label)
     counts: Counter[str] = Counter()
     records = 0
     with read_once(args.input, fmt, args.text_field, errors=args.encoding_errors) as checked, \

@@ -5,28 +5,19 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from textdp.cli.args import comma_list, mechanism_arg
+from textdp.cli.settings import add_setting_arguments, settings_from_args
+
+_CONFIG_FLAGS = ("mechanism", "epsilon", "targets", "representation", "precision", "replace",
+                 "consistency", "surface", "report_spans")
 
 
 def add_parser(sub: Any) -> None:
     """``textdp mechanisms`` (``sub``: the top-level subparsers)."""
     p = sub.add_parser("mechanisms", help="list the registered mechanisms and their guarantees")
-    # A configuration to state exactly: what holds for it (the settings that change it).
-    p.add_argument("--mechanism", type=mechanism_arg, default=None,
-                   help="state the guarantee of this configuration's mechanism")
-    p.add_argument("--epsilon", type=float, default=None)
-    p.add_argument("--targets", type=comma_list, default=None, metavar="LABELS|all")
-    p.add_argument("--representation", choices=("static", "contextual"), default=None)
-    p.add_argument("--precision", choices=("auto", "float32", "bfloat16"), default=None)
-    p.add_argument("--replace", choices=("name", "word", "tag"), default=None)
-    p.add_argument("--consistency", choices=("mention", "document", "dataset"), default=None)
-    p.add_argument("--surface", choices=("input", "table"), default=None)
-    p.add_argument("--report-spans", action="store_true", default=None)
+    # A configuration to state exactly: what holds for it (the settings that change it), as
+    # `privatize` offers them; only the ones given count.
+    add_setting_arguments(p, _CONFIG_FLAGS, with_defaults=False)
     p.set_defaults(handler=run)
-
-
-_CONFIG_FLAGS = ("mechanism", "epsilon", "targets", "representation", "precision", "replace",
-                 "consistency", "surface", "report_spans")
 
 
 def configuration_statement(settings: dict[str, Any]) -> str:
@@ -36,8 +27,6 @@ def configuration_statement(settings: dict[str, Any]) -> str:
     from textdp.pipeline.substitution import report_template
     from textdp.report import HOLDS_BETWEEN_BATCH
 
-    if settings.get("targets") == ["all"]:
-        settings["targets"] = "all"
     config = PrivatizerConfig(**settings)
     report = report_template(config, config.build_mechanism(), None)
     lines = [f"mechanism: {report.mechanism}, ε = {report.epsilon:g}"
@@ -54,7 +43,7 @@ def configuration_statement(settings: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run ``textdp mechanisms``: one entry per mechanism and what its guarantee covers; with
     configuration flags, exactly what holds for that configuration."""
-    settings = {k: getattr(args, k) for k in _CONFIG_FLAGS if getattr(args, k) is not None}
+    settings = {k: v for k, v in settings_from_args(args).items() if v is not None}
     if settings:
         print(configuration_statement(settings))
         return 0

@@ -26,15 +26,8 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
-from textdp.cli.args import (
-    add_list_arguments,
-    clip_norm_arg,
-    epsilon_or_auto_arg,
-    exclude_arg,
-    mechanism_arg,
-)
-from textdp.contextual import PRECISIONS
-from textdp.defaults import default_epsilon
+from textdp.cli.settings import add_setting_arguments, settings_from_args
+from textdp.config import front_end_defaults
 from textdp.errors import RowError
 from textdp.io import (
     FORMATS,
@@ -58,6 +51,9 @@ EPSILON_WARNING_CEILING = 100.0
 # 1e100 is still a float64. Any ε this large is meaningless (see the ceiling above).
 MAX_EPSILON = 1e100
 DEFAULT_REPORT_FIELD = "dp"
+#: The settings ``textdp privatize`` offers: every setting the command line offers
+#: (textdp.settings; ``keep_original`` is not, its reason is on its field).
+CLI_SETTINGS = tuple(front_end_defaults("cli"))
 
 
 def add_parser(sub: Any) -> None:
@@ -72,80 +68,15 @@ def add_parser(sub: Any) -> None:
                         "written as the run goes; a symlink's target is replaced, the link kept")
     p.add_argument("--format", choices=FORMATS, default=None, help="override the file format")
     p.add_argument("--text-field", default="text", help="JSONL key / CSV column with the text")
-    p.add_argument("--epsilon", type=epsilon_or_auto_arg, default=None,
-                   help=f"ε per token (default {default_epsilon('static'):g}; "
-                        f"{default_epsilon('contextual'):g} "
-                        "with --representation contextual), or 'auto' to calibrate it to "
-                        "--target-unchanged on the table; warns above "
-                        f"{EPSILON_WARNING_CEILING:g} (names mostly come back unchanged), "
-                        f"refused above {MAX_EPSILON:g}")
-    p.add_argument("--target-unchanged", type=float, default=None,
-                   help="with --epsilon auto: target P(word unchanged) (default 0.01)")
-    p.add_argument("--mechanism", type=mechanism_arg, default="mlaplace",
-                   help='registered name or JSON like {"name": "mahalanobis", "lam": 0.2}')
-    p.add_argument("--targets", default="PERSON",
-                   help="'all' or comma-separated entity labels (default PERSON)")
-    p.add_argument("--table", default=None, help="word2vec/GloVe/fastText file (default: "
-                   "the embedded vectors)")
-    p.add_argument("--detector", default=None,
-                   help="detector: ensemble (default: minilm+rules+handles on a normalised "
-                        "view), minilm, trained, spacy, rules, handles, similarity, a+b "
-                        "unions, a spaCy package or hf:<model>")
-    p.add_argument("--seed", type=int, default=None,
-                   help="fixed seed: reproducible, NOT private against anyone who knows it")
-    p.add_argument("--representation", choices=("static", "contextual"), default="static",
-                   help="static table vectors (default) or a transformer layer's hidden states")
-    p.add_argument("--model", default=None,
-                   help="contextual: transformers encoder folder or hub name (default: the "
-                        "embedded all-MiniLM-L6-v2)")
-    p.add_argument("--layer", type=int, default=None,
-                   help="contextual: hidden-state layer, 0 = input embeddings (default 1)")
-    p.add_argument("--precision", choices=PRECISIONS, default="auto",
-                   help="contextual: the encoder's forward-pass precision (auto: bfloat16 on "
-                        "a GPU and on a CPU where it is measured faster, else float32)")
-    p.add_argument("--contextual-index", default=None, metavar="FOLDER",
-                   help="contextual: candidate index folder from `textdp build-index "
-                        "--contextual` (default: the model's vocabulary; --index is the "
-                        "nearest-neighbour backend)")
-    p.add_argument("--device", default="cpu", help="cpu, cuda, cuda:N or auto")
-    p.add_argument("--index", default="auto", help="nearest-neighbour backend")
-    p.add_argument("--batch-size", type=int, default=256, help="records per batch")
-    p.add_argument("--clip-norm", type=clip_norm_arg, default="median",
-                   help="clip vectors to this radius before the mechanism: 'median' (default: "
-                        "the table's median norm), a radius, or 'none'")
-    p.add_argument("--surface", choices=("input", "table"), default="input",
-                   help="casing of substitutes: that of the replaced token (default; released "
-                        "without noise) or as the public table spells them")
-    p.add_argument("--secure", action="store_true",
-                   help="draw every random bit from ChaCha20 keyed from the OS, re-keyed per "
-                        "batch (excludes --seed)")
-    p.add_argument("--max-epsilon-per-text", type=float, default=None,
-                   help="budget for the composed ε of one record (see --budget-policy)")
-    p.add_argument("--budget-policy", choices=("truncate", "refuse"), default="truncate",
-                   help="over budget: redact the rest at no cost, or stop naming the record")
-    add_list_arguments(p)
-    p.add_argument("--exclude", default="default", metavar="WORDS",
-                   help="words never written as substitutes: 'default' (slurs and loaded "
-                        "terms), comma-separated words, @FILE, or 'none'")
-    p.add_argument("--replace", choices=("name", "word", "tag"), default=None,
-                   help="what a person name becomes: a public name (default), any public word, "
-                        "or a [PERSON] tag (no ε)")
-    p.add_argument("--consistency", choices=("document", "dataset", "mention"),
-                   default="document",
-                   help="one draw per distinct name per record (default), per dataset (keyed: "
-                        "the same in every run with the same --key-file), or per mention")
-    p.add_argument("--key-file", default=None, metavar="FILE",
-                   help="with --consistency dataset: a file holding the secret key (≥ 16 "
-                        "bytes; as sensitive as a seed); default: a key from --seed, else a "
-                        "fresh one per run")
+    # Every privatizer setting the command line offers, generated from its config field.
+    add_setting_arguments(p, CLI_SETTINGS, help_suffix={"epsilon": (
+        f"; warns above {EPSILON_WARNING_CEILING:g} (names mostly come back unchanged), "
+        f"refused above {MAX_EPSILON:g}")})
     p.add_argument("--scope-field", default=None, metavar="NAME",
                    help="with --consistency dataset: a JSONL key / CSV column whose equal "
                         "values share pseudonyms (e.g. a patient id)")
     p.add_argument("--report", action="store_true",
                    help="add a report field (--report-field, default dp) to each JSONL record")
-    p.add_argument("--report-spans", action="store_true",
-                   help="with --report: list the targeted spans (offsets, label, detector, "
-                        "score; never the text) in each report")
     p.add_argument("--report-field", default=None, metavar="NAME",
                    help=f"with --report: the report's key (default {DEFAULT_REPORT_FIELD}); a "
                         "record that already has it is refused before any output")
@@ -201,19 +132,12 @@ def _privatize_batch(privatizer: Any, texts: list[str | None], lines: list[int],
 
 
 def config_from_args(args: argparse.Namespace) -> Any:
-    """The :class:`~textdp.config.PrivatizerConfig` of ``textdp privatize``'s parsed options:
-    every option named like a setting is that setting; the key is read from ``--key-file``
-    and ``--exclude`` expanded. Validated here, before any text is read."""
-    import dataclasses
+    """The :class:`~textdp.config.PrivatizerConfig` of ``textdp privatize``'s parsed options
+    (:func:`textdp.cli.settings.settings_from_args`: the key is read from ``--key-file`` and
+    ``--exclude`` expanded here). Validated here, before any text is read."""
+    from textdp.config import from_mapping
 
-    from textdp.config import PrivatizerConfig, from_mapping
-
-    settings = {f.name: getattr(args, f.name) for f in dataclasses.fields(PrivatizerConfig)
-                if hasattr(args, f.name)}
-    settings.update(key=_read_key(args.key_file), exclude=exclude_arg(args.exclude))
-    if settings.get("layer") is None:
-        settings.pop("layer", None)  # the config's default layer
-    return from_mapping(settings)
+    return from_mapping(settings_from_args(args))
 
 
 def privatizer_from_args(args: argparse.Namespace) -> Any:
@@ -227,18 +151,6 @@ def privatizer_from_args(args: argparse.Namespace) -> Any:
     privatizer = Privatizer(config_from_args(args))
     _check_epsilon(privatizer.epsilon)  # a mechanism given as JSON may carry its own ε
     return privatizer
-
-
-def _read_key(path: str | None) -> bytes | None:
-    """The secret key in ``path`` (its bytes, without a final newline); its content is never
-    printed."""
-    if path is None:
-        return None
-    try:
-        with open(path, "rb") as f:
-            return f.read().rstrip(b"\r\n")
-    except OSError as err:
-        raise InputError(f"--key-file {path}: cannot read it ({err.strerror})") from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,10 +11,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from textdp.cli.args import clip_norm_arg, mechanism_arg
+from textdp.cli.args import mechanism_arg
+from textdp.cli.settings import add_setting_arguments
 from textdp.io import atomic_output
 from textdp.mechanisms import create_mechanism
 from textdp.release import check_releasable, release_table, write_word2vec
+
+#: The privatizer settings ``textdp release-table`` takes as ``privatize`` does
+#: (textdp.cli.settings); its ``--mechanism`` defaults to nadp and ``--precision`` is the
+#: digits written, not the encoder's precision.
+SETTINGS = ("clip_norm", "seed")
 
 
 def add_parser(sub: Any) -> None:
@@ -27,10 +33,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--epsilon", type=float, required=True, help="ε of the mechanism")
     p.add_argument("--table", default="default",
                    help="'default' (the embedded vectors) or a word2vec/GloVe/fastText file")
-    p.add_argument("--clip-norm", type=clip_norm_arg, default="median",
-                   help="'median' (as the Privatizer), a radius, or 'none'")
-    p.add_argument("--seed", type=int, default=None,
-                   help="fixed seed: reproducible, NOT private against anyone who knows it")
+    add_setting_arguments(p, SETTINGS)  # as `privatize` offers them
     p.add_argument("--precision", type=int, default=6, help="significant digits per value")
     p.add_argument("-o", "--output", required=True, help="output file (word2vec text)")
     p.set_defaults(handler=run)

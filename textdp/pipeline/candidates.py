@@ -40,13 +40,9 @@ def load_table(table: Any, encoder: ContextualEncoder | None = None,
     if encoder is not None:
         return ContextualIndex.default(encoder) if contextual_index is None else \
             ContextualIndex.load(contextual_index, encoder)
-    if isinstance(table, EmbeddingTable):
-        return table
-    if table in (None, "default"):
-        from textdp.defaults import default_table
+    from textdp.defaults import resolve_table
 
-        return default_table()
-    return EmbeddingTable.from_word2vec(table)
+    return resolve_table(table, clip_norm=None)  # the space clips its own copy
 
 
 def fallback_vectors(table: EmbeddingTable) -> dict[str, np.ndarray]:
