@@ -19,7 +19,8 @@ from typing import Any
 
 from textdp.audit import Auditor
 from textdp.cli.args import add_list_arguments
-from textdp.io import FORMATS, InputError, atomic_output, detect_format, read_once
+from textdp.files import atomic_output
+from textdp.records import FORMATS, InputError, detect_format, read_once
 
 
 def add_detection_arguments(p: argparse.ArgumentParser) -> None:

@@ -36,14 +36,12 @@ from textdp.cli.args import (
 from textdp.contextual import PRECISIONS
 from textdp.defaults import default_epsilon
 from textdp.errors import RowError
-from textdp.io import (
+from textdp.files import OutputError, atomic_output, output_is_streamed
+from textdp.records import (
     FORMATS,
     InputError,
-    OutputError,
     RecordWriter,
-    atomic_output,
     detect_format,
-    output_is_streamed,
     read_once,
 )
 

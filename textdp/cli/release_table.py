@@ -12,7 +12,7 @@ import argparse
 from typing import Any
 
 from textdp.cli.args import clip_norm_arg, mechanism_arg
-from textdp.io import atomic_output
+from textdp.files import atomic_output
 from textdp.mechanisms import create_mechanism
 from textdp.release import check_releasable, release_table, write_word2vec
 

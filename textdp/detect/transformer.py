@@ -113,7 +113,7 @@ def save_model(model: Any, config: dict[str, Any], output: str | os.PathLike[str
     """Write ``config.json`` and the trained parameters (float16) atomically."""
     from safetensors.torch import save as save_tensors
 
-    from textdp.io import atomic_output
+    from textdp.files import atomic_output
 
     output = Path(output)
     output.mkdir(parents=True, exist_ok=True)
