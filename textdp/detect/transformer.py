@@ -74,7 +74,7 @@ def build_model(layers: int, hidden: int = 128, dropout: float = 0.1) -> Any:
     import torch
     from transformers import AutoModel
 
-    from textdp.embedded import quiet_transformers
+    from textdp.model_packages import quiet_transformers
 
     class NameTagger(torch.nn.Module):
         def __init__(self) -> None:
