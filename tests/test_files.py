@@ -1,6 +1,6 @@
 """textdp.files: atomic output files and the signals that remove their temporaries.
 
-The command line's behaviour is tested through ``main()`` in tests/test_cli.py; these tests
+The command line's behaviour is tested through ``main()`` in tests/cli/test_cli.py; these tests
 pin what every command that writes a file relies on.
 """
 

@@ -1,6 +1,6 @@
 """textdp.records: record readers, the read-once input and the record writer.
 
-The command line's behaviour is tested through ``main()`` in tests/test_cli.py; these tests
+The command line's behaviour is tested through ``main()`` in tests/cli/test_cli.py; these tests
 pin the pieces other commands reuse and what an exception may carry.
 """
 
