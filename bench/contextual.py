@@ -105,7 +105,7 @@ class NotebookBaseline:
         import faiss
         from transformers import AutoModel
 
-        from textdp.embedded import quiet_transformers
+        from textdp.model_packages import quiet_transformers
 
         self.tokenizer = encoder.tokenizer
         with quiet_transformers():

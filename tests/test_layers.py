@@ -28,9 +28,9 @@ PACKAGES = ("textdp", "hf_textdp", "spacy_textdp")
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Small utilities with no first-party dependency but each other.
     ("foundation", ("textdp._version", "textdp.errors", "textdp.threads", "textdp.validation",
-                    "textdp.rng", "textdp.io",
+                    "textdp.rng", "textdp.files", "textdp.records",
                     "textdp.report", "textdp.tokenization", "textdp.memory",
-                    "textdp.embedded", "textdp.budget", "textdp.surface",
+                    "textdp.model_packages", "textdp.budget", "textdp.surface",
                     "textdp.profile_urls",
                     # Device settings resolved in one place (torch, no first-party import).
                     "textdp.devices",

@@ -163,7 +163,7 @@ def test_commands_with_settings_of_their_own_offer_the_shared_ones_as_privatize_
 def test_only_the_generated_options_are_read_as_settings(tmp_path):
     from textdp.cli import build_parser
     from textdp.cli.settings import settings_from_args
-    from textdp.io import InputError
+    from textdp.records import InputError
 
     parser = build_parser()
     # release-table's --precision is the digits it writes, not the encoder's precision.

@@ -48,8 +48,8 @@ import numpy as np
 import torch
 
 from textdp.defaults import carried_epsilon, resolve_table
+from textdp.files import atomic_output
 from textdp.index import shared_index
-from textdp.io import atomic_output
 from textdp.mechanisms import Mechanism, MechanismSpec, RadialLaw, create_mechanism
 from textdp.rng import RandomSource
 from textdp.tables import EmbeddingTable, cache_dir

@@ -46,8 +46,8 @@ import numpy as np
 import torch
 
 from textdp.devices import resolve_device
-from textdp.embedded import quiet_transformers
 from textdp.index import bf16_matmul_fast
+from textdp.model_packages import quiet_transformers
 from textdp.tables import is_real_word
 from textdp.validation import check_positive_int
 

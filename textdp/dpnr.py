@@ -1,5 +1,9 @@
 """DPNR inside a model: a torch module, a thinc layer and the two training recipes.
 
+This is the module users import (``textdp.dpnr.DPNR``). The mechanism itself (the noise, its
+calibration, word dropout and the ε accounting, as functions on tensors) is
+:mod:`textdp.mechanisms.dpnr`, registered with the other mechanisms.
+
 Lyu, He & Li (Findings of EMNLP 2020) release a text's representation, not its words: the
 representation is min–max normalised to [0, 1] and Laplace noise is added to every coordinate
 (the functional core and the guarantee are in :mod:`textdp.mechanisms.dpnr`). A model that

@@ -349,7 +349,7 @@ class EmbeddingTable:
         """
         from transformers import AutoModel, AutoTokenizer
 
-        from textdp.embedded import transformer_path
+        from textdp.model_packages import transformer_path
 
         path = model if model is not None else transformer_path()
         if isinstance(path, (str, os.PathLike)):

@@ -42,7 +42,8 @@ from textdp.cli.privatize import (
     privatizer_from_args,
 )
 from textdp.errors import InternalError
-from textdp.io import InputError, OutputError
+from textdp.files import OutputError
+from textdp.records import InputError
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -19,7 +19,8 @@ from typing import Any
 
 from textdp.audit import Auditor
 from textdp.cli.settings import add_setting_arguments, settings_from_args
-from textdp.io import FORMATS, InputError, atomic_output, detect_format, read_once
+from textdp.files import atomic_output
+from textdp.records import FORMATS, InputError, detect_format, read_once
 
 #: The privatizer settings ``textdp detect`` takes: the selection stage's, as ``privatize``
 #: offers them (generated from the config's fields, textdp.cli.settings).

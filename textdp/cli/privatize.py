@@ -9,7 +9,7 @@
 The input is read once and every record checked before anything is written, whatever the input
 (a file, ``-``, ``/dev/stdin``, a FIFO): nothing is written when a record is malformed. A
 regular output file appears only complete (the previous one stays as it was on any failure,
-SIGINT or SIGTERM); ``-o -``, a FIFO or a device are written as the run goes (textdp.io). ε
+SIGINT or SIGTERM); ``-o -``, a FIFO or a device are written as the run goes (textdp.files). ε
 above :data:`EPSILON_WARNING_CEILING` prints a warning; above :data:`MAX_EPSILON` it is refused.
 Errors name the parameter, file and line, never the text being privatized.
 """
@@ -29,14 +29,12 @@ from typing import Any
 from textdp.cli.settings import add_setting_arguments, settings_from_args
 from textdp.config import front_end_defaults
 from textdp.errors import RowError
-from textdp.io import (
+from textdp.files import OutputError, atomic_output, output_is_streamed
+from textdp.records import (
     FORMATS,
     InputError,
-    OutputError,
     RecordWriter,
-    atomic_output,
     detect_format,
-    output_is_streamed,
     read_once,
 )
 
@@ -180,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     _warn_epsilon(privatizer.epsilon)
     try:
         # Read once; every record (format, field, encoding, report field) is checked before
-        # anything is written, for every kind of input (textdp.io.read_once).
+        # anything is written, for every kind of input (textdp.records.read_once).
         with _stdin_hint(args), read_once(
                 args.input, fmt, args.text_field, errors=args.encoding_errors,
                 report_field=report_field if args.report else None) as checked:

@@ -13,7 +13,7 @@ from typing import Any
 
 from textdp.cli.args import mechanism_arg
 from textdp.cli.settings import add_setting_arguments
-from textdp.io import atomic_output
+from textdp.files import atomic_output
 from textdp.mechanisms import create_mechanism
 from textdp.release import check_releasable, release_table, write_word2vec
 

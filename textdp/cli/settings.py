@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from textdp.cli.args import clip_norm_arg, epsilon_or_auto_arg, exclude_arg, mechanism_arg
 from textdp.config import PrivatizerConfig, front_end_defaults
-from textdp.io import InputError
+from textdp.records import InputError
 from textdp.settings import Setting, choices_of, settings_of, value_type
 
 

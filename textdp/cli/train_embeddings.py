@@ -22,7 +22,8 @@ from textdp.embeddings.train import (
     train_embeddings,
     train_gensim_fasttext,
 )
-from textdp.io import FORMATS, atomic_output
+from textdp.files import atomic_output
+from textdp.records import FORMATS
 
 
 def add_parser(sub: Any) -> None:

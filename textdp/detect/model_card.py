@@ -46,7 +46,7 @@ def write_card(folder: str | os.PathLike[str], *, title: str, summary: str,
                data: Mapping[str, Any], table: str, speed: str, command: str,
                notes: Sequence[str] = ()) -> Path:
     """Write ``folder/README.md`` and return its path."""
-    from textdp.io import atomic_output
+    from textdp.files import atomic_output
 
     size = folder_size(folder)
     lines = [f"# {title}", "", summary, "",

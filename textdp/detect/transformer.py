@@ -74,7 +74,7 @@ def build_model(layers: int, hidden: int = 128, dropout: float = 0.1) -> Any:
     import torch
     from transformers import AutoModel
 
-    from textdp.embedded import quiet_transformers
+    from textdp.model_packages import quiet_transformers
 
     class NameTagger(torch.nn.Module):
         def __init__(self) -> None:
@@ -113,7 +113,7 @@ def save_model(model: Any, config: dict[str, Any], output: str | os.PathLike[str
     """Write ``config.json`` and the trained parameters (float16) atomically."""
     from safetensors.torch import save as save_tensors
 
-    from textdp.io import atomic_output
+    from textdp.files import atomic_output
 
     output = Path(output)
     output.mkdir(parents=True, exist_ok=True)

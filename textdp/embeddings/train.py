@@ -43,7 +43,7 @@ from textdp.embeddings.subword import (
     label_directions,
     ngram_hash,
 )
-from textdp.io import FORMATS, InputError, RecordReader, detect_format
+from textdp.records import FORMATS, InputError, RecordReader, detect_format
 
 _TOKEN = re.compile(r"\w+(?:['’-]\w+)*|[^\w\s]")
 BACKENDS = ("torch", "gensim")

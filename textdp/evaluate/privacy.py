@@ -30,7 +30,7 @@ Noise-free mechanisms (the exponential-mechanism draws ``tem``, ``santext``, ``c
 ``truncated_gumbel``, ``diffractor``) have no noisy vector: their geometry and recovery figures
 are left empty. The empirical audit of each mechanism against its stated guarantee, with a
 too-little-noise positive control, is in tests/audit/test_metric_dp.py and, for the mechanisms
-of issue 18, tests/test_mechanisms_peers.py. All draws use a fixed seed (the
+of issue 18, tests/mechanisms/test_mechanisms_peers.py. All draws use a fixed seed (the
 figures are reproducible; nothing privatized is written out).
 """
 

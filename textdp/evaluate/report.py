@@ -24,7 +24,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from textdp.io import atomic_output
+from textdp.files import atomic_output
 
 INDEX = "index.md"
 # Packages whose versions decide the figures; missing ones are left out of the list.

@@ -43,9 +43,9 @@ from textdp.contextual import (
     whole_word_vocabulary,
     window_limit,
 )
-from textdp.embedded import quiet_transformers
 from textdp.mechanisms.base import ContextMechanism, register_mechanism
 from textdp.mechanisms.exponential import sample_softmax_rows
+from textdp.model_packages import quiet_transformers
 from textdp.rng import RandomSource
 from textdp.validation import check_positive_int
 

@@ -7,8 +7,10 @@ cannot use it (see :class:`DPNRMechanism`). The release is
     h  →  word dropout (rate μ, on the input words)  →  encoder  →  normalise(h) ∈ [0, 1]^d
        →  h + z,  z_i ~ Laplace(0, Δ/ε) independently per coordinate.
 
-The torch module and the training recipes live in :mod:`textdp.dpnr`; this module holds the
-functional core and the registered mechanism (so ``textdp mechanisms`` lists it).
+This module is the mechanism: the functional core (normalisation, noise, calibration, word
+dropout, ε accounting, as functions on tensors) and the registered mechanism (so
+``textdp mechanisms`` lists it). The torch module, the thinc layer and the training recipes
+that use it inside a model are :mod:`textdp.dpnr`, the module users import.
 
 What is proven (and what is not)
 --------------------------------

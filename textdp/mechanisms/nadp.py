@@ -58,8 +58,8 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from textdp.defaults import resolve_table
+from textdp.files import atomic_output
 from textdp.index import NeighbourIndex, shared_index
-from textdp.io import atomic_output
 from textdp.mechanisms.base import (
     NoiseMechanism,
     RadialLaw,

@@ -159,7 +159,7 @@ def train(data_dir: str | os.PathLike[str] | None, output: str | os.PathLike[str
         encode_batch,
         save_model,
     )
-    from textdp.io import atomic_output
+    from textdp.files import atomic_output
 
     if log is None:
         log = functools.partial(print, flush=True)

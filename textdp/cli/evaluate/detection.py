@@ -23,7 +23,7 @@ from textdp.evaluate.detection import (
     evaluate_jsonl,
     is_jsonl,
 )
-from textdp.io import atomic_output
+from textdp.files import atomic_output
 from textdp.targets import resolve_targets
 
 

@@ -27,7 +27,7 @@ from textdp.evaluate.ner_utility import (
     parse_variants,
     results_table,
 )
-from textdp.io import atomic_output
+from textdp.files import atomic_output
 from textdp.validation import check_epsilon
 
 

@@ -1,9 +1,11 @@
-"""The embedded default packages: their names, where the transformer's files are, and how
-to load a transformer quietly (:func:`quiet_transformers`).
+"""Where the embedded models are: the packages textdp's default models ship in, the
+transformer's folder, and how to load a transformer quietly (:func:`quiet_transformers`).
 
 Nothing here loads a model, so the low-level loaders (:meth:`EmbeddingTable.from_transformer
 <textdp.tables.EmbeddingTable.from_transformer>`) can find the default without importing
-:mod:`textdp.defaults`, which builds on them. Users read these through :mod:`textdp.defaults`.
+:mod:`textdp.defaults`, which builds the defaults (pipeline, table, ε) from these packages.
+Users read these names through :mod:`textdp.defaults`. (Not to be confused with
+:mod:`textdp.embeddings`: subword vectors trained on the user's own documents.)
 """
 
 from __future__ import annotations

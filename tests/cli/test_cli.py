@@ -833,7 +833,7 @@ def test_disk_full_is_reported_and_the_old_file_kept(tmp_path, monkeypatch, caps
         buffered = io.BufferedWriter(Full(fd))
         return buffered if "b" in mode else io.TextIOWrapper(buffered, **kwargs)
 
-    monkeypatch.setattr("textdp.io._fdopen", full_fdopen, raising=False)
+    monkeypatch.setattr("textdp.files._fdopen", full_fdopen, raising=False)
     dst = tmp_path / "o.jsonl"
     dst.write_text("PRECIOUS\n")
     assert _privatize_to(tmp_path, dst) == 2

@@ -1,8 +1,8 @@
 """The mechanisms added for parity with MLDP and pyPANTERA (issue 18): truncated Gumbel, CusText,
 Vickrey on Mahalanobis noise and 1-Diffractor.
 
-Same style as tests/test_mechanisms.py: fixed seeds, each sampler compared with its exact law
-(computed here independently, by numerical integration or closed form) and accepted at
+Same style as tests/mechanisms/test_mechanisms.py: fixed seeds, each sampler compared with its
+exact law (computed here independently, by numerical integration or closed form) and accepted at
 p > 0.001, with a case showing that a slightly wrong law *is* rejected. The last section is an
 empirical privacy audit of each new mechanism against its stated guarantee (Clopper–Pearson
 bounds on output-probability ratios, as tests/audit/test_metric_dp.py), with a positive control
