@@ -38,3 +38,13 @@ def private_cache(tmp_path, monkeypatch) -> Path:
     cache = tmp_path / "cache"
     monkeypatch.setenv("TEXTDP_CACHE", str(cache))
     return cache
+
+
+@pytest.fixture(scope="module")
+def names_privatizer():
+    """A seeded default privatizer whose persons are fixed (``name_detectors.names``)."""
+    from name_detectors import names
+
+    from textdp import Privatizer
+
+    return Privatizer(seed=11, detector=names)

@@ -55,10 +55,11 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Stage: the mechanisms (a context mechanism such as dpmlm encodes with the contextual
     # helpers), and DPNR's torch module over the DPNR mechanism.
     ("mechanisms", ("textdp.mechanisms", "textdp.mechanisms.*", "textdp.dpnr")),
-    # Stage: what replaces a target (the public name vocabulary, tags) and which mentions
-    # share a draw (addresses spelt from a text's names share their draws); it decodes
-    # through the mechanisms and reads detect's name lexicon.
-    ("substitution", ("textdp.pseudonyms", "textdp.addresses")),
+    # What replaces a target, below the configuration that checks it: the public name
+    # vocabulary (from detect's name lexicon), the keyed sources of consistency="dataset",
+    # the replace and consistency choices, and addresses spelt from a text's names.
+    ("substitution", ("textdp.name_vocabulary", "textdp.keyed_sources", "textdp.replacement",
+                      "textdp.addresses")),
     # What ε means on a space: automatic ε (the Privatizer's epsilon="auto") and the scale
     # figures of a report (common census names from detect's lexicon).
     ("calibration", ("textdp.calibration", "textdp.scale")),

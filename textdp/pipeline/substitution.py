@@ -1,6 +1,6 @@
 """Substitution: from target masks to new words and a report per doc.
 
-Targets are grouped into draws (consistency, :func:`textdp.pseudonyms.plan_draws`), draws a
+Targets are grouped into draws (consistency, :func:`textdp.pipeline.draw_plan.plan_draws`), draws a
 text made in an earlier batch are re-used, placeholders and PII surrogates are written without
 a draw, the budget is charged per draw (over-budget draws start from a public stand-in), and the
 rest are drawn in one call per candidate set: a vector mechanism on the targets' static or
@@ -21,21 +21,16 @@ import torch
 from textdp.budget import TextState, over_budget
 from textdp.config import PrivatizerConfig
 from textdp.contextual import ContextualEncoder
+from textdp.keyed_sources import canonical_token, keyed_source
 from textdp.mechanisms import Mechanism
 from textdp.mechanisms.base import ContextMechanism
+from textdp.name_vocabulary import PERSON
 from textdp.pipeline.candidates import CandidateSpace
 from textdp.pipeline.contexts import target_contexts
+from textdp.pipeline.draw_plan import plan_draws, positional_kinds
 from textdp.pipeline.representation import contextual_inputs, static_inputs
 from textdp.pipeline.selection import Mask
-from textdp.pseudonyms import (
-    PERSON,
-    canonical_token,
-    keyed_source,
-    pii_replacement,
-    plan_draws,
-    positional_kinds,
-    tag,
-)
+from textdp.pipeline.surrogates import pii_replacement, tag
 from textdp.report import (
     HOLDS_BETWEEN,
     HOLDS_BETWEEN_ANY_CASING,
