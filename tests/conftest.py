@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from corpus_files import conll_file, tiny_corpora  # noqa: F401 (fixtures)
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 

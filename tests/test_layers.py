@@ -48,8 +48,12 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Private subword embeddings trained on the user's documents (and their training): the
     # similarity detector scores with them; they never reach the candidates.
     ("private embeddings", ("textdp.embeddings", "textdp.embeddings.*")),
-    # Stage: which tokens are targets, and the person-annotated corpora they are trained on.
+    # Stage: which tokens are targets (the detectors, PII patterns, lists, normalised view).
     ("detect", ("textdp.detect", "textdp.detect.*", "textdp.targets")),
+    # The person-annotated corpora the detectors are trained and evaluated on (readers of the
+    # CoNLL files and the domains' splits); they read detect's span type and name lexicon, and
+    # no detector imports them.
+    ("corpora", ("textdp.corpora", "textdp.corpora.*")),
     # Stage: contextual vectors (transformer hidden states pooled to words) and their index.
     ("representation", ("textdp.contextual", "textdp.contextual_index")),
     # Stage: the mechanisms (a context mechanism such as dpmlm encodes with the contextual

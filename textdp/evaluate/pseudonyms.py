@@ -36,8 +36,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from textdp.corpora.conll import Document, read_conll, to_docs
 from textdp.detect import lexicon
-from textdp.detect.conll import Document, read_conll, to_docs
 from textdp.name_vocabulary import (
     FIRST_NAME_MAX_RANK,
     PERSON,
@@ -182,7 +182,7 @@ def evaluate_pseudonyms(*, data_dir: str | os.PathLike[str] | None = None,
     Returns:
         ``{"config": <the privatizer's description>, <domain>: <its row>, ...}``.
     """
-    from textdp.detect.corpora import DOMAINS, default_data_dir, load_split, resolve_domains
+    from textdp.corpora.domains import DOMAINS, default_data_dir, load_split, resolve_domains
     from textdp.privatizer import Privatizer
 
     privatizer = Privatizer(epsilon=epsilon, replace=replace, seed=seed,
