@@ -63,3 +63,43 @@ def test_consistency_holds_across_chunks_of_one_long_text(names_privatizer, monk
     out = names_privatizer(text)
     pseudonyms = {w for w in out.text.split(" ") if w not in text.split(" ")}
     assert len(pseudonyms) == 1 and out.report.draws == 1 and out.report.tokens_replaced == 12
+
+
+def test_dataset_consistency_keys_each_name_and_pii_values_as_written():
+    tokens = ["MERKEL", "merkel", "ann@x.org", "ANN@X.ORG", "ann@x.org", "Merkel's"]
+    labels = ["PERSON", "PERSON", "EMAIL", "EMAIL", "EMAIL", "PERSON"]
+    plan = plan_draws(tokens, labels, [0, 1, 0, 0, 1, 0], ["any"] * 6, replace="name",
+                      consistency="dataset")
+    # Within a text mentions share; across texts the keyed draw is the same function of the
+    # key anyway, so each text plans its own draw under the same key. A PII value is keyed
+    # as written (its surrogate keeps its format).
+    assert plan.of_target.tolist() == [0, 1, 2, 3, 4, 0]
+    assert plan.keys == ["merkel", "merkel", "ann@x.org", "ANN@X.ORG", "ann@x.org"]
+    assert plan.kinds == ["last", "last", "pii", "pii", "pii"]
+
+
+def test_a_names_kind_comes_from_the_census_lists_before_its_position():
+    tokens = ["Smith", "Mary", "Zorblat", "Qwix", "Vorn"]
+    positions = ["first", "last", "first", "last", "any"]  # "Smith Mary", "Zorblat Qwix"
+    plan = plan_draws(tokens, ["PERSON"] * 5, [0] * 5, positions, replace="name",
+                      consistency="document")
+    assert plan.kinds == ["last", "first", "first", "last", "any"]
+    words = plan_draws(tokens, ["PERSON"] * 5, [0] * 5, positions, replace="word",
+                       consistency="document")
+    assert set(words.kinds) == {"word"}
+
+
+def test_an_address_spelt_from_names_of_its_text_has_no_draw_of_its_own():
+    tokens = ["Anna", "Lee", "anna.lee@acme.org", "Anna"]
+    plan = plan_draws(tokens, ["PERSON"] * 4, [0] * 4, ["first", "last", "any", "any"],
+                      replace="name", consistency="document", spell_addresses=True)
+    assert plan.of_target.tolist() == [0, 1, -1, 0] and plan.spelt[2].keys == ("anna", "lee")
+    # Names of an earlier batch of the text spell it too; another text's names do not.
+    later = plan_draws(["anna.lee@acme.org"], ["PERSON"], [0], ["any"], replace="name",
+                       consistency="document", spell_addresses=True,
+                       remembered={0: ["anna", "lee"]})
+    assert later.of_target.tolist() == [-1]
+    other = plan_draws(["anna.lee@acme.org"], ["PERSON"], [1], ["any"], replace="name",
+                       consistency="document", spell_addresses=True,
+                       remembered={0: ["anna", "lee"]})
+    assert other.of_target.tolist() == [0] and not other.spelt
