@@ -1,11 +1,12 @@
 """Substitution: from target masks to new words and a report per doc.
 
-Targets are grouped into draws (consistency, :func:`textdp.pipeline.draw_plan.plan_draws`), draws a
-text made in an earlier batch are re-used, placeholders and PII surrogates are written without
-a draw, the budget is charged per draw (over-budget draws start from a public stand-in), and the
-rest are drawn in one call per candidate set: a vector mechanism on the targets' static or
-contextual vectors, decoded to the candidates of each draw's kind; or a context mechanism
-(``dpmlm``) on each target's text. The surface form (casing) comes last.
+Targets are grouped into draws (consistency, :func:`textdp.pipeline.draw_plan.plan_draws`),
+draws a text made in an earlier batch are re-used, placeholders and PII surrogates are written
+without a draw, the budget is charged per draw (over-budget draws start from a public
+stand-in), and the rest are drawn in one call per candidate set: a vector mechanism on the
+targets' static or contextual vectors, decoded to the candidates of each draw's kind; or a
+context mechanism (``dpmlm``) on each target's text. The surface form (casing) comes last.
+Each step is a method of :class:`Substituter` (:meth:`Substituter.substitute` lists them).
 """
 
 from __future__ import annotations
