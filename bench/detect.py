@@ -54,8 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--device", default="cpu", help="torch device of the privatizer")
     args = parser.parse_args(argv)
 
+    from textdp.corpora.conll import read_conll, to_docs, token_count
     from textdp.detect import create_detector
-    from textdp.detect.conll import read_conll, to_docs, token_count
     from textdp.evaluate.detection import DetectionRun, run_detector
 
     data = args.data or os.fspath(shared_data_dir() / "conll2003" / "eng.testa")

@@ -156,7 +156,7 @@ def documents(n: int, seed: int = 0) -> tuple[list[str], str]:
     data = _data_dir()
     docs: list[str] = []
     if data is not None and (data / "conll2003").is_dir():
-        from textdp.detect.conll import read_conll
+        from textdp.corpora.conll import read_conll
 
         docs = [" ".join(" ".join(s.tokens) for s in d)
                 for d in read_conll(data / "conll2003" / "eng.testa")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from corpus_files import conll_file, tiny_corpora  # noqa: F401 (fixtures)
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
@@ -38,3 +39,13 @@ def private_cache(tmp_path, monkeypatch) -> Path:
     cache = tmp_path / "cache"
     monkeypatch.setenv("TEXTDP_CACHE", str(cache))
     return cache
+
+
+@pytest.fixture(scope="module")
+def names_privatizer():
+    """A seeded default privatizer whose persons are fixed (``name_detectors.names``)."""
+    from name_detectors import names
+
+    from textdp import Privatizer
+
+    return Privatizer(seed=11, detector=names)

@@ -9,7 +9,7 @@ import pytest
 
 from textdp import Privatizer
 from textdp.addresses import MAX_BODY, spell
-from textdp.pseudonyms import plan_draws
+from textdp.pipeline.draw_plan import plan_draws
 
 NAMES = {"mary", "johnson", "al", "alan", "smith"}
 #: The person spans of the text: "Mary Johnson" and "Johnson Smith" (johnson has two names

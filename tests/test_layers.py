@@ -48,17 +48,22 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Private subword embeddings trained on the user's documents (and their training): the
     # similarity detector scores with them; they never reach the candidates.
     ("private embeddings", ("textdp.embeddings", "textdp.embeddings.*")),
-    # Stage: which tokens are targets, and the person-annotated corpora they are trained on.
+    # Stage: which tokens are targets (the detectors, PII patterns, lists, normalised view).
     ("detect", ("textdp.detect", "textdp.detect.*", "textdp.targets")),
+    # The person-annotated corpora the detectors are trained and evaluated on (readers of the
+    # CoNLL files and the domains' splits); they read detect's span type and name lexicon, and
+    # no detector imports them.
+    ("corpora", ("textdp.corpora", "textdp.corpora.*")),
     # Stage: contextual vectors (transformer hidden states pooled to words) and their index.
     ("representation", ("textdp.contextual", "textdp.contextual_index")),
     # Stage: the mechanisms (a context mechanism such as dpmlm encodes with the contextual
     # helpers), and DPNR's torch module over the DPNR mechanism.
     ("mechanisms", ("textdp.mechanisms", "textdp.mechanisms.*", "textdp.dpnr")),
-    # Stage: what replaces a target (the public name vocabulary, tags) and which mentions
-    # share a draw (addresses spelt from a text's names share their draws); it decodes
-    # through the mechanisms and reads detect's name lexicon.
-    ("substitution", ("textdp.pseudonyms", "textdp.addresses")),
+    # What replaces a target, below the configuration that checks it: the public name
+    # vocabulary (from detect's name lexicon), the keyed sources of consistency="dataset",
+    # the replace and consistency choices, and addresses spelt from a text's names.
+    ("substitution", ("textdp.name_vocabulary", "textdp.keyed_sources", "textdp.replacement",
+                      "textdp.addresses")),
     # What ε means on a space: automatic ε (the Privatizer's epsilon="auto") and the scale
     # figures of a report (common census names from detect's lexicon).
     ("calibration", ("textdp.calibration", "textdp.scale")),

@@ -15,7 +15,7 @@ What this releases. The address's substitute is a function of the draws of the n
 spelt from: post-processing, no draw and no ε of its own; those names' guarantee covers the
 address as one more of their mentions. Which names an address is spelt from, in which order,
 whole or by initial, with which separators and casing, is released like the pattern of
-repeated names that consistency releases (:mod:`textdp.pseudonyms`): the guarantee holds
+repeated names that consistency releases (:mod:`textdp.pipeline.draw_plan`): the guarantee holds
 between texts that share it. Whether a part is read as an initial depends only on the address
 and on the person spans that hold its whole names (the one name written beside that name),
 never on the first letters of the text's other names: "Jane Doe" or "Mary Doe"
@@ -70,7 +70,7 @@ class Speller:
     number of names the text holds.
 
     Args:
-        names: the name keys of the text (case-folded, :func:`textdp.pseudonyms.name_key`).
+        names: the name keys of the text (case-folded, :func:`textdp.name_vocabulary.name_key`).
         pairs: the ``(name, next name)`` of the person spans of the text ("Mary Johnson":
             ``("mary", "johnson")``): an initial may stand only for the one name written
             beside a whole name of the address in the text's spans.

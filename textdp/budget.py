@@ -2,9 +2,9 @@
 
 A long text is privatized in chunks and batches (:mod:`textdp.pipeline.chunking`); its ε budget
 (``max_epsilon_per_text``) and its pseudonyms (one draw per distinct name,
-:mod:`textdp.pseudonyms`) must still span the whole text. :class:`TextState` carries both from
-one batch to the next and is dropped when the text is done, so nothing about a text outlives
-it.
+:mod:`textdp.pipeline.draw_plan`) must still span the whole text. :class:`TextState` carries
+both from one batch to the next and is dropped when the text is done, so nothing about a text
+outlives it.
 """
 
 from __future__ import annotations

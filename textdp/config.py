@@ -29,8 +29,9 @@ from textdp.contextual import DEFAULT_LAYER, PRECISIONS
 from textdp.defaults import DEFAULT_CONTEXTUAL_EPSILON, DEFAULT_EPSILON, default_epsilon
 from textdp.detect.spec import parse_detector_spec
 from textdp.index import BACKENDS
+from textdp.keyed_sources import resolve_key
 from textdp.mechanisms import Mechanism, create_mechanism, registry
-from textdp.pseudonyms import CONSISTENCY, REPLACEMENTS, check_replace, resolve_key
+from textdp.replacement import CONSISTENCY, REPLACEMENTS, check_replace
 from textdp.settings import choices_of, front_end_default, setting, settings_of, value_type
 from textdp.tables import EmbeddingTable, check_table_spec
 from textdp.targets import DEFAULT_TARGETS, PII_LABELS, resolve_targets

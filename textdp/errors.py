@@ -93,7 +93,7 @@ def _innermost(tb: TracebackType | None) -> TracebackType | None:
 
 
 def _short(filename: str) -> str:
-    """``filename`` from its package directory on (``textdp/pseudonyms.py``)."""
+    """``filename`` from its package directory on (``textdp/pipeline/draw_plan.py``)."""
     parts = os.path.abspath(filename).split(os.sep)
     for k in range(len(parts) - 1, -1, -1):
         if parts[k] in ("textdp", "spacy_textdp", "hf_textdp", "site-packages"):

@@ -29,13 +29,13 @@ from textdp.detect import Span, build_detector
 from textdp.detect.normalise import use_pipeline_tokenizer
 from textdp.devices import resolve_device
 from textdp.errors import withheld
+from textdp.keyed_sources import resolve_key
 from textdp.memory import release_free_memory
 from textdp.pipeline.batching import Piece, PrivatizedText, check_row
 from textdp.pipeline.batching import stream as run_batches
 from textdp.pipeline.candidates import CandidateSpace, load_table
 from textdp.pipeline.selection import Selection, Selector, TargetSelector, piece_docs, shift_spans
 from textdp.pipeline.substitution import Substituter
-from textdp.pseudonyms import resolve_key
 from textdp.report import Report, ScopeAccount
 from textdp.rng import RandomSource
 from textdp.surface import join_words

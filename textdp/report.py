@@ -164,7 +164,7 @@ class Report:
             pseudonyms, one per target token with ``consistency="mention"``, none for tags.
         replace: what replaced the targets: ``"name"``, ``"word"`` or ``"tag"``.
         consistency: ``"document"``, ``"dataset"`` or ``"mention"`` (which mentions share a
-            draw; :mod:`textdp.pseudonyms`).
+            draw; :mod:`textdp.pipeline.draw_plan`).
         spans: with ``Privatizer(report_spans=True)``, the targeted spans as ``(start, end,
             label, detector, score)``: character offsets in the input text, never its text
             (``to_dict`` writes them as records); ``None`` otherwise. They are released as

@@ -1,4 +1,4 @@
-"""Detection metrics on hand-made examples, the CoNLL reader, and the evaluate command."""
+"""Detection metrics on hand-made examples and the evaluate detection command."""
 
 from __future__ import annotations
 
@@ -8,76 +8,8 @@ import numpy as np
 import pytest
 
 from textdp.cli import main
-from textdp.detect.conll import iob_spans, read_conll, to_docs, token_count, units
+from textdp.corpora.conll import read_conll, to_docs
 from textdp.evaluate.detection import auc, roc, run_detector, score
-
-CONLL = """\
-John NNP I-NP I-PER
-Smith NNP I-NP I-PER
-visited VBD I-VP O
-Berlin NNP I-NP I-LOC
-. . O O
-
-Mr NNP I-NP O
-Lee NNP I-NP I-PER
-met VBD I-VP O
-Ann NNP I-NP I-PER
-Kim NNP I-NP B-PER
-. . O O
-
--DOCSTART- -X- O O
-
-Smith NNP I-NP I-PER
-said VBD I-VP O
-so RB I-ADVP O
-. . O O
-
--DOCSTART- -X- O O
-"""
-
-
-@pytest.fixture
-def conll_file(tmp_path):
-    path = tmp_path / "tiny.conll"
-    path.write_text(CONLL, encoding="utf-8")
-    return path
-
-
-def test_iob1_spans():
-    # I- opens an entity after O or another type; B- splits two touching entities of a type.
-    tags = ["I-PER", "I-PER", "O", "I-LOC", "I-PER", "B-PER", "I-PER", "I-ORG"]
-    assert iob_spans(tags) == [(0, 2, "PERSON"), (3, 4, "LOC"), (4, 5, "PERSON"),
-                               (5, 7, "PERSON"), (7, 8, "ORG")]
-
-
-def test_iob2_and_biluo_spans():
-    assert iob_spans(["B-PER", "I-PER", "B-PER", "O"]) == [(0, 2, "PERSON"), (2, 3, "PERSON")]
-    assert iob_spans(["U-PER", "B-LOC", "L-LOC", "O"]) == [(0, 1, "PERSON"), (1, 3, "LOC")]
-    assert iob_spans([]) == []
-
-
-def test_read_conll_documents(conll_file):
-    docs = read_conll(conll_file)
-    assert [len(d) for d in docs] == [2, 1]  # the trailing -DOCSTART- adds no document
-    assert docs[0][1].tokens == ("Mr", "Lee", "met", "Ann", "Kim", ".")
-    assert docs[0][1].spans == [(1, 2, "PERSON"), (3, 4, "PERSON"), (4, 5, "PERSON")]
-    # Document units put sentences on lines of their own (a line-break token between them)
-    # and shift the spans; sentence units keep them apart.
-    words, spaces, spans = units(docs, "document")[0]
-    assert words[4:7] == [".", "\n", "Mr"] and spaces[3:7] == [True, False, False, True]
-    assert len(words) == 12 and not spaces[-1]
-    assert spans[:2] == [(0, 2, "PERSON"), (3, 4, "LOC")] and (10, 11, "PERSON") in spans
-    assert [w for w, _, _ in units(docs, "sentence")][1] == list(docs[0][1].tokens)
-
-
-def test_to_docs_keeps_gold_tokens(conll_file, nlp):
-    docs, gold = to_docs(read_conll(conll_file))
-    assert [t.text for t in docs[0]][:2] == ["John", "Smith"]
-    assert docs[0].text.startswith("John Smith visited Berlin .\nMr Lee met")
-    assert docs[0].vocab is nlp.vocab
-    assert gold[1] == [(0, 1, "PERSON")]
-    assert docs[0][gold[0][3][0]].text == "Ann"
-    assert token_count(docs[0]) == 11
 
 
 def test_score_known_precision_recall_f1():
@@ -173,53 +105,10 @@ def test_default_privatizer_meets_the_targets_on_every_dev_domain(shared_data):
     assert runs["conll"].names > 3000 and runs["wnut17"].names > 500  # the whole dev sets
 
 
-# ---------------------------------------------------------------------------- domains
-def test_corpora_splits_and_bad_names(tiny_corpora):
-    from textdp.detect.corpora import DOMAINS, load_split, resolve_domains, sentences
-
-    assert [d.name for d in resolve_domains(None)] == ["conll", "wnut17", "btc", "enron"]
-    assert [d.name for d in resolve_domains("btc,conll")] == ["btc", "conll"]
-    with pytest.raises(ValueError, match="unknown domain"):
-        resolve_domains("news")
-    with pytest.raises(ValueError, match="split"):
-        load_split(DOMAINS["conll"], "test", tiny_corpora)
-    # BTC's held-out section b is its dev split and never among its training files.
-    assert DOMAINS["btc"].dev == "btc/b.conll" and "btc/b.conll" not in DOMAINS["btc"].train
-    train = sentences(load_split(DOMAINS["btc"], "train", tiny_corpora))
-    assert len(train) == 4 and train[0].spans == [(0, 2, "PERSON")]
-    dev = sentences(load_split(DOMAINS["wnut17"], "dev", tiny_corpora))
-    assert dev[0].tokens == ("lol", "jessica") and dev[0].spans == [(1, 2, "PERSON")]
-
-
-def test_enron_threads_are_one_text_each_with_their_names(tiny_corpora):
-    """Issue 33: the Enron e-mail threads are a dev domain (never trained on): a thread is
-    one text, lines kept apart, and the gold names are the name words and addresses of
-    person mentions."""
-    from textdp.detect.corpora import DOMAINS, EVAL_DOMAINS, load_split, sentences
-
-    assert "enron" not in DOMAINS and EVAL_DOMAINS["enron"].train == ()
-    (thread,) = sentences(load_split(EVAL_DOMAINS["enron"], "dev", tiny_corpora))
-    assert thread.tokens == ("From", ":", "ann.lee@x.com", "\n", "Thanks", "Ann")
-    assert thread.spans == [(2, 3, "PERSON"), (5, 6, "PERSON")]
-
-
-def test_enron_reader_keeps_pronouns_groups_and_titles_out(tmp_path):
-    from textdp.detect.corpora import read_enron
-
-    rows = [("I", "(P0)"), ("met", "-"), ("Mr.", "(P1"), ("Donoho", "P1)"), ("and", "-"),
-            ("the", "(P2"), ("Natural", "-"), ("Gas", "-"), ("Group", "P2)"), (",", "-"),
-            ("Donoho", "(P1|(O3)"), ("Corp", "-")]
-    (tmp_path / "t.conll").write_text(
-        "".join(f"{w}\tX\t{m}\t-\n" for w, m in rows), encoding="utf-8")
-    (thread,) = read_enron(tmp_path)
-    names = [thread.tokens[k] for s, e, _ in thread.spans for k in range(s, e)]
-    # "I" is a pronoun, "Mr." a title, "the Natural Gas Group" not written as a name; a
-    # mention that never closes (the last "Donoho") is no mention.
-    assert names == ["Donoho"]
 
 
 def test_survival_counts_what_a_reader_sees():
-    from textdp.detect.conll import Sentence
+    from textdp.corpora.conll import Sentence
     from textdp.evaluate.detection import survival
 
     class Replace:  # replaces the listed words, keeps everything else

@@ -111,26 +111,8 @@ def test_pickle_and_missing_model(tmp_path):
         TrainedNERDetector(tmp_path / "nothing")
 
 
-CONLL = """\
-John NNP I-NP I-PER
-Smith NNP I-NP I-PER
-visited VBD I-VP O
-Berlin NNP I-NP I-LOC
-. . O O
-
-Anna NNP I-NP I-PER
-works VBZ I-VP O
-for IN I-PP O
-Siemens NNP I-NP I-ORG
-. . O O
-
--DOCSTART- -X- O O
-"""
-
-
-def test_train_detector_command(tmp_path, capsys):
-    data = tmp_path / "tiny.conll"
-    data.write_text(CONLL, encoding="utf-8")
+def test_train_detector_command(conll_file, tmp_path, capsys):
+    data = conll_file
     out = tmp_path / "model"
     assert main(["train-detector", "--train", str(data), "--dev", str(data), "-o", str(out),
                  "--init", "scratch", "--width", "16", "--depth", "1", "--hidden", "16",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from textdp import Privatizer
-from textdp.detect.conll import Sentence
+from textdp.corpora.conll import Sentence
 from textdp.evaluate.pseudonyms import is_lexicon_name, person_words, score_texts
 
 DOC = [

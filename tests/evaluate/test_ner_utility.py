@@ -10,7 +10,7 @@ import pytest
 
 from textdp.cli import build_parser, main
 from textdp.cli.evaluate import ner_utility as ner_utility_command
-from textdp.detect.conll import Sentence
+from textdp.corpora.conll import Sentence
 from textdp.evaluate import ner_utility as nu
 
 PERSON_WORDS = {"Angela", "Merkel", "John", "Smith", "Smiths", "Mary", "Jones"}
@@ -249,7 +249,7 @@ def test_cli_reports_missing_data(capsys, tmp_path):
 
 # ---------------------------------------------------------------------------- real data
 def test_real_conll_articles_stay_aligned(shared_data):
-    from textdp.detect.conll import read_conll
+    from textdp.corpora.conll import read_conll
 
     train, dev = nu.conll_paths(shared_data)
     assert dev.name == "eng.testa"

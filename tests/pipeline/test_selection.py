@@ -17,7 +17,7 @@ import pytest
 from spacy.tokens import Span
 
 from textdp.cli import main
-from textdp.pipeline.selection import ENTITIES, TargetSelector
+from textdp.pipeline.selection import ENTITIES, HONORIFICS, TargetSelector, drop_honorifics
 from textdp.privatizer import Privatizer
 
 pytestmark = pytest.mark.usefixtures("private_cache")
@@ -143,3 +143,59 @@ def test_selection_is_computed_once_and_masks_match_it():
     assert selection.masks == [[None, None, "PERSON", "PERSON"]]  # "Dr." is dropped
     assert [s[:3] for s in selection.spans[0]] == [(9, 16, "PERSON")]
     assert selector.masks([doc]) == selection.masks
+
+
+# ===================================== honorifics, allow and deny lists, the audit trail
+def test_honorifics_are_not_part_of_the_name():
+    words = ["Dear", "Dr.", "Patel", ",", "Mrs", "Emily", "Jones", "Dear", "Prof", "Lee"]
+    mask = [None, "PERSON", "PERSON", None, "PERSON", "PERSON", "PERSON", "PERSON", "PERSON",
+            "PERSON"]
+    assert drop_honorifics(mask, words) == [None, None, "PERSON", None, None, "PERSON",
+                                            "PERSON", "PERSON", None, "PERSON"]
+    assert {"dr", "mrs", "prof"} <= HONORIFICS
+
+
+def test_honorific_is_kept_and_the_name_replaced(names_privatizer):
+    out = names_privatizer("Dear Dr. Patel, my daughter Emily called.")
+    words = out.text.split(" ")
+    assert words[:2] == ["Dear", "Dr."] and words[2] != "Patel,"
+    assert out.report.draws == 2
+
+
+def test_allow_and_deny_lists_and_excluded_substitutes():
+    out = Privatizer(seed=0, deny=["Zorblat"], allow=["Smith"])("Zorblat and Anna Smith met.")
+    words = out.text.split(" ")
+    assert words[0] != "Zorblat" and words[3] == "Smith" and words[2] != "Anna"
+    with pytest.raises(ValueError, match="targets='all'"):
+        Privatizer(targets="all", allow=["x"])
+    with pytest.raises(ValueError, match="exclude must be"):
+        Privatizer(exclude="none")
+    # Excluded words are never written, in names or words.
+    p = Privatizer(seed=0, targets="all", replace="word", exclude={"the", "a", "and"},
+                   epsilon=50.0)
+    outs = p.privatize(["the a and the a and"] * 50)
+    assert not {"the", "a", "and"} & {w.lower() for o in outs for w in o.text.split(" ")}
+    assert Privatizer().exclude >= {"islam", "qaeda"}
+
+
+def test_report_spans_are_an_audit_trail_without_text(monkeypatch):
+    """report_spans=True: each targeted span as offsets, label, detector and score, in the
+    whole text's offsets across chunks; no text in the report."""
+    import json
+
+    import textdp.pipeline.chunking as chunking
+
+    monkeypatch.setattr(chunking, "CHUNK_CHARS", 130)
+    text = "Dear Dr. Patel, my daughter Emily (emily@example.com) called.\n" * 4
+    p = Privatizer(seed=1, report_spans=True, targets=["PERSON", "EMAIL"])
+    out = p(text)
+    spans = out.report.to_dict()["spans"]
+    found = [text[s["start"]:s["end"]] for s in spans]
+    for target in ("Patel", "Emily", "emily@example.com"):  # offsets in the whole text
+        assert found.count(target) == 4
+    assert "Dr." not in found and "Dr. Patel" not in found  # the title is not a target
+    assert {s["label"] for s in spans} == {"PERSON", "EMAIL"}
+    assert all(s["detector"] for s in spans)
+    dumped = json.dumps(out.report.to_dict())
+    assert "Patel" not in dumped and "Emily" not in dumped and "example" not in dumped
+    assert Privatizer(seed=1)(text).report.spans is None

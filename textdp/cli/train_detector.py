@@ -81,7 +81,7 @@ def add_transformer_arguments(p: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``textdp train-detector``: the options and every input file are checked first."""
-    from textdp.detect.corpora import DOMAINS
+    from textdp.corpora.domains import DOMAINS
 
     if (args.train is None) != (args.dev is None):
         raise ValueError("--train and --dev go together (or use --data for every domain)")

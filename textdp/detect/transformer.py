@@ -1,7 +1,7 @@
 """A person-name tagger on the embedded transformer (all-MiniLM-L6-v2), on CPU or GPU.
 
 The model is the embedded MiniLM, cut to its first ``layers`` layers, fine-tuned on the
-multi-domain person corpora (:mod:`textdp.detect.corpora`), with a small head over each
+multi-domain person corpora (:mod:`textdp.corpora.domains`), with a small head over each
 word's first word piece:
 
     word pieces → MiniLM layers 1..k → first piece of each word ⊕ casing class → MLP → O/B/I

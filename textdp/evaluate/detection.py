@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from textdp.corpora.conll import token_count
 from textdp.detect.base import Span, normalise_label
-from textdp.detect.conll import token_count
 
 TARGET = "PERSON"
 # Thresholds printed for the similarity detector's ROC (cosine similarity to the seeds).
@@ -357,10 +357,10 @@ def evaluate_domains(data_dir: str | os.PathLike[str] | None, detectors: Sequenc
                      *, domains: str | Sequence[str] | None = None, epsilon: float | None = None,
                      seed: int | None = 0, limit: int | None = None, log: Any = print
                      ) -> list[SurvivalRun]:
-    """Every detector on every domain's dev split (:mod:`textdp.detect.corpora`), through
+    """Every detector on every domain's dev split (:mod:`textdp.corpora.domains`), through
     the full default privatizer (names only, default ε): one line each."""
     check_detectors(detectors)
-    from textdp.detect.corpora import load_split, resolve_domains, sentences
+    from textdp.corpora.domains import load_split, resolve_domains, sentences
     from textdp.privatizer import Privatizer
 
     runs = []
@@ -553,7 +553,7 @@ def conll_survival(data: str | os.PathLike[str], detectors: Sequence[str | None]
     :func:`survival` privatizes them) that the full privatizer would publish unchanged, per
     detector."""
     check_detectors(detectors)
-    from textdp.detect.conll import read_conll
+    from textdp.corpora.conll import read_conll
     from textdp.privatizer import Privatizer
 
     documents = read_conll(data)
@@ -597,8 +597,8 @@ def evaluate_file(data: str | os.PathLike[str], detectors: Sequence[str | None],
     """Evaluate each named detector (``None``: the default) on a CoNLL file and print one
     line per detector (and the ROC for ``similarity``)."""
     check_detectors(detectors)
+    from textdp.corpora.conll import read_conll, to_docs
     from textdp.detect import create_detector
-    from textdp.detect.conll import read_conll, to_docs
 
     documents = read_conll(data)
     if limit:

@@ -47,9 +47,9 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
+from textdp.corpora.conll import Document, Sentence, iob_spans, read_conll, units
+from textdp.corpora.domains import DOMAINS, default_data_dir
 from textdp.detect.base import normalise_label
-from textdp.detect.conll import Document, Sentence, iob_spans, read_conll, units
-from textdp.detect.corpora import DOMAINS, default_data_dir
 
 ORIGINAL = "original"
 PERSON = normalise_label("PER")  # CoNLL's PER as textdp and spaCy name it ("PERSON")

@@ -128,8 +128,8 @@ class Split:
 def load_conll(data_dir: str | os.PathLike[str] | None, split: str,
                limit: int | None = None) -> Split:
     """CoNLL-2003 ``split`` (``train``/``dev``) from the shared data folder, one sentence a
-    document (:func:`textdp.detect.corpora.load_split`)."""
-    from textdp.detect.corpora import DOMAINS, load_split, sentences
+    document (:func:`textdp.corpora.domains.load_split`)."""
+    from textdp.corpora.domains import DOMAINS, load_split, sentences
 
     sents = sentences(load_split(DOMAINS["conll"], split, data_dir))
     if limit is not None:

@@ -360,7 +360,7 @@ def evaluate_privacy(
 # ---------------------------------------------------------------------------- name leak
 def _load_sentences(path: str | os.PathLike[str], sentences: int | None) -> list[Any]:
     """Documents of a CoNLL file, cut after the first ``sentences`` sentences."""
-    from textdp.detect.conll import read_conll
+    from textdp.corpora.conll import read_conll
 
     documents = read_conll(path)
     if sentences is None:
@@ -394,8 +394,8 @@ def name_leak(
     :meth:`Privatizer.privatize_docs`. ``missed``: gold tokens the detector did not target;
     ``kept``: targeted gold tokens the mechanism drew unchanged.
     """
+    from textdp.corpora.conll import to_docs
     from textdp.detect import create_detector, normalise_label
-    from textdp.detect.conll import to_docs
     from textdp.privatizer import DEFAULT_TARGETS, Privatizer, is_word
 
     names = list(mechanisms)

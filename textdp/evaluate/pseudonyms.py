@@ -12,8 +12,9 @@ with the original:
 * ``survived``: the output is the original word (missed by the detector, or drawn unchanged);
 * ``in_lexicon``: of the replaced person tokens, the share whose substitute is a name of the
   census lists (any rank), and ``in_lexicon_strict`` within the vocabulary's rank cuts;
-* ``consistent``: of the names repeated inside a text (same :func:`~textdp.pseudonyms.name_key`,
-  all mentions replaced), the share replaced the same way every time;
+* ``consistent``: of the names repeated inside a text (same
+  :func:`~textdp.name_vocabulary.name_key`, all mentions replaced), the share replaced the
+  same way every time;
 * ``draws``, ``epsilon_total``: what the reports charge, against the distinct names targeted
   (per text: distinct (label, name) among the tokens the detector marks) and the distinct
   gold names;
@@ -35,16 +36,16 @@ from typing import Any
 import numpy as np
 import torch
 
+from textdp.corpora.conll import Document, read_conll, to_docs
 from textdp.detect import lexicon
-from textdp.detect.conll import Document, read_conll, to_docs
-from textdp.pseudonyms import (
+from textdp.name_vocabulary import (
     FIRST_NAME_MAX_RANK,
     PERSON,
     SURNAME_MAX_RANK,
     lexicon_kind,
     name_key,
-    positional_kinds,
 )
+from textdp.pipeline.draw_plan import positional_kinds
 from textdp.rng import RandomSource
 from textdp.targets import is_word
 
@@ -181,7 +182,7 @@ def evaluate_pseudonyms(*, data_dir: str | os.PathLike[str] | None = None,
     Returns:
         ``{"config": <the privatizer's description>, <domain>: <its row>, ...}``.
     """
-    from textdp.detect.corpora import DOMAINS, default_data_dir, load_split, resolve_domains
+    from textdp.corpora.domains import DOMAINS, default_data_dir, load_split, resolve_domains
     from textdp.privatizer import Privatizer
 
     privatizer = Privatizer(epsilon=epsilon, replace=replace, seed=seed,

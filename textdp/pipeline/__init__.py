@@ -12,8 +12,11 @@ In the order a batch goes through them:
 - :mod:`~textdp.pipeline.representation` gives each target the vector its draw starts from
   (static table row or contextual hidden state);
 - :mod:`~textdp.pipeline.candidates` holds the public candidates a draw decodes to;
-- :mod:`~textdp.pipeline.substitution` draws, keeps mentions consistent, charges the budget
-  and writes each substitute in its surface form.
+- :mod:`~textdp.pipeline.draw_plan` groups a batch's targets into draws (consistency) and
+  gives each its candidate set;
+- :mod:`~textdp.pipeline.surrogates` writes what needs no draw (tags, PII surrogates);
+- :mod:`~textdp.pipeline.substitution` runs the steps: plan, re-use, surrogates, budget,
+  draw, surface form, counts.
 
 Each stage is importable on its own; the privatizer orchestrates them and holds no stage logic.
 """

@@ -15,9 +15,9 @@ import numpy as np
 import torch
 
 from textdp.contextual import ContextualEncoder
+from textdp.name_vocabulary import PERSON
 from textdp.pipeline.candidates import CandidateSpace
 from textdp.pipeline.contexts import target_contexts
-from textdp.pseudonyms import PERSON
 
 
 def static_inputs(space: CandidateSpace, tokens: list[str], labels: list[str | None],

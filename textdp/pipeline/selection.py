@@ -28,8 +28,8 @@ from textdp.detect.lists import ListDetector
 from textdp.detect.pii import PII_LABELS
 from textdp.detect.rules import drop_non_names
 from textdp.pipeline.chunking import Chunk
-from textdp.pseudonyms import drop_honorifics, merge_pii_tokens
 from textdp.targets import is_word
+from textdp.tokenization import merge_tokens
 
 Mask = list[str | None]
 PERSON = "PERSON"
@@ -38,6 +38,38 @@ AuditSpan = tuple[int, int, str, str, float | None]
 ENTITIES = "ents"
 #: Label and detector of the targets of ``targets="all"`` (every word token).
 ALL_LABEL, ALL_DETECTOR = "*", "all"
+#: Titles that open a person span and are not part of the name (unambiguous ones only:
+#: "Lady" or "King" may be a name).
+HONORIFICS = frozenset({"mr", "mrs", "ms", "mx", "miss", "dr", "prof", "professor", "sir",
+                        "dame", "rev", "revd", "mme", "mlle", "herr", "frau", "messrs"})
+
+
+def drop_honorifics(mask: list[str | None], words: Sequence[str]) -> list[str | None]:
+    """``mask`` without the honorifics inside person spans ("Dr." in "Dr. Patel"): a title
+    is not a name, and a pseudonym in its place ("Dear Michael Jared") reads wrong. The title
+    is then published as it is, like the words around a name."""
+    return [None if label == PERSON and words[k].casefold().rstrip(".") in HONORIFICS
+            else label for k, label in enumerate(mask)]
+
+
+def merge_pii_tokens(docs: Sequence[Any], labels: Sequence[str]) -> list[Any]:
+    """``docs`` with the tokens of every ``labels`` match (e-mail, phone, card, ...) that
+    spans several tokens ("555 123 4567") made one token, so each value is one target that
+    one surrogate or tag replaces (:mod:`textdp.detect.pii`). Only public patterns decide.
+
+    A doc with such a match is replaced by a new one (:func:`textdp.tokenization.merge_tokens`,
+    not spaCy's retokenizer, which would leave each value's hash in the shared vocab's
+    vectors)."""
+    if not labels:
+        return list(docs)
+    from textdp.detect.pii import PIIDetector
+
+    detector = PIIDetector(labels)
+    out = []
+    for doc in docs:
+        ends = {a: b for a, b, _ in detector([doc])[0] if b - a > 1}
+        out.append(merge_tokens(doc, ends) if ends else doc)
+    return out
 
 
 class Selection(NamedTuple):
@@ -92,7 +124,7 @@ class TargetSelector:
 
     def prepare(self, docs: Sequence[Any]) -> list[Any]:
         """``docs`` with the tokens of each multi-token PII value of a targeted label made one
-        token (:func:`~textdp.pseudonyms.merge_pii_tokens`); the docs themselves otherwise."""
+        token (:func:`merge_pii_tokens`); the docs themselves otherwise."""
         return merge_pii_tokens(docs, self.pii_labels)
 
     def select(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None, *,

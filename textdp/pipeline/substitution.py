@@ -1,11 +1,12 @@
 """Substitution: from target masks to new words and a report per doc.
 
-Targets are grouped into draws (consistency, :func:`textdp.pseudonyms.plan_draws`), draws a
-text made in an earlier batch are re-used, placeholders and PII surrogates are written without
-a draw, the budget is charged per draw (over-budget draws start from a public stand-in), and the
-rest are drawn in one call per candidate set: a vector mechanism on the targets' static or
-contextual vectors, decoded to the candidates of each draw's kind; or a context mechanism
-(``dpmlm``) on each target's text. The surface form (casing) comes last.
+Targets are grouped into draws (consistency, :func:`textdp.pipeline.draw_plan.plan_draws`),
+draws a text made in an earlier batch are re-used, placeholders and PII surrogates are written
+without a draw, the budget is charged per draw (over-budget draws start from a public
+stand-in), and the rest are drawn in one call per candidate set: a vector mechanism on the
+targets' static or contextual vectors, decoded to the candidates of each draw's kind; or a
+context mechanism (``dpmlm``) on each target's text. The surface form (casing) comes last.
+Each step is a method of :class:`Substituter` (:meth:`Substituter.substitute` lists them).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -21,21 +23,16 @@ import torch
 from textdp.budget import TextState, over_budget
 from textdp.config import PrivatizerConfig
 from textdp.contextual import ContextualEncoder
+from textdp.keyed_sources import canonical_token, keyed_source
 from textdp.mechanisms import Mechanism
 from textdp.mechanisms.base import ContextMechanism
+from textdp.name_vocabulary import PERSON
 from textdp.pipeline.candidates import CandidateSpace
 from textdp.pipeline.contexts import target_contexts
+from textdp.pipeline.draw_plan import DrawPlan, plan_draws, positional_kinds
 from textdp.pipeline.representation import contextual_inputs, static_inputs
 from textdp.pipeline.selection import Mask
-from textdp.pseudonyms import (
-    PERSON,
-    canonical_token,
-    keyed_source,
-    pii_replacement,
-    plan_draws,
-    positional_kinds,
-    tag,
-)
+from textdp.pipeline.surrogates import pii_replacement, tag
 from textdp.report import (
     HOLDS_BETWEEN,
     HOLDS_BETWEEN_ANY_CASING,
@@ -83,6 +80,45 @@ def report_template(config: PrivatizerConfig, mechanism: Mechanism,
         consistency=config.consistency, holds_between=holds_between,
         name_distance=None if scale is None else scale.name_distance,
         diameter=None if scale is None else scale.diameter)
+
+
+@dataclass
+class BatchTargets:
+    """The targets of one batch on their way through :meth:`Substituter.substitute`.
+
+    Attributes:
+        flat: per target, its (doc, token) position.
+        tokens, labels: per target, its text and label (``"*"`` for ``targets="all"``).
+        plan: which targets share a draw (:class:`~textdp.pipeline.draw_plan.DrawPlan`).
+        first: per draw, the target it reads (``plan.first`` as a list).
+        draw_owner: per draw, the text it belongs to.
+        remembered: per text, the person names drawn in its earlier batches.
+        subs: per draw, its substitute once a step has made it (``None`` until then).
+    """
+
+    flat: list[tuple[int, int]]
+    tokens: list[str]
+    labels: list[str]
+    plan: DrawPlan
+    first: list[int]
+    draw_owner: list[int]
+    remembered: dict[int, list[str]]
+    subs: list[str | None]
+
+
+def count(batch: BatchTargets, todo: np.ndarray, over: np.ndarray, docs: int
+          ) -> tuple[list[int], list[int]]:
+    """Step 7: per doc, the draws charged ε and the draws redacted (over budget, from a
+    public stand-in); a draw counts in the doc of the target it reads."""
+    charged = [0] * docs
+    redacted = [0] * docs
+    for j, free in zip(todo.tolist(), over.tolist()):
+        d = batch.flat[batch.first[j]][0]
+        if free:
+            redacted[d] += 1
+        else:
+            charged[d] += 1
+    return charged, redacted
 
 
 class Substituter:
@@ -140,12 +176,33 @@ class Substituter:
         drawn and scope (updated here); ``rng``: the privatizer's random source (re-keyed per
         batch by the privatizer, and replaced by front ends that key a stream per batch);
         ``context_targets``: per doc, the targets of a neighbouring chunk's core that it reads
-        as context only (token → label), masked in every context read here."""
+        as context only (token → label), masked in every context read here.
+
+        The steps, in order: :meth:`plan` (which targets share a draw), :meth:`reuse` (draws
+        of the text's earlier batches), :meth:`without_draw` (tags and PII surrogates),
+        :meth:`charge` (the budget), :meth:`draw` (the rest), :meth:`write` (the surface
+        forms) and :func:`count` (the report's counts)."""
+        batch = self.plan(words, masks, owners, states)
+        if batch is None:
+            return [(list(ws), self.report) for ws in words]
+        self.reuse(batch, states)
+        self.without_draw(batch, states, rng)
+        todo, over = self.charge(batch, states)
+        self.draw(docs, batch, todo, over, states, rng, context_targets)
+        out, replaced = self.write(batch, words, owners, states)
+        charged, redacted = count(batch, todo, over, len(words))
+        return [(out[d], self.report.counted(replaced[d], redacted[d], draws=charged[d]))
+                for d in range(len(words))]
+
+    def plan(self, words: Sequence[Sequence[str]], masks: list[Mask], owners: list[int],
+             states: dict[int, TextState]) -> BatchTargets | None:
+        """Step 1, the draw plan: the batch's targets in order and the draws they share
+        (:func:`~textdp.pipeline.draw_plan.plan_draws`), with the person names a text drew in
+        its earlier batches, which an address may be spelt from. ``None``: no target."""
         flat = [(d, k) for d, mask in enumerate(masks) for k, lab in enumerate(mask)
                 if lab is not None]
         if not flat:
-            return [(list(ws), self.report) for ws in words]
-        cfg = self.config
+            return None
         tokens = [words[d][k] for d, k in flat]
         labels = [masks[d][k] or "*" for d, k in flat]
         kinds = [positional_kinds(mask) for mask in masks]
@@ -154,71 +211,106 @@ class Substituter:
         remembered = {o: [key for label, key in states[o].names if label == PERSON]
                       for o in set(target_owners) if o in states}
         plan = plan_draws(tokens, labels, target_owners, [kinds[d][k] for d, k in flat],
-                          replace=self.replace, consistency=cfg.consistency,
-                          spell_addresses=cfg.surface == "input", remembered=remembered)
+                          replace=self.replace, consistency=self.config.consistency,
+                          spell_addresses=self.config.surface == "input",
+                          remembered=remembered)
         first = plan.first.tolist()
-        draw_owner = [owners[flat[t][0]] for t in first]
-        subs: list[str | None] = [None] * len(first)
-        for j, (t, key, kind) in enumerate(zip(first, plan.keys, plan.kinds)):
-            state = states.get(draw_owner[j])
+        return BatchTargets(flat, tokens, labels, plan, first,
+                            [owners[flat[t][0]] for t in first], remembered,
+                            [None] * len(first))
+
+    def reuse(self, batch: BatchTargets, states: dict[int, TextState]) -> None:
+        """Step 2: a draw whose name its text drew in an earlier batch re-uses that
+        substitute (post-processing, no ε: docs/architecture.md rule 3). Tags are written
+        whatever was drawn before."""
+        for j, (t, key, kind) in enumerate(zip(batch.first, batch.plan.keys, batch.plan.kinds)):
+            state = states.get(batch.draw_owner[j])
+            if kind != "tag" and key is not None and state is not None \
+                    and (batch.labels[t], key) in state.names:
+                batch.subs[j] = state.names[(batch.labels[t], key)]
+
+    def without_draw(self, batch: BatchTargets, states: dict[int, TextState],
+                     rng: RandomSource) -> None:
+        """Step 3: the draws that cost no ε: a placeholder tag, or a PII surrogate of the
+        value's format (drawn from the value's keyed source with ``consistency="dataset"``,
+        else from ``rng``; remembered for the text's later batches)."""
+        for j, (t, key, kind) in enumerate(zip(batch.first, batch.plan.keys, batch.plan.kinds)):
+            if batch.subs[j] is not None:
+                continue
+            label = batch.labels[t]
             if kind == "tag":
-                subs[j] = tag(labels[t])
-            elif key is not None and state is not None and (labels[t], key) in state.names:
-                subs[j] = state.names[(labels[t], key)]  # drawn in an earlier batch
+                batch.subs[j] = tag(label)
             elif kind == "pii":  # a surrogate of the value's format: no draw on the value
+                state = states.get(batch.draw_owner[j])
                 source = rng if self.key is None or key is None else keyed_source(
-                    self.key, state.scope if state else "", labels[t], key, kind,
-                    secure=cfg.secure)
-                subs[j] = pii_replacement(labels[t], tokens[t], self.replace, source)
-                if key is not None and cfg.consistency == "document":
-                    states.setdefault(draw_owner[j], TextState()).names[(labels[t], key)] = \
-                        subs[j]
-        todo = np.asarray([j for j, sub in enumerate(subs) if sub is None], dtype=np.int64)
-        # Over-budget draws are redacted: made from a public stand-in, not from the target.
-        over = over_budget([draw_owner[j] for j in todo.tolist()], states,
+                    self.key, state.scope if state else "", label, key, kind,
+                    secure=self.config.secure)
+                batch.subs[j] = pii_replacement(label, batch.tokens[t], self.replace, source)
+                self._remember(batch, j, states)
+
+    def charge(self, batch: BatchTargets, states: dict[int, TextState]
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """Step 4, the budget: the draws still to make (``todo``) and, per draw in ``todo``,
+        whether it is over its text's budget (``over``: redacted, made from a public
+        stand-in, not from the target; :func:`~textdp.budget.over_budget`)."""
+        todo = np.asarray([j for j, sub in enumerate(batch.subs) if sub is None],
+                          dtype=np.int64)
+        over = over_budget([batch.draw_owner[j] for j in todo.tolist()], states,
                            epsilon=self.mechanism.epsilon,
-                           max_epsilon_per_text=cfg.max_epsilon_per_text,
-                           policy=cfg.budget_policy)
-        if todo.size:
-            drawn = self._draw(docs, flat, tokens, labels, plan, todo, over, draw_owner, states,
-                               rng, context_targets)
-            for j, sub in zip(todo.tolist(), drawn):
-                subs[j] = sub
-                key = plan.keys[j]
-                if key is not None and cfg.consistency == "document":
-                    states.setdefault(draw_owner[j], TextState()).names[
-                        (labels[first[j]], key)] = sub
+                           max_epsilon_per_text=self.config.max_epsilon_per_text,
+                           policy=self.config.budget_policy)
+        return todo, over
+
+    def draw(self, docs: Sequence[Any], batch: BatchTargets, todo: np.ndarray,
+             over: np.ndarray, states: dict[int, TextState], rng: RandomSource,
+             context_targets: Sequence[dict[int, str]] | None = None) -> None:
+        """Step 5: the draws in ``todo`` from the mechanism (:meth:`_draw`), each remembered
+        for its text's later batches."""
+        if not todo.size:
+            return
+        drawn = self._draw(docs, batch.flat, batch.tokens, batch.labels, batch.plan, todo,
+                           over, batch.draw_owner, states, rng, context_targets)
+        for j, sub in zip(todo.tolist(), drawn):
+            batch.subs[j] = sub
+            self._remember(batch, j, states)
+
+    def write(self, batch: BatchTargets, words: Sequence[Sequence[str]], owners: list[int],
+              states: dict[int, TextState]) -> tuple[list[list[str]], list[int]]:
+        """Step 6: each doc's words with every target written from its draw, in the
+        original's surface form (tags and surrogates as they are); an address spelt from
+        names of its text from their draws. Also, per doc, the targets written."""
         out = [list(ws) for ws in words]
         replaced = [0] * len(words)
+        plan, labels, first = batch.plan, batch.labels, batch.first
         if plan.spelt:
-            names = {(o, key): sub for o in remembered for (label, key), sub
+            names = {(o, key): sub for o in batch.remembered for (label, key), sub
                      in states[o].names.items() if label == PERSON}
-            names.update(((draw_owner[j], key), sub) for j, (key, sub)
-                         in enumerate(zip(plan.keys, subs)) if labels[first[j]] == PERSON)
-        for t, ((d, k), tok, j) in enumerate(zip(flat, tokens, plan.of_target.tolist())):
+            names.update(((batch.draw_owner[j], key), sub) for j, (key, sub)
+                         in enumerate(zip(plan.keys, batch.subs)) if labels[first[j]] == PERSON)
+        for t, ((d, k), tok, j) in enumerate(zip(batch.flat, batch.tokens,
+                                                 plan.of_target.tolist())):
             if j < 0:  # an address spelt from names of its text: written from their draws
                 spelling = plan.spelt[t]
                 out[d][k] = spelling.written([names[(owners[d], key)] for key in spelling.keys])
                 replaced[d] += 1
                 continue
-            sub = subs[j]
+            sub = batch.subs[j]
             assert sub is not None
-            out[d][k] = surface_form(sub, tok) if cfg.surface == "input" and \
+            out[d][k] = surface_form(sub, tok) if self.config.surface == "input" and \
                 plan.kinds[j] not in ("tag", "pii") else sub
             replaced[d] += 1
-        charged = [0] * len(words)
-        redacted = [0] * len(words)
-        for j, free in zip(todo.tolist(), over.tolist()):
-            d = flat[first[j]][0]
-            if free:
-                redacted[d] += 1
-            else:
-                charged[d] += 1
-        return [(out[d], self.report.counted(replaced[d], redacted[d], draws=charged[d]))
-                for d in range(len(words))]
+        return out, replaced
+
+    def _remember(self, batch: BatchTargets, j: int, states: dict[int, TextState]) -> None:
+        """Keep draw ``j``'s substitute for its text's later batches
+        (``consistency="document"``; keyed draws are recomputed instead)."""
+        key = batch.plan.keys[j]
+        if key is not None and self.config.consistency == "document":
+            states.setdefault(batch.draw_owner[j], TextState()).names[
+                (batch.labels[batch.first[j]], key)] = batch.subs[j]
 
     def _draw(self, docs: Sequence[Any], flat: list[tuple[int, int]], tokens: list[str],
-              labels: list[str], plan: Any, todo: np.ndarray, over: np.ndarray,
+              labels: list[str], plan: DrawPlan, todo: np.ndarray, over: np.ndarray,
               draw_owner: list[int], states: dict[int, TextState], rng: RandomSource,
               context_targets: Sequence[dict[int, str]] | None = None) -> list[str]:
         """One public word per draw in ``todo``, each read from its first mention (over-budget

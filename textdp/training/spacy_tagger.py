@@ -1,5 +1,5 @@
 """Train the packaged spaCy name tagger: a spaCy NER with the embedded static vectors, on
-every person-annotated domain (newswire, posts, tweets; :mod:`textdp.detect.corpora`).
+every person-annotated domain (newswire, posts, tweets; :mod:`textdp.corpora.domains`).
 
     textdp train-detector --data ../shared/data -o textdp/detect/models/names_ner
     textdp train-detector --train ../shared/data/conll2003/eng.train \\
@@ -177,15 +177,15 @@ def train(
     to ``output``; return meta.
 
     With ``train_path``/``dev_path`` one CoNLL file each; with ``data_dir`` (and no paths)
-    every domain of :data:`textdp.detect.corpora.DOMAINS`: all training splits (the social
+    every domain of :data:`textdp.corpora.domains.DOMAINS`: all training splits (the social
     ones read ``social_repeat`` times an epoch) and each domain's dev split."""
     import spacy
     from spacy.util import fix_random_seed, minibatch
     from thinc.api import Adam, compounding
 
+    from textdp.corpora.conll import read_conll, to_docs
+    from textdp.corpora.domains import DOMAINS, load_split
     from textdp.detect.base import normalise_label
-    from textdp.detect.conll import read_conll, to_docs
-    from textdp.detect.corpora import DOMAINS, load_split
     from textdp.detect.trained import MODEL_FILE, own_vector_keys, save_component, tagger_vocab
     from textdp.evaluate.detection import score
 
@@ -338,10 +338,10 @@ def write_spacy_card(folder: str | os.PathLike[str], data_dir: str | os.PathLike
                      texts: int = 1000) -> Path:
     """The model card of a multi-domain tagger written by :func:`train` (from its
     ``meta.json``, with its speed measured here on CoNLL-2003 dev sentences)."""
-    from textdp.detect.conll import to_docs
-    from textdp.detect.corpora import DOMAINS, load_split
-    from textdp.detect.model_card import dev_table, write_card
+    from textdp.corpora.conll import to_docs
+    from textdp.corpora.domains import DOMAINS, load_split
     from textdp.detect.trained import TrainedNERDetector, model_meta
+    from textdp.training.model_card import dev_table, write_card
 
     meta = model_meta(folder)
     best = meta["history"][meta["best_epoch"] - 1]

@@ -3,7 +3,7 @@
     textdp train-detector --kind transformer --data ../shared/data \\
         -o textdp/detect/models/minilm_names
 
-Data: the training splits of :data:`textdp.detect.corpora.DOMAINS` (CoNLL-2003 train,
+Data: the training splits of :data:`textdp.corpora.domains.DOMAINS` (CoNLL-2003 train,
 WNUT-17 train, BTC sections a/e/f/g), person spans only (every other label is ``O``). The
 social-media corpora are small next to CoNLL, so each epoch reads WNUT-17 and BTC
 ``--social-repeat`` times. Casing is randomised per sentence (lower, UPPER, Title; see
@@ -151,7 +151,7 @@ def train(data_dir: str | os.PathLike[str] | None, output: str | os.PathLike[str
     import torch
     from transformers import AutoTokenizer
 
-    from textdp.detect.corpora import DOMAINS, load_split, sentences
+    from textdp.corpora.domains import DOMAINS, load_split, sentences
     from textdp.detect.transformer import (
         DEFAULT_MODEL,
         base_path,
@@ -294,7 +294,7 @@ def choose_threshold_end_to_end(folder: str | os.PathLike[str],
     :data:`SURVIVAL_TARGETS` with at least :data:`MIN_OTHERS_KEPT` of the other words kept in
     every domain; when none meets both, the lowest threshold that keeps enough other words.
     Returns ``threshold``, ``threshold_choice`` (the rule, in words) and the figures."""
-    from textdp.detect.corpora import DOMAINS, load_split, sentences
+    from textdp.corpora.domains import DOMAINS, load_split, sentences
     from textdp.detect.ensemble import EnsembleDetector
     from textdp.detect.handles import HandleDetector
     from textdp.detect.normalise import NormalisedView
@@ -334,7 +334,7 @@ def measure_speed(folder: str | os.PathLike[str], data_dir: str | os.PathLike[st
     CPU, in float32 (the default) and in int8 (``quantize=True``)."""
     import torch
 
-    from textdp.detect.corpora import DOMAINS, load_split, sentences
+    from textdp.corpora.domains import DOMAINS, load_split, sentences
     from textdp.detect.transformer import _load, person_probabilities
 
     words = [list(s.tokens) for s in sentences(load_split(DOMAINS["conll"], "dev",
@@ -356,8 +356,8 @@ def measure_speed(folder: str | os.PathLike[str], data_dir: str | os.PathLike[st
 def write_transformer_card(folder: str | os.PathLike[str],
                            data_dir: str | os.PathLike[str] | None) -> Path:
     """The model card of a tagger written by :func:`train` (from its ``config.json``)."""
-    from textdp.detect.model_card import dev_table, write_card
     from textdp.detect.transformer import load_config
+    from textdp.training.model_card import dev_table, write_card
 
     config = load_config(folder)
     t = str(config["threshold"])

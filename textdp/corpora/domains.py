@@ -20,7 +20,7 @@ One more domain is read for evaluation only (:data:`EVAL_DOMAINS`, never trained
   ``you``, ``the IRS``); the gold names are the words of name-like mentions
   (:func:`read_enron`).
 
-:func:`load_split` reads a split as :class:`~textdp.detect.conll.Document` lists with one
+:func:`load_split` reads a split as :class:`~textdp.corpora.conll.Document` lists with one
 text per unit (a CoNLL sentence, a post, a tweet). Only the reading lives here, so training,
 evaluation and benchmarks share one definition of the splits; nothing reads a test set.
 """
@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from textdp.detect.conll import LINE_BREAK, Document, Sentence, read_conll
+from textdp.corpora.conll import LINE_BREAK, Document, Sentence, read_conll
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Fixtures of the detection tests."""
+"""Small corpus files shaped like ../shared/data's, as fixtures (tests/conftest.py offers them
+to the corpora, detection and evaluation tests)."""
 
 from __future__ import annotations
 
@@ -26,3 +27,36 @@ def tiny_corpora(tmp_path):
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
     return root
+
+
+CONLL = """\
+John NNP I-NP I-PER
+Smith NNP I-NP I-PER
+visited VBD I-VP O
+Berlin NNP I-NP I-LOC
+. . O O
+
+Mr NNP I-NP O
+Lee NNP I-NP I-PER
+met VBD I-VP O
+Ann NNP I-NP I-PER
+Kim NNP I-NP B-PER
+. . O O
+
+-DOCSTART- -X- O O
+
+Smith NNP I-NP I-PER
+said VBD I-VP O
+so RB I-ADVP O
+. . O O
+
+-DOCSTART- -X- O O
+"""
+
+
+@pytest.fixture
+def conll_file(tmp_path):
+    """A small CoNLL-2003 file: two documents, IOB1 tags, a trailing -DOCSTART-."""
+    path = tmp_path / "tiny.conll"
+    path.write_text(CONLL, encoding="utf-8")
+    return path

@@ -1,0 +1,101 @@
+"""The candidate space and its candidate sets (textdp.pipeline.candidates): the whole table,
+the name kinds, and the spreading of a decoded name among its nearest names."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from textdp.detect import lexicon
+from textdp.mechanisms import create_mechanism
+from textdp.name_vocabulary import lexicon_kind
+from textdp.pipeline.candidates import NAME_SPREAD, CandidateSet, CandidateSpace
+from textdp.rng import RandomSource
+from textdp.tables import EmbeddingTable
+
+CPU = torch.device("cpu")
+
+
+def test_spreading_moves_each_draw_among_its_nearest_names(names_privatizer):
+    spread = names_privatizer.space.decoder("first").spread
+    assert spread.shape[1] == NAME_SPREAD
+    assert (spread[:, 0] == np.arange(len(spread))).all()  # itself first
+
+
+# ====================================================================== on toy tables
+def _space(table, replace="word", name_required=False, mechanism=None):
+    """The candidate space of ``table`` (``mechanism``: mlaplace at ε = 1000 by default,
+    prepared here)."""
+    return CandidateSpace(table, mechanism or create_mechanism("mlaplace", 1000.0),
+                          clip_norm=None, exclude=frozenset(), index_backend="exact",
+                          device=CPU, rng=RandomSource(0), replace=replace,
+                          name_required=name_required)
+
+
+@pytest.fixture(scope="module")
+def census_table():
+    """The most common census first names and surnames, title case, their vectors close to
+    one direction (cosine about 0.9 to the names' mean), so all pass the vocabulary's cuts."""
+    lists = lexicon.census_lists()
+    first = [e.name.title() for kind in ("female", "male") for e in lists[kind][:120]]
+    last = [e.name.title() for e in lists["last"][:300]
+            if lexicon_kind(e.name.casefold()) == "last"][:150]
+    words = list(dict.fromkeys(first + last))
+    rng = np.random.default_rng(0)
+    vectors = np.ones((len(words), 16)) + 0.3 * rng.normal(size=(len(words), 16))
+    return EmbeddingTable(words, vectors, name="census-toy")
+
+
+def test_word_draws_decode_to_the_whole_table_and_name_kinds_need_names(toy_table):
+    space = _space(toy_table)
+    assert space.decoder("word").table is space.table and space.decoder("word").index is None
+    with pytest.raises(ValueError, match="replace='name'"):
+        space.decoder("first")
+    # The toy table has no name vocabulary: names fall back to words unless asked for.
+    assert _space(toy_table, replace="name").replace == "word"
+    with pytest.raises(ValueError, match="no public name vocabulary"):
+        _space(toy_table, replace="name", name_required=True)
+
+
+def test_a_candidate_set_spreads_each_decoded_candidate_among_its_neighbours(toy_table):
+    mechanism = create_mechanism("mlaplace", 1000.0)
+    space = _space(toy_table, mechanism=mechanism)
+    words = space.table.words
+    n = len(words)
+    vectors = torch.from_numpy(space.table.vectors)
+    inverse = torch.arange(n)
+    plain = CandidateSet(space.table).draw(mechanism, vectors, inverse, RandomSource(1))
+    assert plain == words  # at this ε each vector decodes to its own word
+    # A spread table that sends every candidate to the next one.
+    shift = np.repeat(((np.arange(n) + 1) % n)[:, None], 3, axis=1)
+    moved = CandidateSet(space.table, spread=shift).draw(mechanism, vectors, inverse,
+                                                          RandomSource(1))
+    assert moved == [words[(i + 1) % n] for i in range(n)]
+
+
+def test_name_candidates_are_the_kinds_names_with_their_nearest_names(census_table):
+    mechanism = create_mechanism("mlaplace", 1000.0)
+    space = _space(census_table, replace="name", mechanism=mechanism)
+    assert space.replace == "name"
+    first, last = space.decoder("first"), space.decoder("last")
+    assert set(first.table.words).isdisjoint(last.table.words)
+    assert set(space.decoder("any").table.words) == set(first.table.words) | \
+        set(last.table.words)
+    assert all(lexicon_kind(w.casefold()) == "first" for w in first.table.words)
+    assert all(lexicon_kind(w.casefold()) == "last" for w in last.table.words)
+    for names in (first, last):
+        assert names.spread.shape == (len(names.table), NAME_SPREAD)
+        assert (names.spread[:, 0] == np.arange(len(names.table))).all()  # itself first
+        # The others are its nearest names, in order of distance.
+        vecs = names.table.vectors
+        d = np.linalg.norm(vecs[:, None] - vecs[None], axis=2)
+        near = np.take_along_axis(d, names.spread, axis=1)
+        assert (np.diff(near, axis=1) >= -1e-5).all()
+        assert np.allclose(near[:, -1], np.sort(d, axis=1)[:, NAME_SPREAD - 1], atol=1e-5)
+    # A first name's draw at a large ε decodes among its own nearest first names.
+    row = 0
+    drawn = first.draw(mechanism, torch.from_numpy(first.table.vectors[[row]]),
+                       torch.zeros(200, dtype=torch.int64), RandomSource(2))
+    assert set(drawn) <= {first.table.words[i] for i in first.spread[row]}
+    assert len(set(drawn)) > NAME_SPREAD // 2
