@@ -50,10 +50,17 @@ labels (valid ``targets``, :data:`PII_LABELS`):
   ``D F I O Q U V``, prefixes ``BG GB KN NK NT TN ZZ`` never used, suffix ``A``–``D``; a
   NINO has no checksum);
 * ``CRYPTO``: a bitcoin address, base58check (``1...``, ``3...``) or bech32 (``bc1...``),
-  its checksum verified (:mod:`stdnum.bitcoin`).
+  its checksum verified (:mod:`stdnum.bitcoin`);
+* ``US_PASSPORT``, ``US_DRIVER_LICENSE``, ``US_BANK_NUMBER``, ``MEDICAL_LICENSE`` (DEA
+  numbers, NPIs) and ``MAC_ADDRESS``: the rest of Presidio's default English registry, in
+  :mod:`textdp.detect.identifiers` (what each matches, its context words and checksums, and
+  what its surrogate releases: the layout).
 
 Where matches overlap, the more specific one wins: URL, then EMAIL, IBAN, CRYPTO,
-CREDIT_CARD, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, PHONE, HANDLE. The recognisers run on
+CREDIT_CARD, MAC_ADDRESS, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, US_PASSPORT,
+US_DRIVER_LICENSE, MEDICAL_LICENSE, US_BANK_NUMBER, PHONE, HANDLE; a value may so take
+another identifier's label (a licence written as an SSN, an account number that passes
+Luhn), and is replaced all the same. The recognisers run on
 the normalised text of :mod:`textdp.detect.normalise`
 (fullwidth digits, zero-width characters and odd spaces cannot hide an address from them) and
 their character ranges are mapped back to the original. As a :class:`Detector` the matches
@@ -113,6 +120,7 @@ from typing import Any
 
 import numpy as np
 
+from textdp.detect import identifiers
 from textdp.detect.base import Finding, Span
 
 EMAIL = "EMAIL"
@@ -127,12 +135,13 @@ US_ITIN = "US_ITIN"
 UK_NHS = "UK_NHS"
 UK_NINO = "UK_NINO"
 CRYPTO = "CRYPTO"
-# Identifiers with a checksum or an issuing rule, validated by python-stdnum (see the doc).
-ID_LABELS = (IBAN, US_SSN, US_ITIN, UK_NHS, UK_NINO, CRYPTO)
+# Identifiers with a checksum or an issuing rule, validated by python-stdnum (see the doc),
+# and those of Presidio's default English registry recognised in textdp.detect.identifiers.
+ID_LABELS = (IBAN, US_SSN, US_ITIN, UK_NHS, UK_NINO, CRYPTO, *identifiers.LABELS)
 PII_LABELS = (EMAIL, PHONE, URL, HANDLE, IP, CREDIT_CARD, *ID_LABELS)
 # Which match wins where two overlap (earlier wins): the more specific pattern first.
-PRIORITY = (URL, EMAIL, IBAN, CRYPTO, CREDIT_CARD, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, PHONE,
-            HANDLE)
+PRIORITY = (URL, EMAIL, IBAN, CRYPTO, CREDIT_CARD, identifiers.MAC_ADDRESS, IP, US_SSN, US_ITIN,
+            UK_NHS, UK_NINO, *identifiers.LABELS[1:], PHONE, HANDLE)
 # The region phone numbers written without a country code are read in (ISO 3166 alpha-2).
 DEFAULT_REGION = "US"
 
@@ -487,6 +496,8 @@ def _candidates(text: str, labels: frozenset[str],
                     continue
                 yield PIIMatch(m.start(), m.end(), IP)
     yield from _id_candidates(text, labels)
+    yield from (PIIMatch(a, b, label) for a, b, label
+                in identifiers.candidates(text, labels & set(identifiers.LABELS)))
     if PHONE in labels:
         yield from _phone_candidates(text, region)
 
@@ -687,6 +698,8 @@ def _id_shape(label: str, value: str) -> Shape:
         return Shape(label, value[:2].upper() + re.sub(r"[^# ]", "", body))
     if label == CRYPTO:
         return Shape(label)
+    if label in identifiers.LABELS:
+        return Shape(label, identifiers.layout(label, value))
     layout = re.sub(r"[A-Za-z]", "A", re.sub(r"\d", "#", value))
     return Shape(label, re.sub(r"[^#A \-]", "", layout))
 
@@ -739,6 +752,8 @@ def _id_surrogate(shape: Shape, rng: np.random.Generator) -> str:
     label, layout = shape.label, shape.layout
     if label == IBAN:
         return _iban_surrogate(layout, rng)
+    if label in identifiers.LABELS:
+        return identifiers.surrogate(label, layout, rng)
     if label == CRYPTO:
         return _base58check(b"\0" + bytes(int(b) for b in rng.integers(0, 256, size=20)))
     if label == US_SSN:  # the SSA's advertising numbers 987-65-4320..4329: no one's
