@@ -63,7 +63,8 @@ class PrivatizerConfig:
             (:func:`textdp.calibration.calibrate_epsilon`, cached on disk); static only.
         mechanism: a registered name (``textdp mechanisms``), a ``{"name": ..., **args}``
             mapping, or a :class:`~textdp.mechanisms.base.Mechanism`.
-        targets: ``["PERSON"]`` (default), ``"all"`` (every word token), or entity labels;
+        targets: ``["PERSON"]`` (default), ``"all"`` (every word token), or entity labels
+            and presets (:data:`textdp.targets.PRESETS`: ``"names"``, ``"pii"``, ...);
             held normalised (a tuple of labels, or ``"all"``).
         representation: ``"static"`` (table vectors) or ``"contextual"`` (a transformer
             layer's hidden states pooled to words, :mod:`textdp.contextual`).
@@ -145,7 +146,8 @@ class PrivatizerConfig:
              '"lam": 0.2}'))
     targets: Any = field(default=DEFAULT_TARGETS, metadata=setting(
         metavar="LABELS",
-        help="'all' (every word) or comma-separated labels: PERSON, spaCy's entity labels, "
+        help="'all' (every word), a preset (names, pii: names and identifiers) or "
+             "comma-separated labels: PERSON, spaCy's entity labels, "
              f"PII ({', '.join(PII_LABELS)}); unknown labels are refused"))
     representation: Representation = field(default="static", metadata=setting(
         help="static table vectors or a transformer layer's hidden states"))

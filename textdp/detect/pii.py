@@ -139,6 +139,9 @@ CRYPTO = "CRYPTO"
 # and those of Presidio's default English registry recognised in textdp.detect.identifiers.
 ID_LABELS = (IBAN, US_SSN, US_ITIN, UK_NHS, UK_NINO, CRYPTO, *identifiers.LABELS)
 PII_LABELS = (EMAIL, PHONE, URL, HANDLE, IP, CREDIT_CARD, *ID_LABELS)
+#: The labels that identify a person or a device on their own (the ``pii`` preset of
+#: :mod:`textdp.targets`); the quasi-identifiers among :data:`PII_LABELS` are not in it.
+IDENTIFIER_LABELS = PII_LABELS
 # Which match wins where two overlap (earlier wins): the more specific pattern first.
 PRIORITY = (URL, EMAIL, IBAN, CRYPTO, CREDIT_CARD, identifiers.MAC_ADDRESS, IP, US_SSN, US_ITIN,
             UK_NHS, UK_NINO, *identifiers.LABELS[1:], PHONE, HANDLE)
