@@ -58,7 +58,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Stage: what replaces a target (the public name vocabulary, tags) and which mentions
     # share a draw (addresses spelt from a text's names share their draws); it decodes
     # through the mechanisms and reads detect's name lexicon.
-    ("substitution", ("textdp.pseudonyms", "textdp.addresses")),
+    ("substitution", ("textdp.pseudonyms", "textdp.addresses", "textdp.quasi")),
     # What ε means on a space: automatic ε (the Privatizer's epsilon="auto") and the scale
     # figures of a report (common census names from detect's lexicon).
     ("calibration", ("textdp.calibration", "textdp.scale")),

@@ -52,6 +52,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from textdp.detect.numbers import CURRENCY, DATE_FORM, YEAR, luhn_complete, luhn_valid
+
 US_PASSPORT = "US_PASSPORT"
 US_DRIVER_LICENSE = "US_DRIVER_LICENSE"
 US_BANK_NUMBER = "US_BANK_NUMBER"
@@ -101,8 +103,6 @@ def dea_valid(value: str) -> bool:
 def npi_valid(value: str) -> bool:
     """Whether ten digits are a National Provider Identifier: a first digit 1 or 2 and the
     Luhn check over ``80840`` and the digits (CMS)."""
-    from textdp.detect.pii import luhn_valid
-
     return len(value) == 10 and value.isdigit() and value[0] in "12" and \
         luhn_valid("80840" + value)
 
@@ -118,9 +118,7 @@ def _licence_like(value: str) -> bool:
 def _other_number(text: str, end: int, value: str) -> bool:
     """A date, a list of years, or an amount: digits grouped as thousands (``31 087 385``)
     or followed by a currency sign."""
-    from textdp.detect.pii import _CURRENCY
-
-    if _date_or_years(value) or text[end:end + 2].strip()[:1] in tuple(_CURRENCY):
+    if _date_or_years(value) or text[end:end + 2].strip()[:1] in tuple(CURRENCY):
         return True
     groups = re.findall(r"[A-Z0-9]+", value)
     return len(groups) > 1 and len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:])
@@ -128,10 +126,9 @@ def _other_number(text: str, end: int, value: str) -> bool:
 
 def _date_or_years(value: str) -> bool:
     """A date (``2021-03-04``, ``04 03 2021``) or a list of years (``2019-2021``)."""
-    from textdp.detect.pii import _DATE, _YEAR
-
     groups = re.findall(r"\d+", value)
-    return bool(_DATE.match(value)) or (len(groups) > 1 and all(_YEAR.match(g) for g in groups))
+    return bool(DATE_FORM.match(value)) or (len(groups) > 1 and
+                                            all(YEAR.match(g) for g in groups))
 
 
 def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str]]:
@@ -199,8 +196,6 @@ def surrogate(label: str, layout_: str, rng: np.random.Generator) -> str:
         return _fill(layout_, hexes.lower() if "h" in layout_ else hexes)
     if label == MEDICAL_LICENSE:
         if layout_.count("#") == 10:  # an NPI
-            from textdp.detect.pii import luhn_complete
-
             body = str(int(rng.integers(1, 3))) + _draw(rng, "0123456789", 8)
             return _fill(layout_, luhn_complete("80840" + body)[5:])
         d = [int(x) for x in rng.integers(0, 10, size=6)]
@@ -210,12 +205,12 @@ def surrogate(label: str, layout_: str, rng: np.random.Generator) -> str:
         head = "".join("9" if k == "#" else c if k == "A" else c.lower()
                        for c, k in zip(letters, layout_[:2]))
         return head + _fill(layout_[2:], chars)
-    from textdp.detect.pii import is_card
-
     while True:  # an account number that reads as a card would be re-found as one
         out = "".join(_draw(rng, "0123456789", 1) if c == "#" else
                       _draw(rng, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", 1) if c == "A" else
                       _draw(rng, "abcdefghijklmnopqrstuvwxyz", 1) if c == "a" else c
                       for c in layout_)
-        if label != US_BANK_NUMBER or not is_card(out):
+        digits = re.sub(r"\D", "", out)
+        if label != US_BANK_NUMBER or not (13 <= len(digits) <= 19 and digits[0] in "23456"
+                                           and luhn_valid(digits)):
             return out

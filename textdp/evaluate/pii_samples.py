@@ -8,7 +8,8 @@ ordinary numbers and words be taken for one. This module builds the sample for t
 (values of many countries and formats, each in a sentence; see :func:`positives`) and the
 ordinary numbers a recogniser must leave alone (dates, amounts, order numbers, years and
 ranges, times, versions, measurements, ISBNs, capitalised words; :func:`negatives`), runs them
-through ``Privatizer(targets=PII_LABELS)`` and prints per label
+through ``Privatizer(targets=IDENTIFIER_LABELS)`` (the ``pii`` preset without names) and
+prints per label
 
 * ``verbatim``: the share of values found unchanged in the output;
 * ``partial``: the share whose output still holds one of the value's runs of 5+ digits or
@@ -418,14 +419,14 @@ def _runs(value: str) -> list[str]:
 
 
 def check(per_label: int = 60, n_ordinary: int = 600, seed: int = 0) -> dict[str, dict]:
-    """Run the sample through ``Privatizer(targets=PII_LABELS)``: per label the shares left
+    """Run the sample through ``Privatizer(targets=IDENTIFIER_LABELS)``: per label the shares left
     verbatim and partly left, and the share of ordinary items taken (per kind and overall)."""
     from textdp import Privatizer
-    from textdp.detect.pii import PII_LABELS
+    from textdp.detect.pii import IDENTIFIER_LABELS
 
     items = positives(per_label, seed) + negatives(n_ordinary, seed) + \
         context_negatives(n_ordinary // 4, seed)
-    privatizer = Privatizer(seed=seed, targets=list(PII_LABELS))
+    privatizer = Privatizer(seed=seed, targets=list(IDENTIFIER_LABELS))
     outputs = [r.text for r in privatizer.privatize([it.text for it in items])]
     stats: dict[str, dict] = {}
     for it, out in zip(items, outputs):
