@@ -36,6 +36,7 @@ from textdp.pseudonyms import (
     positional_kinds,
     tag,
 )
+from textdp.quasi import QUASI_LABELS, releases_for, with_quasi
 from textdp.report import (
     HOLDS_BETWEEN,
     HOLDS_BETWEEN_ANY_CASING,
@@ -77,12 +78,12 @@ def report_template(config: PrivatizerConfig, mechanism: Mechanism,
     if config.report_spans:
         holds_between += HOLDS_BETWEEN_SPANS
     scale = space.scale if space is not None else None
-    return Report.for_tokens(
+    return with_quasi(Report.for_tokens(
         0, mechanism=mechanism.name, epsilon=mechanism.epsilon, delta=mechanism.delta,
         guarantee=guarantee, representation=representation, scope=scope, replace=replace,
         consistency=config.consistency, holds_between=holds_between,
         name_distance=None if scale is None else scale.name_distance,
-        diameter=None if scale is None else scale.diameter)
+        diameter=None if scale is None else scale.diameter), config, replace)
 
 
 class Substituter:
@@ -116,6 +117,8 @@ class Substituter:
         # their number is ever read (account), never which names they stand for.
         self._salt = os.urandom(16)
         self._keyed_draws: dict[bytes, set[bytes]] = {}
+        # Dates and ages: DP noise on their own lines (textdp.quasi), None when not targets.
+        self.quasi = releases_for(config, key)
 
     def account(self) -> ScopeAccount:
         """The keyed draws made so far, composed over their scopes (:class:`ScopeAccount`)."""
@@ -159,6 +162,7 @@ class Substituter:
         first = plan.first.tolist()
         draw_owner = [owners[flat[t][0]] for t in first]
         subs: list[str | None] = [None] * len(first)
+        quasi_cost: dict[int, tuple[int, int]] = {}  # draw -> (date offsets, age draws)
         for j, (t, key, kind) in enumerate(zip(first, plan.keys, plan.kinds)):
             state = states.get(draw_owner[j])
             if kind == "tag":
@@ -169,7 +173,14 @@ class Substituter:
                 source = rng if self.key is None or key is None else keyed_source(
                     self.key, state.scope if state else "", labels[t], key, kind,
                     secure=cfg.secure)
-                subs[j] = pii_replacement(labels[t], tokens[t], self.replace, source)
+                if self.quasi is not None and labels[t] in QUASI_LABELS:
+                    release = self.quasi.replace(labels[t], tokens[t], self.replace, source,
+                                                 states.setdefault(draw_owner[j], TextState()),
+                                                 rng)
+                    subs[j] = release.text
+                    quasi_cost[j] = (release.date_offsets, release.age_draws)
+                else:
+                    subs[j] = pii_replacement(labels[t], tokens[t], self.replace, source)
                 if key is not None and cfg.consistency == "document":
                     states.setdefault(draw_owner[j], TextState()).names[(labels[t], key)] = \
                         subs[j]
@@ -214,7 +225,12 @@ class Substituter:
                 redacted[d] += 1
             else:
                 charged[d] += 1
-        return [(out[d], self.report.counted(replaced[d], redacted[d], draws=charged[d]))
+        offsets, ages = [0] * len(words), [0] * len(words)
+        for j, (n_offsets, n_ages) in quasi_cost.items():
+            offsets[flat[first[j]][0]] += n_offsets
+            ages[flat[first[j]][0]] += n_ages
+        return [(out[d], self.report.counted(replaced[d], redacted[d], draws=charged[d],
+                                             date_offsets=offsets[d], age_draws=ages[d]))
                 for d in range(len(words))]
 
     def _draw(self, docs: Sequence[Any], flat: list[tuple[int, int]], tokens: list[str],
