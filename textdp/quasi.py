@@ -37,7 +37,7 @@ Nothing here logs, prints or raises the text.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from textdp.detect import ages, dates
@@ -70,9 +70,9 @@ HOLDS_BETWEEN_AGES = ("; for ages, the same form of each age expression (its wor
 @dataclass(frozen=True)
 class Release:
     """What replaces one quasi-identifier and what it cost: ``date_offsets`` (0 or 1: this
-    replacement drew its text's offset) and ``age_draws`` (0 or 1)."""
+    replacement drew its text's offset) and ``age_draws`` (0 or 1). Its repr holds no text."""
 
-    text: str
+    text: str = field(repr=False)
     date_offsets: int = 0
     age_draws: int = 0
 
