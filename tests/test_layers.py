@@ -61,9 +61,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("mechanisms", ("textdp.mechanisms", "textdp.mechanisms.*", "textdp.dpnr")),
     # What replaces a target, below the configuration that checks it: the public name
     # vocabulary (from detect's name lexicon), the keyed sources of consistency="dataset",
-    # the replace and consistency choices, and addresses spelt from a text's names.
+    # the replace and consistency choices, addresses spelt from a text's names,
+    # and the DP releases of dates and ages (textdp.quasi).
     ("substitution", ("textdp.name_vocabulary", "textdp.keyed_sources", "textdp.replacement",
-                      "textdp.addresses")),
+                      "textdp.addresses", "textdp.quasi")),
     # What ε means on a space: automatic ε (the Privatizer's epsilon="auto") and the scale
     # figures of a report (common census names from detect's lexicon).
     ("calibration", ("textdp.calibration", "textdp.scale")),

@@ -48,7 +48,23 @@ def test_to_dict_is_json_and_complete():
                       "delta_total", "guarantee", "representation", "tokens_redacted",
                       "scope", "holds_between", "name_distance", "diameter",
                       "epsilon_at_name_distance", "epsilon_at_diameter", "draws", "replace",
-                      "consistency", "spans"}
+                      "consistency", "spans", "date_offsets", "epsilon_date", "age_draws",
+                      "epsilon_age"}
+
+
+def test_dates_and_ages_compose_into_the_total():
+    """Basic composition over the three releases: draws × ε + date offsets × ε_date + age
+    draws × ε_age (textdp.quasi), kept by counted() and merge()."""
+    rep = Report.for_tokens(5, mechanism="mlaplace", epsilon=0.3, delta=0.0,
+                            guarantee="metric DP", draws=2, date_offsets=1, epsilon_date=0.01,
+                            age_draws=3, epsilon_age=0.2)
+    assert rep.epsilon_total == 1.21  # 0.6 + 0.01 + 0.6, as decimals
+    again = rep.counted(4, draws=1, date_offsets=0, age_draws=1)
+    assert again.epsilon_total == 0.5 and again.epsilon_date == 0.01
+    merged = rep.merge(again)
+    assert (merged.draws, merged.date_offsets, merged.age_draws) == (3, 1, 4)
+    assert merged.epsilon_total == 1.71
+    assert _report(2).epsilon_total == 1.0  # nothing else targeted: unchanged
 
 
 def test_report_is_immutable():

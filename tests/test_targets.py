@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from textdp.detect.pii import IDENTIFIER_LABELS
 from textdp.targets import (
     DEFAULT_TARGETS,
     PII_LABELS,
@@ -32,6 +33,12 @@ def test_names_stay_importable_from_the_privatizer():
     (["B-PER", "I-LOC", "MISC"], ("PERSON", "LOC", "MISC")),
     (["PERSON", "EMAIL", "credit_card"], ("PERSON", "EMAIL", "CREDIT_CARD")),
     (("GPE", "GPE"), ("GPE",)),
+    ("names", ("PERSON",)),
+    (" Names ", ("PERSON",)),
+    ("pii", ("PERSON", *IDENTIFIER_LABELS)),
+    ("pii,ORG", ("PERSON", *IDENTIFIER_LABELS, "ORG")),
+    (["EMAIL", "names"], ("EMAIL", "PERSON")),
+    ("quasi", ("PERSON", *IDENTIFIER_LABELS, "DATE", "AGE")),
 ])
 def test_valid_targets_resolve(given, expected):
     assert resolve_targets(given) == expected
@@ -47,7 +54,7 @@ def test_unknown_labels_are_refused_naming_the_valid_ones(given, unknown):
         resolve_targets(given)
     message = str(err.value)
     assert unknown in message
-    for label in ("PERSON", "ORG", "EMAIL", "CREDIT_CARD", "'all'"):
+    for label in ("PERSON", "ORG", "EMAIL", "CREDIT_CARD", "'all'", "names", "pii"):
         assert label in message
 
 
@@ -65,8 +72,32 @@ def test_extra_labels_of_a_custom_pipeline_are_accepted():
 
 def test_valid_labels_cover_spacy_conll_and_pii():
     assert set(SPACY_LABELS) | {"MISC"} | set(PII_LABELS) == VALID_LABELS
-    assert set(PII_LABELS) == {"EMAIL", "PHONE", "URL", "HANDLE", "IP", "CREDIT_CARD", "IBAN",
-                               "US_SSN", "US_ITIN", "UK_NHS", "UK_NINO", "CRYPTO"}
+    assert set(IDENTIFIER_LABELS) == {
+        "EMAIL", "PHONE", "URL", "HANDLE", "IP", "CREDIT_CARD", "IBAN", "US_SSN", "US_ITIN",
+        "UK_NHS", "UK_NINO", "CRYPTO", "US_PASSPORT", "US_DRIVER_LICENSE", "US_BANK_NUMBER",
+        "MEDICAL_LICENSE", "MAC_ADDRESS"}
+    assert set(PII_LABELS) == set(IDENTIFIER_LABELS) | {"DATE", "AGE"}
+
+
+def test_presets_reach_every_front_end(tmp_path, capsys):
+    """The presets are values of the one `targets` setting: the config, the command line
+    and the spaCy factory read them through it (docs/architecture.md, "Settings")."""
+    import spacy
+
+    from textdp import PrivatizerConfig
+    from textdp.cli import main
+
+    assert PrivatizerConfig(targets="pii").targets == ("PERSON", *IDENTIFIER_LABELS)
+    src = tmp_path / "in.txt"
+    src.write_text("Mail anna@example.com or call 555-123-4567 about passport 912803456.\n")
+    out = tmp_path / "out.txt"
+    assert main(["privatize", str(src), "-o", str(out), "--targets", "pii", "--seed", "0"]) == 0
+    text = out.read_text()
+    assert "anna@example.com" not in text and "555-123-4567" not in text
+    assert "912803456" not in text
+    nlp = spacy.blank("en")
+    component = nlp.add_pipe("dp_privatizer", config={"targets": "pii", "seed": 0})
+    assert component.privatizer.config.targets == ("PERSON", *IDENTIFIER_LABELS)
 
 
 def test_privatizer_refuses_a_misspelt_target_before_loading_anything(monkeypatch):

@@ -29,12 +29,14 @@ class TextState:
             the whole dataset, or the text's key column value.
         mentions: the words of the full names targeted in this text so far, matched as
             later mentions in its other chunks (:func:`textdp.pipeline.selection.carry_mentions`).
+        date_offset: the day offset of this text's dates once drawn (:mod:`textdp.quasi`).
     """
 
     left: int | None = None
     names: dict[tuple[str, str], str] = field(default_factory=dict)
     scope: str = ""
     mentions: set[str] = field(default_factory=set)
+    date_offset: int | None = None
 
 
 def over_budget(draw_owners: list[int], states: dict[int, TextState], *,

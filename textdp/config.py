@@ -31,6 +31,7 @@ from textdp.detect.spec import parse_detector_spec
 from textdp.index import BACKENDS
 from textdp.keyed_sources import resolve_key
 from textdp.mechanisms import Mechanism, create_mechanism, registry
+from textdp.quasi import DEFAULT_EPSILON_AGE, DEFAULT_EPSILON_DATE
 from textdp.replacement import CONSISTENCY, REPLACEMENTS, check_replace
 from textdp.settings import choices_of, front_end_default, setting, settings_of, value_type
 from textdp.tables import EmbeddingTable, check_table_spec
@@ -64,7 +65,8 @@ class PrivatizerConfig:
             (:func:`textdp.calibration.calibrate_epsilon`, cached on disk); static only.
         mechanism: a registered name (``textdp mechanisms``), a ``{"name": ..., **args}``
             mapping, or a :class:`~textdp.mechanisms.base.Mechanism`.
-        targets: ``["PERSON"]`` (default), ``"all"`` (every word token), or entity labels;
+        targets: ``["PERSON"]`` (default), ``"all"`` (every word token), or entity labels
+            and presets (:data:`textdp.targets.PRESETS`: ``"names"``, ``"pii"``, ...);
             held normalised (a tuple of labels, or ``"all"``).
         representation: ``"static"`` (table vectors) or ``"contextual"`` (a transformer
             layer's hidden states pooled to words, :mod:`textdp.contextual`).
@@ -92,6 +94,10 @@ class PrivatizerConfig:
             mechanism and the rest are made around a public stand-in vector that does not
             depend on them (counted in ``tokens_redacted``); with ``"refuse"`` an over-budget
             text raises ``ValueError`` naming its row, before anything is drawn for the batch.
+        epsilon_date: with ``DATE`` targets, ε per day of the one two-sided geometric
+            offset that shifts every date of a text (:mod:`textdp.quasi`).
+        epsilon_age: with ``AGE`` targets, ε per year of the two-sided geometric noise on
+            each distinct age of a text.
         budget_policy: ``"truncate"`` or ``"refuse"``.
         surface: ``"input"`` gives each substitute the casing class and the form (word,
             @handle, e-mail address) of the token it replaces (released without noise: the
@@ -146,7 +152,9 @@ class PrivatizerConfig:
              '"lam": 0.2}'))
     targets: Any = field(default=DEFAULT_TARGETS, metadata=setting(
         metavar="LABELS",
-        help="'all' (every word) or comma-separated labels: PERSON, spaCy's entity labels, "
+        help="'all' (every word), a preset (names; pii: names and identifiers; quasi: pii, "
+             "dates and ages) or "
+             "comma-separated labels: PERSON, spaCy's entity labels, "
              f"PII ({', '.join(PII_LABELS)}); unknown labels are refused"))
     representation: Representation = field(default="static", metadata=setting(
         help="static table vectors or a transformer layer's hidden states"))
@@ -178,6 +186,11 @@ class PrivatizerConfig:
              "norm), a radius, or 'none'"))
     max_epsilon_per_text: float | None = field(default=None, metadata=setting(
         help="budget for the composed ε of one text (see `budget_policy`)"))
+    epsilon_date: float = field(default=DEFAULT_EPSILON_DATE, metadata=setting(
+        help="with DATE targets (preset quasi): ε per day of the one DP offset that shifts "
+             "every date of a text (textdp.quasi)"))
+    epsilon_age: float = field(default=DEFAULT_EPSILON_AGE, metadata=setting(
+        help="with AGE targets (preset quasi): ε per year of the noise on each age"))
     budget_policy: str = field(default="truncate", metadata=setting(
         choices=BUDGET_POLICIES,
         help="over budget: redact the rest at no cost, or stop naming the text"))
@@ -264,6 +277,8 @@ class PrivatizerConfig:
         if self.max_epsilon_per_text is not None:
             put("max_epsilon_per_text",
                 check_positive("max_epsilon_per_text", self.max_epsilon_per_text))
+        put("epsilon_date", check_positive("epsilon_date", self.epsilon_date))
+        put("epsilon_age", check_positive("epsilon_age", self.epsilon_age))
         check_replace(self.replace, mechanism.decodes_subsets, mechanism.name)
         if self.model is not None:
             put("model", os.fspath(self.model))

@@ -165,6 +165,13 @@ class Report:
         replace: what replaced the targets: ``"name"``, ``"word"`` or ``"tag"``.
         consistency: ``"document"``, ``"dataset"`` or ``"mention"`` (which mentions share a
             draw; :mod:`textdp.pipeline.draw_plan`).
+        date_offsets: day offsets drawn for this text's dates (0 or 1; :mod:`textdp.quasi`),
+            each costing ``epsilon_date`` per day of shift.
+        epsilon_date: ε per day of a date offset (``None`` where dates are not targets).
+        age_draws: noisy ages drawn for this text, each costing ``epsilon_age`` per year.
+        epsilon_age: ε per year of an age (``None`` where ages are not targets).
+            ``epsilon_total`` composes all three: draws × ε + date_offsets × epsilon_date +
+            age_draws × epsilon_age.
         spans: with ``Privatizer(report_spans=True)``, the targeted spans as ``(start, end,
             label, detector, score)``: character offsets in the input text, never its text
             (``to_dict`` writes them as records); ``None`` otherwise. They are released as
@@ -191,6 +198,10 @@ class Report:
     replace: str = "word"
     consistency: str = "mention"
     spans: tuple[tuple[int, int, str, str, float | None], ...] | None = None
+    date_offsets: int = 0
+    epsilon_date: float | None = None
+    age_draws: int = 0
+    epsilon_age: float | None = None
 
     @classmethod
     def for_tokens(cls, n: int, *, mechanism: str, epsilon: float, delta: float,
@@ -199,13 +210,18 @@ class Report:
                    holds_between: str = HOLDS_BETWEEN, name_distance: float | None = None,
                    diameter: float | None = None, draws: int | None = None,
                    replace: str = "word", consistency: str = "mention",
-                   spans: tuple[tuple[int, int, str, str, float | None], ...] | None = None
-                   ) -> Report:
+                   spans: tuple[tuple[int, int, str, str, float | None], ...] | None = None,
+                   date_offsets: int = 0, epsilon_date: float | None = None,
+                   age_draws: int = 0, epsilon_age: float | None = None) -> Report:
         """The report for ``n`` replaced tokens, ``draws`` of them through the mechanism
-        (default: every one), and ``redacted`` cost-free draws."""
+        (default: every one), and ``redacted`` cost-free draws; ``date_offsets`` and
+        ``age_draws`` at ``epsilon_date`` and ``epsilon_age`` (:mod:`textdp.quasi`)."""
         draws = n if draws is None else draws
+        total = _sum(_times(draws, epsilon), _times(date_offsets, epsilon_date or 0.0),
+                     _times(age_draws, epsilon_age or 0.0))
         return cls(mechanism=mechanism, epsilon=epsilon, delta=delta, tokens_replaced=n,
-                   epsilon_total=_times(draws, epsilon),
+                   epsilon_total=total, date_offsets=date_offsets, epsilon_date=epsilon_date,
+                   age_draws=age_draws, epsilon_age=epsilon_age,
                    delta_total=min(1.0, _times(draws, delta)), draws=draws,
                    replace=replace, consistency=consistency, spans=spans,
                    guarantee=guarantee, representation=representation,
@@ -215,11 +231,15 @@ class Report:
                    else epsilon * name_distance,
                    epsilon_at_diameter=None if diameter is None else epsilon * diameter)
 
-    def counted(self, n: int, redacted: int = 0, draws: int | None = None) -> Report:
+    def counted(self, n: int, redacted: int = 0, draws: int | None = None, *,
+                date_offsets: int = 0, age_draws: int = 0) -> Report:
         """A report with this one's settings for ``n`` replaced tokens, ``draws`` of them
-        through the mechanism (default: every one) and ``redacted`` cost-free draws."""
+        through the mechanism (default: every one), ``redacted`` cost-free draws, and
+        ``date_offsets`` and ``age_draws`` (:mod:`textdp.quasi`)."""
         return Report.for_tokens(
-            n, draws=draws, replace=self.replace, consistency=self.consistency,
+            n, draws=draws, date_offsets=date_offsets, age_draws=age_draws,
+            epsilon_date=self.epsilon_date, epsilon_age=self.epsilon_age, replace=self.replace,
+            consistency=self.consistency,
             mechanism=self.mechanism, epsilon=self.epsilon, delta=self.delta,
             guarantee=self.guarantee, representation=self.representation, redacted=redacted,
             scope=self.scope, holds_between=self.holds_between,
@@ -229,7 +249,9 @@ class Report:
         """Report for the concatenation of two texts privatized with the same settings."""
         merged = self.counted(self.tokens_replaced + other.tokens_replaced,
                               self.tokens_redacted + other.tokens_redacted,
-                              draws=self.draws + other.draws)
+                              draws=self.draws + other.draws,
+                              date_offsets=self.date_offsets + other.date_offsets,
+                              age_draws=self.age_draws + other.age_draws)
         if self.spans is None and other.spans is None:
             return merged
         return dataclasses.replace(merged, spans=(self.spans or ()) + (other.spans or ()))
@@ -247,6 +269,11 @@ def _times(n: int, value: float) -> float:
     """``n × value`` computed on the decimal that ``value`` prints as, so 6 × 0.3 reports 1.8,
     not 1.7999999999999998 (the float nearest the exact decimal product)."""
     return float(Decimal(repr(float(value))) * n)
+
+
+def _sum(*values: float) -> float:
+    """The sum of ``values`` computed on the decimals they print as (see :func:`_times`)."""
+    return float(sum((Decimal(repr(float(v))) for v in values), Decimal(0)))
 
 
 #: A targeted span of the audit trail: start, end (character offsets), label, detector, score.

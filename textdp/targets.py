@@ -16,7 +16,14 @@ The valid labels are
   ``PHONE``, ``URL``, ``HANDLE``, ``IP``, ``CREDIT_CARD``, ``IBAN``, ``US_SSN``,
   ``US_ITIN``, ``UK_NHS``, ``UK_NINO``, ``CRYPTO``.
 
-``"all"`` (every word token) is a target setting of its own, not a label.
+``"all"`` (every word token) is a target setting of its own, not a label. The presets of
+:data:`PRESETS` stand for label sets, alone or among labels (``"pii,ORG"``):
+
+* ``names``: ``PERSON`` (the default);
+* ``pii``: ``PERSON`` and every identifier label (:data:`~textdp.detect.pii.IDENTIFIER_LABELS`:
+  e-mail addresses, phones, URLs, handles, IPs, cards, IBANs, national numbers, ...);
+* ``quasi``: ``pii`` and the quasi-identifiers ``DATE`` and ``AGE`` (released with DP noise,
+  :mod:`textdp.quasi`).
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from textdp.detect.base import normalise_label
-from textdp.detect.pii import PII_LABELS
+from textdp.detect.pii import IDENTIFIER_LABELS, PII_LABELS, QUASI_LABELS
 
 DEFAULT_TARGETS = ("PERSON",)
 # spaCy's English NER labels (OntoNotes 5), as en_core_web_sm/md/lg/trf produce them.
@@ -34,6 +41,13 @@ SPACY_LABELS = ("PERSON", "NORP", "FAC", "ORG", "GPE", "LOC", "PRODUCT", "EVENT"
 # CoNLL-2003 labels that are not spaCy labels already (PER is normalised to PERSON).
 CONLL_LABELS = ("MISC",)
 VALID_LABELS = frozenset(SPACY_LABELS + CONLL_LABELS + PII_LABELS)
+#: Named label sets a ``targets`` setting may give instead of (or among) labels (docs/pii.md,
+#: "Presets": what each removes).
+PRESETS: dict[str, tuple[str, ...]] = {
+    "names": DEFAULT_TARGETS,
+    "pii": (*DEFAULT_TARGETS, *IDENTIFIER_LABELS),
+    "quasi": (*DEFAULT_TARGETS, *IDENTIFIER_LABELS, *QUASI_LABELS),
+}
 
 
 #: Clitics the tokenizer splits off a word ("Merkel" + "'s", "do" + "n't"): grammar, not
@@ -61,7 +75,8 @@ def resolve_targets(targets: str | Sequence[str] | None,
     """``"all"`` or a tuple of upper-case entity labels (``PER`` → ``PERSON``).
 
     ``targets``: ``None`` (the default, ``PERSON``), ``"all"``, a comma-separated string or a
-    sequence of labels. ``extra_labels``: labels accepted on top of :data:`VALID_LABELS`
+    sequence of labels, where a preset name (:data:`PRESETS`: ``names``, ``pii``, ...) stands
+    for its labels. ``extra_labels``: labels accepted on top of :data:`VALID_LABELS`
     (those of a custom pipeline's NER, for instance). Raises ``ValueError`` naming the valid
     values for any other label, so a misspelt target never leaves names unreplaced.
     """
@@ -80,7 +95,8 @@ def resolve_targets(targets: str | Sequence[str] | None,
         if t.strip().lower() == "all":
             raise ValueError("targets: 'all' stands alone (every word token); it cannot be "
                              "combined with entity labels")
-        labels.append(normalise_label(t.strip()))
+        preset = PRESETS.get(t.strip().lower())
+        labels.extend(preset if preset is not None else [normalise_label(t.strip())])
     if not labels:
         raise ValueError("targets must be 'all' or a non-empty list of entity labels")
     known = VALID_LABELS | {normalise_label(x) for x in extra_labels}
@@ -88,6 +104,7 @@ def resolve_targets(targets: str | Sequence[str] | None,
     if unknown:
         # The labels are the caller's configuration, not text being privatized.
         raise ValueError(f"unknown target label{'s' if len(unknown) > 1 else ''} "
-                         f"{', '.join(map(repr, unknown))}; valid: 'all' or "
+                         f"{', '.join(map(repr, unknown))}; valid: 'all', a preset "
+                         f"({', '.join(PRESETS)}) or "
                          f"{', '.join(valid_labels(extra_labels))} (PER is PERSON)")
     return tuple(dict.fromkeys(labels))

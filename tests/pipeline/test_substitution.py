@@ -133,6 +133,8 @@ def test_count_charges_each_draw_to_the_doc_of_the_target_it_reads():
                          [None] * 4)
     todo = np.asarray([0, 1, 2, 3])
     over = np.asarray([False, True, False, True])
-    assert count(batch, todo, over, 3) == ([1, 1, 0], [1, 0, 1])
+    assert count(batch, todo, over, 3) == ([1, 1, 0], [1, 0, 1], [0, 0, 0], [0, 0, 0])
+    batch.quasi_costs[3] = (1, 0)  # a date offset read in doc 2
+    batch.quasi_costs[2] = (0, 2)  # two age draws read in doc 1
     assert count(batch, np.asarray([], dtype=np.int64), np.zeros(0, bool), 3) == \
-        ([0, 0, 0], [0, 0, 0])
+        ([0, 0, 0], [0, 0, 0], [0, 0, 1], [0, 2, 0])

@@ -8,7 +8,7 @@ from typing import Any
 from textdp.cli.settings import add_setting_arguments, settings_from_args
 
 _CONFIG_FLAGS = ("mechanism", "epsilon", "targets", "representation", "precision", "replace",
-                 "consistency", "surface", "report_spans")
+                 "consistency", "surface", "report_spans", "epsilon_date", "epsilon_age")
 
 
 def add_parser(sub: Any) -> None:
@@ -30,7 +30,11 @@ def configuration_statement(settings: dict[str, Any]) -> str:
     config = PrivatizerConfig(**settings)
     report = report_template(config, config.build_mechanism(), None)
     lines = [f"mechanism: {report.mechanism}, ε = {report.epsilon:g}"
-             + ("" if report.delta is None else f", δ = {report.delta:g}"),
+             + ("" if report.delta is None else f", δ = {report.delta:g}")
+             + ("" if report.epsilon_date is None else
+                f"; dates: ε_date = {report.epsilon_date:g} per day")
+             + ("" if report.epsilon_age is None else
+                f"; ages: ε_age = {report.epsilon_age:g} per year"),
              f"guarantee: {report.guarantee} (scope: {report.scope})",
              f"holds between: {report.holds_between}"]
     if config.representation == "contextual" and config.precision != "float32":
@@ -73,4 +77,11 @@ def run(args: argparse.Namespace) -> int:
           "above is unchanged; one draw serves every mention of a name in a text "
           "(consistency='document'), so ε is charged once per distinct name, and the output "
           "shows which mentions repeat a name.")
+    from textdp.mechanisms import geometric
+    from textdp.quasi import GUARANTEE_AGE, GUARANTEE_DATE
+
+    print(f"\nDates and ages (targets DATE and AGE, preset quasi; textdp.quasi) are released "
+          f"with {geometric.GUARANTEE}: {GUARANTEE_DATE}; {GUARANTEE_AGE}. ε per day "
+          "(epsilon_date) and per year (epsilon_age) add to a report's epsilon_total; the "
+          "intervals between a text's dates and each date's style are released as they are.")
     return 0

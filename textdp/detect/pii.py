@@ -50,10 +50,21 @@ labels (valid ``targets``, :data:`PII_LABELS`):
   ``D F I O Q U V``, prefixes ``BG GB KN NK NT TN ZZ`` never used, suffix ``A``–``D``; a
   NINO has no checksum);
 * ``CRYPTO``: a bitcoin address, base58check (``1...``, ``3...``) or bech32 (``bc1...``),
-  its checksum verified (:mod:`stdnum.bitcoin`).
+  its checksum verified (:mod:`stdnum.bitcoin`);
+* ``US_PASSPORT``, ``US_DRIVER_LICENSE``, ``US_BANK_NUMBER``, ``MEDICAL_LICENSE`` (DEA
+  numbers, NPIs) and ``MAC_ADDRESS``: the rest of Presidio's default English registry, in
+  :mod:`textdp.detect.identifiers` (what each matches, its context words and checksums, and
+  what its surrogate releases: the layout);
+* ``DATE`` and ``AGE`` (:data:`QUASI_LABELS`): calendar dates (:mod:`textdp.detect.dates`)
+  and ages (:mod:`textdp.detect.ages`), quasi-identifiers the privatizer releases with DP
+  noise (:mod:`textdp.quasi`: one day offset per text, noisy ages); :func:`surrogate` alone
+  gives their tag.
 
 Where matches overlap, the more specific one wins: URL, then EMAIL, IBAN, CRYPTO,
-CREDIT_CARD, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, PHONE, HANDLE. The recognisers run on
+CREDIT_CARD, MAC_ADDRESS, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, US_PASSPORT,
+US_DRIVER_LICENSE, MEDICAL_LICENSE, US_BANK_NUMBER, DATE, AGE, PHONE, HANDLE; a value may so take
+another identifier's label (a licence written as an SSN, an account number that passes
+Luhn), and is replaced all the same. The recognisers run on
 the normalised text of :mod:`textdp.detect.normalise`
 (fullwidth digits, zero-width characters and odd spaces cannot hide an address from them) and
 their character ranges are mapped back to the original. As a :class:`Detector` the matches
@@ -113,7 +124,21 @@ from typing import Any
 
 import numpy as np
 
+from textdp.detect import ages, dates, identifiers
 from textdp.detect.base import Finding, Span
+from textdp.detect.numbers import (
+    CURRENCY as _CURRENCY,
+)
+from textdp.detect.numbers import (
+    DATE_FORM as _DATE,
+)
+from textdp.detect.numbers import (
+    YEAR as _YEAR,
+)
+from textdp.detect.numbers import (
+    luhn_complete,
+    luhn_valid,
+)
 
 EMAIL = "EMAIL"
 PHONE = "PHONE"
@@ -127,12 +152,19 @@ US_ITIN = "US_ITIN"
 UK_NHS = "UK_NHS"
 UK_NINO = "UK_NINO"
 CRYPTO = "CRYPTO"
-# Identifiers with a checksum or an issuing rule, validated by python-stdnum (see the doc).
-ID_LABELS = (IBAN, US_SSN, US_ITIN, UK_NHS, UK_NINO, CRYPTO)
-PII_LABELS = (EMAIL, PHONE, URL, HANDLE, IP, CREDIT_CARD, *ID_LABELS)
+# Identifiers with a checksum or an issuing rule, validated by python-stdnum (see the doc),
+# and those of Presidio's default English registry recognised in textdp.detect.identifiers.
+ID_LABELS = (IBAN, US_SSN, US_ITIN, UK_NHS, UK_NINO, CRYPTO, *identifiers.LABELS)
+#: Quasi-identifiers read by patterns (textdp.detect.dates, textdp.detect.ages): released with
+#: DP noise (textdp.quasi), not a surrogate.
+QUASI_LABELS = (dates.DATE, ages.AGE)
+PII_LABELS = (EMAIL, PHONE, URL, HANDLE, IP, CREDIT_CARD, *ID_LABELS, *QUASI_LABELS)
+#: The labels that identify a person or a device on their own (the ``pii`` preset of
+#: :mod:`textdp.targets`); the quasi-identifiers of :data:`QUASI_LABELS` are not in it.
+IDENTIFIER_LABELS = tuple(x for x in PII_LABELS if x not in QUASI_LABELS)
 # Which match wins where two overlap (earlier wins): the more specific pattern first.
-PRIORITY = (URL, EMAIL, IBAN, CRYPTO, CREDIT_CARD, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, PHONE,
-            HANDLE)
+PRIORITY = (URL, EMAIL, IBAN, CRYPTO, CREDIT_CARD, identifiers.MAC_ADDRESS, IP, US_SSN, US_ITIN,
+            UK_NHS, UK_NINO, *identifiers.LABELS[1:], dates.DATE, ages.AGE, PHONE, HANDLE)
 # The region phone numbers written without a country code are read in (ISO 3166 alpha-2).
 DEFAULT_REGION = "US"
 
@@ -152,9 +184,6 @@ _PHONE = re.compile(
     r"(?<![\w+.,/:@-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,5}\)[ .-]?)?\d{1,12}(?:[ .-]\d{1,6}){0,5}"
     r"(?![\w@/]|[.,:-]?\d)")
 _DIGITS = re.compile(r"\d+")
-# Dates: 2021-03-04, 2021.03.04, 04-03-2021, 04.03.2021 (and with spaces).
-_DATE = re.compile(r"^(?:\d{4}[-. ]\d{1,2}[-. ]\d{1,2}|\d{1,2}[-. ]\d{1,2}[-. ]\d{2}(?:\d{2})?)$")
-_YEAR = re.compile(r"^(?:19|20)\d\d$")
 
 # Published test card numbers of the payment networks, by length (all Luhn-valid).
 TEST_CARDS: dict[int, tuple[str, ...]] = {
@@ -173,27 +202,6 @@ class PIIMatch:
     start: int
     end: int
     label: str
-
-
-def luhn_valid(digits: str) -> bool:
-    """Whether a string of decimal digits passes the Luhn checksum (ISO/IEC 7812-1)."""
-    if not digits or not digits.isdigit():
-        return False
-    total = 0
-    for i, c in enumerate(reversed(digits)):
-        x = ord(c) - 48
-        if i % 2:
-            x = x * 2 - 9 if x > 4 else x * 2
-        total += x
-    return total % 10 == 0
-
-
-def luhn_complete(body: str) -> str:
-    """``body`` with the check digit appended that makes it Luhn-valid."""
-    for d in "0123456789":
-        if luhn_valid(body + d):
-            return body + d
-    raise AssertionError("unreachable: one check digit always fits")
 
 
 def _groups(value: str) -> tuple[list[str], list[str]]:
@@ -287,7 +295,6 @@ def _phone_plausible(raw: str) -> bool:
 _PHONE_MORE = re.compile(r"(?<![\w+.,/:@-])\d{1,5}(?:[ -]\d{1,10}){1,4}(?![\w@/]|[.,:-]?\d)")
 _PHONE_CONTEXT = re.compile(r"\b(?:phone|tel|telephone|call|calls|mobile|cell|fax|number|"
                             r"contact|reach|whatsapp|sms|text|dial|ring)\b", re.IGNORECASE)
-_CURRENCY = "$£€¥₹"
 _PHONE_WINDOW = re.compile(r"[+(]?\d(?:[\d \-.()/]|\u00a0){5,}\d\)?")
 
 
@@ -487,6 +494,12 @@ def _candidates(text: str, labels: frozenset[str],
                     continue
                 yield PIIMatch(m.start(), m.end(), IP)
     yield from _id_candidates(text, labels)
+    yield from (PIIMatch(a, b, label) for a, b, label
+                in identifiers.candidates(text, labels & set(identifiers.LABELS)))
+    if dates.DATE in labels:
+        yield from (PIIMatch(m.start, m.end, dates.DATE) for m in dates.find_dates(text))
+    if ages.AGE in labels:
+        yield from (PIIMatch(a, b, ages.AGE) for a, b in ages.find_ages(text))
     if PHONE in labels:
         yield from _phone_candidates(text, region)
 
@@ -656,6 +669,8 @@ def surrogate(label: str, shape: Shape, rng: np.random.Generator) -> str:
         return f"192.0.2.{int(rng.integers(1, 255))}"
     if label in ID_LABELS:
         return _id_surrogate(shape, rng)
+    if label in QUASI_LABELS:  # released with DP noise by textdp.quasi; alone, a tag
+        return tag(label)
     n = shape.layout.count("#")
     if label == CREDIT_CARD:
         tests = TEST_CARDS.get(n)
@@ -687,6 +702,8 @@ def _id_shape(label: str, value: str) -> Shape:
         return Shape(label, value[:2].upper() + re.sub(r"[^# ]", "", body))
     if label == CRYPTO:
         return Shape(label)
+    if label in identifiers.LABELS:
+        return Shape(label, identifiers.layout(label, value))
     layout = re.sub(r"[A-Za-z]", "A", re.sub(r"\d", "#", value))
     return Shape(label, re.sub(r"[^#A \-]", "", layout))
 
@@ -739,6 +756,8 @@ def _id_surrogate(shape: Shape, rng: np.random.Generator) -> str:
     label, layout = shape.label, shape.layout
     if label == IBAN:
         return _iban_surrogate(layout, rng)
+    if label in identifiers.LABELS:
+        return identifiers.surrogate(label, layout, rng)
     if label == CRYPTO:
         return _base58check(b"\0" + bytes(int(b) for b in rng.integers(0, 256, size=20)))
     if label == US_SSN:  # the SSA's advertising numbers 987-65-4320..4329: no one's

@@ -8,7 +8,8 @@ ordinary numbers and words be taken for one. This module builds the sample for t
 (values of many countries and formats, each in a sentence; see :func:`positives`) and the
 ordinary numbers a recogniser must leave alone (dates, amounts, order numbers, years and
 ranges, times, versions, measurements, ISBNs, capitalised words; :func:`negatives`), runs them
-through ``Privatizer(targets=PII_LABELS)`` and prints per label
+through ``Privatizer(targets=IDENTIFIER_LABELS)`` (the ``pii`` preset without names) and
+prints per label
 
 * ``verbatim``: the share of values found unchanged in the output;
 * ``partial``: the share whose output still holds one of the value's runs of 5+ digits or
@@ -54,7 +55,18 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "URL": ("See {} for details.", "Profile at {}"),
     "IP": ("Login from {} failed.", "Server {} is down."),
     "HANDLE": ("Follow {} for updates.", "Ping {} on chat."),
+    "US_PASSPORT": ("Passport number {} was scanned.", "Her US passport {} expires soon.",
+                    "passport # {}", "Travelling on passport no. {} today."),
+    "US_DRIVER_LICENSE": ("Driver's license {} was suspended.", "DL# {}",
+                          "His driving licence number is {}.", "License no. {} (CDL)."),
+    "US_BANK_NUMBER": ("Checking account {} is overdrawn.", "Acct {} at First Bank.",
+                       "Wire it to account number {} today.", "Savings a/c {} was closed."),
+    "MEDICAL_LICENSE": ("Prescriber DEA {} signed.", "DEA number: {}", "{} is on the script.",
+                        "Prescribed under DEA# {}."),
+    "MAC_ADDRESS": ("Device {} joined the network.", "MAC: {}", "Blocked {} at the router."),
 }
+
+NPI_TEMPLATES = ("Provider NPI {} billed.", "NPI: {}", "Her national provider id is {}.")
 
 
 @dataclass(frozen=True)
@@ -239,10 +251,63 @@ def handle(rng: np.random.Generator) -> str:
     return "@" + _pick(rng, ("anna", "jsmith", "kowal", "liwei")) + _d(rng, 3)
 
 
+def passport(rng: np.random.Generator) -> str:
+    """A US passport number: nine digits, or a letter and eight digits (next generation)."""
+    return _d(rng, 9) if rng.random() < 0.5 else _pick(rng, "ACEFGHJKLMNPRSTUVWXYZ") + _d(rng, 8)
+
+
+# Driver licence formats of several states (letters L, digits D), from the states' DMVs.
+_LICENCE_FORMATS = ("LDDDDDDD", "DDDDDDDDD", "LDDD-DDDD-DDDD", "LDDDDDDDDDDDD", "DDDDDDDD",
+                    "LLDDDDDD", "LDDDDDDDDDDD", "LDDD DDD DD D", "DDD-DD-DDDD", "LLLLLDDDDDLL",
+                    "DDDDDDDDDDDD", "LDDDDDD")
+
+
+def driver_license(rng: np.random.Generator) -> str:
+    """A driver licence number in a random state's format."""
+    fmt = _pick(rng, _LICENCE_FORMATS)
+    return "".join(_pick(rng, "ABCDEFGHJKLMNPRSTUVWXYZ") if c == "L" else _d(rng, 1)
+                   if c == "D" else c for c in fmt)
+
+
+def bank_number(rng: np.random.Generator) -> str:
+    """A US bank account number of 8–17 digits, bare or (from 10 digits) grouped 4-rest."""
+    digits = _d(rng, int(rng.integers(8, 18)))
+    if rng.random() < 0.3 and len(digits) >= 10:
+        return f"{digits[:4]}-{digits[4:]}"
+    return digits
+
+
+def medical_license(rng: np.random.Generator) -> str:
+    """A DEA registration number with its check digit, or (one in four) an NPI."""
+    if rng.random() < 0.25:
+        return "1" + luhn_tail(rng)
+    d = [int(x) for x in rng.integers(0, 10, size=6)]
+    check = (d[0] + d[2] + d[4] + 2 * (d[1] + d[3] + d[5])) % 10
+    return _pick(rng, "ABFGM") + _pick(rng, "ABCDEFGHJKLMNPRSTWZ") + \
+        "".join(map(str, d)) + str(check)
+
+
+def luhn_tail(rng: np.random.Generator) -> str:
+    """The last nine digits of an NPI starting with 1 (Luhn over ``80840`` + the ten)."""
+    return _luhn("808401" + _d(rng, 8))[6:]
+
+
+def mac(rng: np.random.Generator) -> str:
+    """A MAC address: colons or hyphens, upper or lower case, or Cisco's dotted form."""
+    octets = [f"{int(x):02x}" for x in rng.integers(0, 256, size=6)]
+    form = int(rng.integers(3))
+    if form == 2:
+        h = "".join(octets)
+        return f"{h[:4]}.{h[4:8]}.{h[8:]}"
+    value = (":" if form == 0 else "-").join(octets)
+    return value.upper() if rng.random() < 0.5 else value
+
+
 GENERATORS: dict[str, Callable[[np.random.Generator], str]] = {
     "PHONE": phone, "CREDIT_CARD": card, "IBAN": iban, "US_SSN": ssn, "US_ITIN": itin,
     "UK_NHS": nhs, "UK_NINO": nino, "CRYPTO": crypto, "EMAIL": email, "URL": url, "IP": ip,
-    "HANDLE": handle,
+    "HANDLE": handle, "US_PASSPORT": passport, "US_DRIVER_LICENSE": driver_license,
+    "US_BANK_NUMBER": bank_number, "MEDICAL_LICENSE": medical_license, "MAC_ADDRESS": mac,
 }
 
 _MONTHS = ("January", "March", "June", "September", "December")
@@ -309,7 +374,10 @@ def positives(per_label: int, seed: int = 0) -> list[Item]:
     for label, make in GENERATORS.items():
         for _ in range(per_label):
             value = make(rng)
-            out.append(Item(_pick(rng, TEMPLATES[label]).format(value), value, label, label))
+            # An NPI is taken only after its context word (textdp.detect.identifiers).
+            templates = NPI_TEMPLATES if label == "MEDICAL_LICENSE" and value.isdigit() \
+                else TEMPLATES[label]
+            out.append(Item(_pick(rng, templates).format(value), value, label, label))
     return out
 
 
@@ -323,19 +391,42 @@ def negatives(n: int, seed: int = 0) -> list[Item]:
     return out
 
 
+# Ordinary numbers right after the context words of the context-bound identifiers
+# (textdp.detect.identifiers): what must stay a date, an amount or a year there.
+CONTEXT_TEMPLATES = ("The bank holiday falls on {}.", "Account opened {}.",
+                     "Passport photos taken {}.", "Driver's license renewed {}.",
+                     "Checking account balance: {}.", "DL test booked for {}.",
+                     "Savings of {} this year.", "Passport office open {}.")
+
+
+def context_negatives(n: int, seed: int = 0) -> list[Item]:
+    """``n`` ordinary items (dates, amounts, years, times, ranges, counts) right after a
+    context word of :mod:`textdp.detect.identifiers` (fixed ``seed``)."""
+    rng = np.random.default_rng(seed + 2)
+    out = []
+    while len(out) < n:
+        kind, value = _ordinary(rng)
+        if kind in ("word", "order", "postcode_like", "isbn", "version"):
+            continue
+        out.append(Item(_pick(rng, CONTEXT_TEMPLATES).format(value), value, None,
+                        "after context: " + kind))
+    return out
+
+
 def _runs(value: str) -> list[str]:
     return [r for r in re.findall(r"[A-Za-z0-9]+", value) if len(r) >= 5 and
             any(c.isdigit() for c in r)]
 
 
 def check(per_label: int = 60, n_ordinary: int = 600, seed: int = 0) -> dict[str, dict]:
-    """Run the sample through ``Privatizer(targets=PII_LABELS)``: per label the shares left
+    """Run the sample through ``Privatizer(targets=IDENTIFIER_LABELS)``: per label the shares left
     verbatim and partly left, and the share of ordinary items taken (per kind and overall)."""
     from textdp import Privatizer
-    from textdp.detect.pii import PII_LABELS
+    from textdp.detect.pii import IDENTIFIER_LABELS
 
-    items = positives(per_label, seed) + negatives(n_ordinary, seed)
-    privatizer = Privatizer(seed=seed, targets=list(PII_LABELS))
+    items = positives(per_label, seed) + negatives(n_ordinary, seed) + \
+        context_negatives(n_ordinary // 4, seed)
+    privatizer = Privatizer(seed=seed, targets=list(IDENTIFIER_LABELS))
     outputs = [r.text for r in privatizer.privatize([it.text for it in items])]
     stats: dict[str, dict] = {}
     for it, out in zip(items, outputs):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -33,6 +33,7 @@ from textdp.pipeline.draw_plan import DrawPlan, plan_draws, positional_kinds
 from textdp.pipeline.representation import contextual_inputs, static_inputs
 from textdp.pipeline.selection import Mask
 from textdp.pipeline.surrogates import pii_replacement, tag
+from textdp.quasi import QUASI_LABELS, releases_for, with_quasi
 from textdp.report import (
     HOLDS_BETWEEN,
     HOLDS_BETWEEN_ANY_CASING,
@@ -74,12 +75,12 @@ def report_template(config: PrivatizerConfig, mechanism: Mechanism,
     if config.report_spans:
         holds_between += HOLDS_BETWEEN_SPANS
     scale = space.scale if space is not None else None
-    return Report.for_tokens(
+    return with_quasi(Report.for_tokens(
         0, mechanism=mechanism.name, epsilon=mechanism.epsilon, delta=mechanism.delta,
         guarantee=guarantee, representation=representation, scope=scope, replace=replace,
         consistency=config.consistency, holds_between=holds_between,
         name_distance=None if scale is None else scale.name_distance,
-        diameter=None if scale is None else scale.diameter)
+        diameter=None if scale is None else scale.diameter), config, replace)
 
 
 @dataclass
@@ -94,6 +95,8 @@ class BatchTargets:
         draw_owner: per draw, the text it belongs to.
         remembered: per text, the person names drawn in its earlier batches.
         subs: per draw, its substitute once a step has made it (``None`` until then).
+        quasi_costs: per draw of a date or an age, the DP releases it made (date offsets,
+            age draws; :mod:`textdp.quasi`).
     """
 
     flat: list[tuple[int, int]]
@@ -104,12 +107,14 @@ class BatchTargets:
     draw_owner: list[int]
     remembered: dict[int, list[str]]
     subs: list[str | None]
+    quasi_costs: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 def count(batch: BatchTargets, todo: np.ndarray, over: np.ndarray, docs: int
-          ) -> tuple[list[int], list[int]]:
-    """Step 7: per doc, the draws charged ε and the draws redacted (over budget, from a
-    public stand-in); a draw counts in the doc of the target it reads."""
+          ) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Step 7: per doc, the draws charged ε, the draws redacted (over budget, from a
+    public stand-in), the date offsets and the age draws made; a draw counts in the doc of
+    the target it reads."""
     charged = [0] * docs
     redacted = [0] * docs
     for j, free in zip(todo.tolist(), over.tolist()):
@@ -118,7 +123,12 @@ def count(batch: BatchTargets, todo: np.ndarray, over: np.ndarray, docs: int
             redacted[d] += 1
         else:
             charged[d] += 1
-    return charged, redacted
+    offsets, ages = [0] * docs, [0] * docs
+    for j, (n_offsets, n_ages) in batch.quasi_costs.items():
+        d = batch.flat[batch.first[j]][0]
+        offsets[d] += n_offsets
+        ages[d] += n_ages
+    return charged, redacted, offsets, ages
 
 
 class Substituter:
@@ -152,6 +162,8 @@ class Substituter:
         # their number is ever read (account), never which names they stand for.
         self._salt = os.urandom(16)
         self._keyed_draws: dict[bytes, set[bytes]] = {}
+        # Dates and ages: DP noise on their own lines (textdp.quasi), None when not targets.
+        self.quasi = releases_for(config, key)
 
     def account(self) -> ScopeAccount:
         """The keyed draws made so far, composed over their scopes (:class:`ScopeAccount`)."""
@@ -190,8 +202,9 @@ class Substituter:
         todo, over = self.charge(batch, states)
         self.draw(docs, batch, todo, over, states, rng, context_targets)
         out, replaced = self.write(batch, words, owners, states)
-        charged, redacted = count(batch, todo, over, len(words))
-        return [(out[d], self.report.counted(replaced[d], redacted[d], draws=charged[d]))
+        charged, redacted, offsets, ages = count(batch, todo, over, len(words))
+        return [(out[d], self.report.counted(replaced[d], redacted[d], draws=charged[d],
+                                             date_offsets=offsets[d], age_draws=ages[d]))
                 for d in range(len(words))]
 
     def plan(self, words: Sequence[Sequence[str]], masks: list[Mask], owners: list[int],
@@ -231,9 +244,10 @@ class Substituter:
 
     def without_draw(self, batch: BatchTargets, states: dict[int, TextState],
                      rng: RandomSource) -> None:
-        """Step 3: the draws that cost no ε: a placeholder tag, or a PII surrogate of the
+        """Step 3: the draws that cost no name ε: a placeholder tag, a PII surrogate of the
         value's format (drawn from the value's keyed source with ``consistency="dataset"``,
-        else from ``rng``; remembered for the text's later batches)."""
+        else from ``rng``; remembered for the text's later batches), or a date or age with
+        its own DP noise (:mod:`textdp.quasi`, charged ``epsilon_date``/``epsilon_age``)."""
         for j, (t, key, kind) in enumerate(zip(batch.first, batch.plan.keys, batch.plan.kinds)):
             if batch.subs[j] is not None:
                 continue
@@ -245,7 +259,15 @@ class Substituter:
                 source = rng if self.key is None or key is None else keyed_source(
                     self.key, state.scope if state else "", label, key, kind,
                     secure=self.config.secure)
-                batch.subs[j] = pii_replacement(label, batch.tokens[t], self.replace, source)
+                if self.quasi is not None and label in QUASI_LABELS:
+                    release = self.quasi.replace(
+                        label, batch.tokens[t], self.replace, source,
+                        states.setdefault(batch.draw_owner[j], TextState()), rng)
+                    batch.subs[j] = release.text
+                    batch.quasi_costs[j] = (release.date_offsets, release.age_draws)
+                else:
+                    batch.subs[j] = pii_replacement(label, batch.tokens[t], self.replace,
+                                                    source)
                 self._remember(batch, j, states)
 
     def charge(self, batch: BatchTargets, states: dict[int, TextState]

@@ -8,6 +8,7 @@
     textdp evaluate polarized --quick
     textdp evaluate samples --split dev
     textdp evaluate pii
+    textdp evaluate quasi
 
 Each measurement is a function of :mod:`textdp.evaluate`; these modules only read the options
 and write the reports. ``privacy`` and ``utility`` read ``--epsilon`` in one grammar
@@ -28,6 +29,7 @@ def add_parser(sub: Any) -> None:
         polarized,
         privacy,
         pseudonyms,
+        quasi,
         samples,
         utility,
     )
@@ -35,5 +37,5 @@ def add_parser(sub: Any) -> None:
     ev = sub.add_parser("evaluate", help="measure textdp's parts on public data")
     ev_sub = ev.add_subparsers(dest="what", required=True)
     for command in (detection, privacy, utility, ner_utility, pseudonyms, polarized, samples,
-                    pii):
+                    pii, quasi):
         command.add_parser(ev_sub)

@@ -1,0 +1,32 @@
+"""The AGE recogniser and an age rewritten in its expression (textdp.detect.ages)."""
+
+from __future__ import annotations
+
+import pytest
+
+from textdp.detect.ages import find_ages, parse, rewrite
+
+
+@pytest.mark.parametrize("expr, age, as_70", [
+    ("67 y/o", 67, "70 y/o"), ("67yo", 67, "70yo"), ("67 y.o.", 67, "70 y.o."),
+    ("45-year-old", 45, "70-year-old"), ("30 years old", 30, "70 years old"),
+    ("8 yrs old", 8, "70 yrs old"), ("aged 34", 34, "aged 70"), ("Age: 52", 52, "Age: 70"),
+    ("age 7", 7, "age 70"), ("34M", 34, "70M"), ("28F", 28, "70F"), ("34yo M", 34, "70yo M"),
+    ("age 120", 120, "age 70"),
+])
+def test_ages_are_read_and_rewritten(expr, age, as_70):
+    text = f"Patient, {expr}, was seen."
+    assert [text[a:b] for a, b in find_ages(text)] == [expr]
+    assert parse(expr)[0] == age
+    assert rewrite(expr, 70) == as_70
+
+
+@pytest.mark.parametrize("text", [
+    "A $34M budget and 2M people.",
+    "A 30-year mortgage, 5 years ago.",
+    "It is 200 years old.",           # not a person's age
+    "Page 34, line 12.",
+    "Sizes 34m and 28f.",             # glued sex: capitals only
+])
+def test_other_numbers_are_not_ages(text):
+    assert find_ages(text) == []

@@ -1,0 +1,84 @@
+"""The DATE recogniser and the shifted date written back in its own style
+(textdp.detect.dates)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+
+from textdp.detect.dates import find_dates, parse, shift
+
+
+def taken(text: str) -> list[str]:
+    return [text[m.start:m.end] for m in find_dates(text)]
+
+
+@pytest.mark.parametrize("value, when, plus_40", [
+    ("1962-03-04", date(1962, 3, 4), "1962-04-13"),
+    ("1962/03/04", date(1962, 3, 4), "1962/04/13"),
+    ("3/4/1962", date(1962, 3, 4), "04/13/1962"),        # slashes: month first
+    ("25/03/1962", date(1962, 3, 25), "04/05/1962"),      # ... unless the first exceeds 12
+    ("04.03.1962", date(1962, 3, 4), "13.04.1962"),      # dots: day first
+    ("4-3-1962", date(1962, 3, 4), "13-04-1962"),        # dashes: day first
+    ("03-25-1962", date(1962, 3, 25), "05-04-1962"),     # ... unless the second exceeds 12
+    ("03/04/62", date(1962, 3, 4), "04/13/62"),
+    ("03/04/21", date(2021, 3, 4), "04/13/21"),
+    ("March 4, 1962", date(1962, 3, 4), "April 13, 1962"),
+    ("Mar. 4th 1962", date(1962, 3, 4), "Apr. 13th 1962"),
+    ("4 March 1962", date(1962, 3, 4), "13 April 1962"),
+    ("4th of Mar 1962", date(1962, 3, 4), "13th of Apr 1962"),
+    ("04-MAR-1962", date(1962, 3, 4), "13-APR-1962"),
+    ("march 1962", date(1962, 3, 15), "april 1962"),
+    ("Sunday, March 4, 1962", date(1962, 3, 4), "Friday, April 13, 1962"),
+    ("May 31, 2020", date(2020, 5, 31), "July 10, 2020"),
+])
+def test_formats_are_read_and_written_back_shifted(value, when, plus_40):
+    text = f"Seen on {value}; fine."
+    assert taken(text) == [value]
+    assert parse(value)[0] == when
+    assert shift(value, 40) == plus_40
+    if value not in ("25/03/1962", "03-25-1962", "march 1962"):
+        # read back in the default order of its separator: the same date again
+        assert parse(shift(plus_40, -40))[0] == when
+
+
+def test_a_date_read_in_the_other_order_is_written_in_that_order():
+    """The documented rule: the order a date was read in is its style and is kept, so a
+    day-first date with slashes is written day first even where a reader of the output
+    would take it month first (04/05/1962 is the 4th of May)."""
+    assert shift("25/03/1962", 40) == "04/05/1962"
+    assert shift("25/03/1962", 0) == "25/03/1962"
+
+
+def test_iso_dates_with_a_time_keep_the_time():
+    text = "Logged 2021-03-04T10:30:00Z."
+    assert taken(text) == ["2021-03-04"]
+
+
+@pytest.mark.parametrize("text", [
+    "Version 1.2.30 and 5.12.45 shipped.",   # versions, not dates
+    "BP 120/80, pulse 72.",
+    "From 1999-2003 in 1962.",               # years
+    "At 10:30 on March 4.",                  # no year
+    "Invoice 31/02/2021 is void.",           # no such day
+    "Code 13/13/2021.",                      # no such month either way
+    "ISBN 978-3-16-148410-0.",
+    "Call 555-123-4567.",
+])
+def test_other_numbers_are_not_dates(text):
+    assert taken(text) == []
+
+
+@pytest.mark.parametrize("days", [-1000, -1, 0, 1, 59, 366, 20000])
+def test_shift_moves_every_style_by_the_same_days(days):
+    for value in ("1962-03-04", "03/04/1962", "04.03.1962", "March 4, 1962", "4 Mar 1962"):
+        out = shift(value, days)
+        assert parse(out)[0] - parse(value)[0] == timedelta(days=days)
+
+
+def test_leap_days_and_the_range_of_years():
+    assert shift("Feb 28, 2024", 1) == "Feb 29, 2024"
+    assert shift("2199-12-31", 1) is None          # out of the years a style can write
+    assert shift("12/31/30", 1) is None             # a two-digit year leaving 1931–2030
+    assert parse("Feb 29, 2023") is None

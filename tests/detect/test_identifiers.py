@@ -1,0 +1,100 @@
+"""The identifiers of Presidio's default English registry beyond textdp.detect.pii's
+(textdp.detect.identifiers): what each takes, what it leaves, and its surrogates."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from textdp.detect.identifiers import LABELS, dea_valid, layout, npi_valid
+from textdp.detect.pii import find_pii, shape_of, surrogate
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    return [(m.label, text[m.start:m.end]) for m in find_pii(text)]
+
+
+@pytest.mark.parametrize("text,label,value", [
+    ("Passport number 912803456 was scanned.", "US_PASSPORT", "912803456"),
+    ("Her passport no. A12345678 expires.", "US_PASSPORT", "A12345678"),
+    ("Driver's license D123-4567-8901 suspended.", "US_DRIVER_LICENSE", "D123-4567-8901"),
+    ("DL# S530 460 72 1", "US_DRIVER_LICENSE", "S530 460 72 1"),
+    ("driving licence number WDL1234567AB.", "US_DRIVER_LICENSE", "WDL1234567AB"),
+    ("Checking account 0012345678901 is overdrawn.", "US_BANK_NUMBER", "0012345678901"),
+    ("Wire it to acct 1234-56789012 today.", "US_BANK_NUMBER", "1234-56789012"),
+    ("routing 011000015 and", "US_BANK_NUMBER", "011000015"),
+    ("Signed by AB1234563 today.", "MEDICAL_LICENSE", "AB1234563"),
+    ("Provider NPI 1234567893 billed.", "MEDICAL_LICENSE", "1234567893"),
+    ("Device 00:1A:2B:3C:4D:5E joined.", "MAC_ADDRESS", "00:1A:2B:3C:4D:5E"),
+    ("Device 00-1a-2b-3c-4d-5e joined.", "MAC_ADDRESS", "00-1a-2b-3c-4d-5e"),
+    ("Blocked 001a.2b3c.4d5e.", "MAC_ADDRESS", "001a.2b3c.4d5e"),
+])
+def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value):
+    assert (label, value) in found(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Order 912803456 shipped.",                      # nine digits without 'passport'
+    "Reference A12345678 attached.",
+    "Checking account balance: 31 087 385 €.",       # thousands, a currency
+    "The bank holiday falls on 2021-03-04.",         # a date after 'bank'
+    "DL test booked for pages 100-365.",             # a range after 'DL'
+    "Driver's license renewed 2019-2021.",           # years
+    "routing 011000016 and",                         # fails the ABA checksum
+    "Signed by AB1234564 today.",                    # fails the DEA check digit
+    "Provider NPI 1234567894 billed.",               # fails the NPI check
+    "Reference 1234567893 attached.",                # a valid NPI without 'NPI'
+    "Version 00:1A:2B:3C:4D was out.",               # five pairs, not a MAC
+    "Mixed 00:1A-2B:3C-4D:5E noted.",                # two kinds of separator
+])
+def test_ordinary_numbers_are_left(text):
+    assert not {label for label, _ in found(text)} & set(LABELS)
+
+
+def test_checksums():
+    assert dea_valid("AB1234563") and not dea_valid("AB1234560")
+    assert dea_valid("A91234563")  # a '9' for the second character (mid-level, no surname)
+    assert not dea_valid("IB1234563")  # I is no registrant type
+    assert npi_valid("1234567893") and not npi_valid("3234567893")
+
+
+CONTEXT = {"US_PASSPORT": "passport {}", "US_DRIVER_LICENSE": "driver's license {}",
+           "US_BANK_NUMBER": "account {}", "MEDICAL_LICENSE": "NPI {}", "MAC_ADDRESS": "mac {}"}
+VALUES = {"US_PASSPORT": ("912803456", "A12345678"),
+          "US_DRIVER_LICENSE": ("D123-4567-8901", "S530 460 72 1", "WDL1234567AB"),
+          "US_BANK_NUMBER": ("0012345678901", "1234-56789012"),
+          "MEDICAL_LICENSE": ("AB1234563", "A91234563", "1234567893"),
+          "MAC_ADDRESS": ("00:1A:2B:3C:4D:5E", "00-1a-2b-3c-4d-5e", "001a.2b3c.4d5e")}
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_surrogates_keep_the_layout_and_are_refound(label):
+    rng = np.random.default_rng(0)
+    for value in VALUES[label]:
+        shape = shape_of(label, value)
+        assert shape.layout == layout(label, value)
+        outs = {surrogate(label, shape, rng) for _ in range(30)}
+        for out in outs:
+            # the same layout: digits, letters (by case) and separators in the same places
+            assert layout(label, out) == shape.layout, (label, out)
+            assert found(CONTEXT[label].format(out)) == [(label, out)]
+        if label != "MAC_ADDRESS":
+            assert len(outs) > 20  # drawn, not fixed
+        assert value not in outs
+
+
+def test_mac_surrogates_are_the_documentation_block():
+    rng = np.random.default_rng(1)
+    for value in VALUES["MAC_ADDRESS"]:
+        out = surrogate("MAC_ADDRESS", shape_of("MAC_ADDRESS", value), rng)
+        assert re.sub(r"[^0-9a-fA-F]", "", out).upper().startswith("00005E0053")
+
+
+def test_dea_surrogates_are_practitioners_with_a_valid_check_digit():
+    rng = np.random.default_rng(2)
+    outs = [surrogate("MEDICAL_LICENSE", shape_of("MEDICAL_LICENSE", "AB1234563"), rng)
+            for _ in range(200)]
+    assert all(dea_valid(o) and o[0] in "ABFG" for o in outs)
+    assert len({o[1] for o in outs}) > 15  # the surname's letter is not copied

@@ -1,0 +1,31 @@
+"""The dev sample of dates and ages (textdp.evaluate.quasi_samples): valid values of many
+styles, ordinary items that are neither, and its check through the privatizer."""
+
+from __future__ import annotations
+
+from textdp.detect import ages, dates
+from textdp.evaluate.quasi_samples import check, negatives, positives, zero_noise
+
+
+def test_the_generator_makes_real_dates_and_ages_of_many_styles():
+    items = positives(200, seed=4)
+    assert items == positives(200, seed=4)  # a fixed seed, one sample
+    by_label: dict[str, list[str]] = {}
+    for it in items:
+        assert it.value in it.text
+        by_label.setdefault(it.label, []).append(it.value)
+    assert all(dates.parse(v) is not None for v in by_label["DATE"])
+    assert all(ages.parse(v) is not None for v in by_label["AGE"])
+    shapes = {"".join("9" if c.isdigit() else c for c in v)[:6] for v in by_label["DATE"]}
+    assert len(shapes) > 20  # many styles
+    ordinary = negatives(300, seed=4)
+    assert all(it.label is None and it.kind != "date" for it in ordinary)
+    assert any(it.kind == "not an age" for it in ordinary)
+
+
+def test_the_check_runs_through_the_quasi_preset():
+    stats = check(per_label=15, n_ordinary=40, seed=2)
+    assert stats["DATE"]["n"] == stats["AGE"]["n"] == 15
+    assert stats["DATE"]["missed"] == stats["AGE"]["missed"] == 0
+    assert stats["AGE"]["p_zero"] == zero_noise(0.2)
+    assert sum(s["taken"] for label, s in stats.items() if label.startswith("ordinary:")) == 0

@@ -1,0 +1,66 @@
+"""The two-sided geometric mechanism (textdp.mechanisms.geometric): its draws follow the exact
+pmf (χ² with a fixed seed), a wrong law is rejected by the same test (positive control), and
+the pmf's ratio between neighbours is e^ε."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from textdp.mechanisms import geometric
+
+N = 200_000
+
+
+def chi2_pvalue(draws: np.ndarray, epsilon: float) -> float:
+    """χ² of integer ``draws`` against the exact pmf, cells |k| ≤ K pooled beyond."""
+    alpha = math.exp(-epsilon)
+    # cells with an expected count of at least 20, the two tails pooled
+    tail = int(math.log(20 * (1 + alpha) / (N * (1 - alpha))) / math.log(alpha))
+    ks = np.arange(-tail, tail + 1)
+    expected = geometric.pmf(ks, epsilon) * len(draws)
+    observed = np.array([(draws == k).sum() for k in ks], dtype=float)
+    rest = len(draws) - expected.sum()
+    observed = np.append(observed, len(draws) - observed.sum())
+    expected = np.append(expected, rest)
+    return float(stats.chisquare(observed, expected).pvalue)
+
+
+@pytest.mark.parametrize("epsilon", [0.05, 0.3, 1.5])
+def test_draws_follow_the_exact_pmf(epsilon):
+    draws = geometric.sample(epsilon, np.random.default_rng(11), size=N)
+    assert chi2_pvalue(draws, epsilon) > 1e-3
+
+
+@pytest.mark.parametrize("epsilon", [0.05, 0.3, 1.5])
+def test_the_test_rejects_a_wrong_law(epsilon):
+    """Positive control: the geometric of an ε 10 % off is rejected; so is a rounded
+    continuous Laplace of the same scale where the two laws differ enough to tell apart
+    (they converge as ε → 0)."""
+    rng = np.random.default_rng(11)
+    if epsilon >= 0.3:
+        rounded = np.rint(rng.laplace(0, 1 / epsilon, size=N)).astype(int)
+        assert chi2_pvalue(rounded, epsilon) < 1e-6
+    off = geometric.sample(epsilon * 1.1, rng, size=N)
+    assert chi2_pvalue(off, epsilon) < 1e-6
+
+
+def test_pmf_sums_to_one_and_its_ratio_is_e_to_the_epsilon():
+    eps = 0.3
+    ks = np.arange(-400, 401)
+    assert geometric.pmf(ks, eps).sum() == pytest.approx(1.0, abs=1e-12)
+    ratio = geometric.pmf(ks[:-1], eps) / geometric.pmf(ks[1:], eps)
+    # neighbouring outputs: e^ε one way or the other, never more
+    assert np.allclose(np.maximum(ratio, 1 / ratio), math.exp(eps))
+
+
+def test_release_is_clamped_and_epsilon_is_checked():
+    rng = np.random.default_rng(0)
+    out = [geometric.release(1, 0.05, rng, low=0, high=120) for _ in range(2000)]
+    assert min(out) == 0 and max(out) <= 120
+    for bad in (0, -1, float("inf"), float("nan"), "x"):
+        with pytest.raises(ValueError, match="epsilon_age"):
+            geometric.check_epsilon(bad, "epsilon_age")

@@ -1,0 +1,229 @@
+"""Calendar dates in text: the ``DATE`` recogniser, and each date written back shifted by a
+number of days in its own style (the DP offset is :mod:`textdp.quasi`'s).
+
+What is read (years 1800–2199; a day that does not exist in its month is not a date):
+
+* numeric, year first: ``1962-03-04``, ``1962/03/04``, ``1962.03.04`` (ISO 8601 order), also
+  with a time after it (``1962-03-04T10:30``: the date part is taken);
+* numeric, year last, with ``/``: month first (``3/4/1962``, ``03/04/62``, the U.S. order)
+  unless the first number exceeds 12, then day first (``25/03/1962``);
+* numeric, year last, with ``.`` or ``-``: day first (``04.03.1962``, ``4-3-1962``, the
+  European order) unless the second number exceeds 12, then month first;
+* written: ``March 4, 1962``, ``Mar. 4th 1962``, ``4 March 1962``, ``4th of Mar 1962``,
+  ``04-MAR-1962``, ``March 1962`` (a month and year: read as its 15th, written back as a
+  month and year), each optionally after a weekday (``Monday, March 4, 1962``), which is
+  written back as the shifted date's weekday;
+* two-digit years, with ``/`` only (``03/04/62``; ``1.2.30`` is a version), are read
+  1931–2030 (``31``–``99`` → 19xx, ``00``–``30`` → 20xx) and written back with two digits.
+
+A year alone (``in 1962``), a month and day without a year (``March 4``), times and relative
+dates (``last Tuesday``) are not read. The ambiguous numeric forms follow the rules above; a
+day-first date written with ``/`` and a day of 12 or less is read month first (and so shifted
+as that date, and written back in that order).
+
+The style of a date is what :func:`shift` keeps: its order (year, month, day), separators,
+year digits, month form (number, full name or abbreviation, with or without a dot, its
+casing), ordinal suffix and weekday. Numbers are written back zero-padded to two digits when
+the date is numeric, unpadded in written dates, so the output's layout depends on the style
+only, not on the value. Nothing here logs, prints or raises the text.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+DATE = "DATE"
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december")
+_ABBR = {m[:3]: i + 1 for i, m in enumerate(_MONTHS)}
+_ABBR["sept"] = 9
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTH = (r"(?P<month>(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
+          r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?)")
+_WEEKDAY = (r"(?:(?P<weekday>(?:mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?"
+            r"\.?),?\s+)?")
+_DAY = r"(?P<day>[0-3]?\d)(?P<suffix>st|nd|rd|th)?"
+_YEAR = r"(?P<year>1[89]\d\d|2[01]\d\d)"
+_B = r"(?<![\w/.-])"  # no letter, digit or separator of another number before
+_E = r"(?![\w/]|[.-]\d)"
+_PATTERNS = (
+    # ISO order, with an optional time after it
+    ("ymd", re.compile(_B + r"(?P<year>1[89]\d\d|2[01]\d\d)(?P<sep>[-/.])(?P<month>[01]?\d)"
+                       r"(?P=sep)(?P<day>[0-3]?\d)(?![\w/]|[.-]\d|T?\d)|" + _B +
+                       r"(?P<year2>1[89]\d\d|2[01]\d\d)-(?P<month2>[01]\d)-(?P<day2>[0-3]\d)"
+                       r"(?=T\d)")),
+    ("num", re.compile(_B + r"(?P<a>[0-3]?\d)(?:(?P<sep>[-.])(?P<b>[0-3]?\d)(?P=sep)"
+                       r"(?P<year>\d{4})|(?P<slash>/)(?P<b2>[0-3]?\d)/(?P<year3>\d{4}|\d{2}))"
+                       + _E)),
+    ("mdy", re.compile(r"(?<![\w])" + _WEEKDAY + _MONTH + r"\s+" + _DAY + r",?\s+" + _YEAR
+                       + r"(?!\w)", re.IGNORECASE)),
+    ("dmy", re.compile(r"(?<![\w])" + _WEEKDAY + _DAY + r"(?P<of>\s+of)?(?P<sep>\s+|-)" + _MONTH
+                       + r"(?P<sep2>,?\s+|-)" + _YEAR + r"(?!\w)", re.IGNORECASE)),
+    ("my", re.compile(r"(?<![\w])" + _MONTH + r",?\s+" + _YEAR + r"(?!\w)", re.IGNORECASE)),
+)
+
+
+@dataclass(frozen=True)
+class DateMatch:
+    """A date at ``[start, end)`` of a text (offsets only: no text)."""
+
+    start: int
+    end: int
+
+
+def _valid(y: int, m: int, d: int) -> bool:
+    return 1800 <= y <= 2199 and 1 <= m <= 12 and 1 <= d <= calendar.monthrange(y, m)[1]
+
+
+def _year(text: str) -> int:
+    y = int(text)
+    return y if len(text) == 4 else (1900 + y if y > 30 else 2000 + y)
+
+
+def _month(name: str) -> int:
+    key = name.rstrip(".").lower()
+    return _ABBR.get(key[:4] if key.startswith("sept") else key[:3], 0)
+
+
+def _reading(kind: str, m: re.Match[str]) -> tuple[int, int, int, str] | None:
+    """``(year, month, day, order)`` of a match, or ``None`` if it is not a date."""
+    g = m.groupdict()
+    if kind == "ymd":
+        if g.get("year2"):
+            y, mo, d = int(g["year2"]), int(g["month2"]), int(g["day2"])
+        else:
+            y, mo, d = int(g["year"]), int(g["month"]), int(g["day"])
+        return (y, mo, d, "ymd") if _valid(y, mo, d) else None
+    if kind == "num":
+        slash = bool(g["slash"])
+        a, b = int(g["a"]), int(g["b2"] if slash else g["b"])
+        y = _year(g["year3"] if slash else g["year"])
+        month_first = slash
+        if month_first and a > 12:
+            month_first = False
+        elif not month_first and b > 12:
+            month_first = True
+        mo, d = (a, b) if month_first else (b, a)
+        return (y, mo, d, "mdy" if month_first else "dmy") if _valid(y, mo, d) else None
+    mo = _month(g["month"])
+    y = int(g["year"])
+    d = int(g["day"]) if kind != "my" else 15
+    return (y, mo, d, kind) if _valid(y, mo, d) else None
+
+
+def find_dates(text: str) -> list[DateMatch]:
+    """The dates of ``text`` (see the module doc), in text order, without overlaps (the
+    longer match first)."""
+    if not any(c.isdigit() for c in text):
+        return []
+    found = []
+    for kind, pattern in _PATTERNS:
+        for m in pattern.finditer(text):
+            if _reading(kind, m) is not None:
+                found.append((m.start(), m.end()))
+    kept: list[tuple[int, int]] = []
+    for a, b in sorted(found, key=lambda s: (s[0] - s[1], s[0])):
+        if all(b <= x or y <= a for x, y in kept):
+            kept.append((a, b))
+    return [DateMatch(a, b) for a, b in sorted(kept)]
+
+
+def parse(value: str) -> tuple[date, re.Match[str], str] | None:
+    """The date a whole ``value`` reads as, with its match and kind, or ``None``."""
+    for kind, pattern in _PATTERNS:
+        m = pattern.fullmatch(value.strip())
+        if m is not None:
+            reading = _reading(kind, m)
+            if reading is not None:
+                y, mo, d, _ = reading
+                return date(y, mo, d), m, kind
+    return None
+
+
+def _month_name(new: int, written: str) -> str:
+    """Month ``new`` in the form ``written`` had: full name or three-letter abbreviation (with
+    its dot), in its casing."""
+    stem = written.rstrip(".")
+    full = _MONTHS[new - 1]
+    was_full = stem.lower() == _MONTHS[_month(stem) - 1]
+    name = full if was_full else full[:3]
+    return _case(name, stem) + ("." if written.endswith(".") and not was_full else "")
+
+
+def _case(word: str, like: str) -> str:
+    if like.isupper() and len(like) > 1:
+        return word.upper()
+    if like[:1].isupper():
+        return word.capitalize()
+    return word.lower()
+
+
+def _weekday(day: date, written: str | None) -> str:
+    if not written:
+        return ""
+    stem = written.rstrip(".")
+    full = _WEEKDAYS[day.weekday()]
+    name = full if len(stem) > 3 else full[:3]
+    return _case(name, stem) + ("." if written.endswith(".") else "")
+
+
+def _ordinal(day: int) -> str:
+    return "th" if 11 <= day % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+
+
+def shift(value: str, days: int) -> str | None:
+    """``value`` (a whole date, see :func:`parse`) moved by ``days`` and written in its own
+    style; ``None`` if it does not read as a date or the result leaves years 1800–2199
+    (or 1931–2030 for a two-digit year)."""
+    parsed = parse(value)
+    if parsed is None:
+        return None
+    old, m, kind = parsed
+    new = old + timedelta(days=int(days))
+    if not 1800 <= new.year <= 2199:
+        return None
+    g = m.groupdict()
+    lead = value[:len(value) - len(value.lstrip())]
+    tail = value[len(value.rstrip()):]
+    if kind == "ymd":
+        if g.get("year2"):
+            return f"{lead}{new.year:04d}-{new.month:02d}-{new.day:02d}{tail}"
+        sep = g["sep"]
+        return f"{lead}{new.year:04d}{sep}{new.month:02d}{sep}{new.day:02d}{tail}"
+    if kind == "num":
+        _, _, _, order = _reading(kind, m)  # type: ignore[misc]
+        sep, year = (g["slash"], g["year3"]) if g["slash"] else (g["sep"], g["year"])
+        if len(year) == 2:
+            if not 1931 <= new.year <= 2030:
+                return None
+            y = f"{new.year % 100:02d}"
+        else:
+            y = f"{new.year:04d}"
+        first, second = (new.month, new.day) if order == "mdy" else (new.day, new.month)
+        return f"{lead}{first:02d}{sep}{second:02d}{sep}{y}{tail}"
+    weekday = _weekday(new, g.get("weekday"))
+    prefix = ""
+    if weekday:
+        # the weekday and what followed it up to the month or day (", " or " ")
+        start = m.start("month") if kind == "mdy" else m.start("day")
+        between = m.group(0)[m.end("weekday") - m.start(0):start - m.start(0)]
+        prefix = weekday + between
+    month = _month_name(new.month, g["month"])
+    if kind == "my":
+        between = m.group(0)[m.end("month") - m.start(0):m.start("year") - m.start(0)]
+        return f"{lead}{month}{between}{new.year}{tail}"
+    suffix = _ordinal(new.day) if g.get("suffix") else ""
+    if g.get("suffix") and g["suffix"].isupper():
+        suffix = suffix.upper()
+    day = f"{new.day}{suffix}"
+    if kind == "mdy":
+        between = m.group(0)[m.end("month") - m.start(0):m.start("day") - m.start(0)]
+        comma = m.group(0)[m.end("suffix" if g.get("suffix") else "day") - m.start(0):
+                           m.start("year") - m.start(0)]
+        return f"{lead}{prefix}{month}{between}{day}{comma}{new.year}{tail}"
+    day = f"{new.day:02d}{suffix}" if g["sep"] == "-" else day  # 04-MAR-1962
+    of = g.get("of") or ""
+    return f"{lead}{prefix}{day}{of}{g['sep']}{month}{g['sep2']}{new.year}{tail}"

@@ -1,0 +1,216 @@
+"""Recognisers of the identifiers Presidio's default English registry has beyond those of
+:mod:`textdp.detect.pii`, and their layout-keeping surrogates.
+
+Presidio's default registry for English (``presidio_analyzer/conf/default_recognizers.yaml``)
+enables, besides the labels :mod:`textdp.detect.pii` already has, ``US_PASSPORT``,
+``US_DRIVER_LICENSE``, ``US_BANK_NUMBER``, ``MEDICAL_LICENSE`` and ``MAC_ADDRESS``. Four of
+them are formats too common to take alone (nine digits, eight to seventeen digits, a letter
+and digits), so, as Presidio does with its context words, they are taken only after a context
+word within :data:`CONTEXT_WINDOW` characters before the value:
+
+* ``US_PASSPORT``: nine digits, or a letter then eight digits (the next-generation book,
+  issued since 2021; U.S. Department of State), after ``passport``;
+* ``US_DRIVER_LICENSE``: a state's driver licence number: 4–16 characters of capitals and
+  digits holding at least four digits, optionally grouped by ``-`` or spaces (``D123-4567-8901``,
+  ``S530 460 72 1``), after ``driver's licence``/``license``, ``driving licence``, ``DL``,
+  ``DLN``, ``CDL`` or ``lic``; the states' formats differ and have no published checksum
+  (source of truth: each state's DMV; Presidio's UsLicenseRecognizer takes the same family
+  of patterns with the same context words);
+* ``US_BANK_NUMBER``: a U.S. bank account number, 8–17 digits, bare or grouped by ``-`` or
+  spaces, after ``account``, ``acct``, ``a/c``, ``bank``, ``checking``, ``savings``,
+  ``routing`` or ``ABA``; a nine-digit number after ``routing``/``ABA`` is taken only with the
+  ABA routing checksum 3-7-1 (:mod:`stdnum.us.rtn`, the ABA's rule);
+* ``MEDICAL_LICENSE``: a DEA registration number, two letters (the registrant type, then a
+  letter or ``9``) and seven digits with the DEA's check digit (the seventh digit is the last
+  digit of d1+d3+d5 + 2·(d2+d4+d6), DEA Diversion Control Division), taken alone (the
+  checksum and the letters make it specific); and a National Provider Identifier, ten digits
+  with the Luhn check over ``80840`` + the first nine (CMS, 45 CFR 162.406), after ``NPI``;
+* ``MAC_ADDRESS``: six pairs of hex digits joined by one kind of ``:`` or ``-``
+  (``00:1A:2B:3C:4D:5E``) or three groups of four joined by ``.`` (Cisco's ``001a.2b3c.4d5e``)
+  (IEEE 802; no checksum exists), taken alone.
+
+Surrogates are drawn from ``rng`` given the value's layout only (``#`` for a digit, ``A`` for
+a capital letter, ``a`` for a small one, ``h`` for a hex digit of a MAC, separators as they
+are): they release the layout, nothing else:
+
+* ``US_PASSPORT``, ``US_DRIVER_LICENSE``, ``US_BANK_NUMBER``: random characters of the same
+  kinds in the same places (no reserved range exists; such a number may exist, it carries
+  nothing of the original); an account number is drawn again while it reads as a card;
+* ``MEDICAL_LICENSE``: a DEA number with a random practitioner type (``A B F G``), a random
+  second letter and digits, and a valid check digit; an NPI of random digits with a valid
+  check digit;
+* ``MAC_ADDRESS``: the IEEE's documentation block ``00-00-5E-00-53-xx`` (RFC 7042, section
+  2.1.2), in the value's separators and letter case.
+
+Nothing here logs, prints or raises the text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import numpy as np
+
+from textdp.detect.numbers import CURRENCY, DATE_FORM, YEAR, luhn_complete, luhn_valid
+
+US_PASSPORT = "US_PASSPORT"
+US_DRIVER_LICENSE = "US_DRIVER_LICENSE"
+US_BANK_NUMBER = "US_BANK_NUMBER"
+MEDICAL_LICENSE = "MEDICAL_LICENSE"
+MAC_ADDRESS = "MAC_ADDRESS"
+#: The labels of this module, in the order their matches win where two overlap.
+LABELS = (MAC_ADDRESS, US_PASSPORT, US_DRIVER_LICENSE, MEDICAL_LICENSE, US_BANK_NUMBER)
+#: How far before a value its context word may stand (characters).
+CONTEXT_WINDOW = 48
+
+_CONTEXT = {
+    US_PASSPORT: re.compile(r"\bpassports?\b|\bpassport\s*(?:no|number|#)", re.IGNORECASE),
+    US_DRIVER_LICENSE: re.compile(
+        r"\bdriver'?s?'?\s*licen[cs]e|\bdriving\s*licen[cs]e|\bdl\b|\bdln\b|\bcdl\b|"
+        r"\blic\b|\blicen[cs]e\s*(?:no|number|#)", re.IGNORECASE),
+    US_BANK_NUMBER: re.compile(r"\baccount|\bacct\b|\ba/c\b|\bbank\b|\bchecking\b|"
+                               r"\bsavings\b|\brouting\b|\baba\b", re.IGNORECASE),
+}
+_ROUTING = re.compile(r"\brouting\b|\baba\b", re.IGNORECASE)
+_NPI_CONTEXT = re.compile(r"\bnpi\b|national provider", re.IGNORECASE)
+
+_PASSPORT = re.compile(r"(?<![\w.,/:-])(?:\d{9}|[A-Z]\d{8})(?![\w/]|[.,:-]?\d)")
+_LICENCE = re.compile(r"(?<![\w.,/:-])[A-Z]{0,7}\d[A-Z0-9]{0,14}(?:[- ][A-Z0-9]{1,8}){0,4}"
+                      r"(?![\w/]|[.,:-]\w)")
+_BANK = re.compile(r"(?<![\w.,/:$€£-])\d{2,17}(?:[- ]\d{2,17}){0,3}(?![\w/]|[.,:-]?\d)")
+_DEA = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z9]\d{7}(?![\w-])")
+_NPI = re.compile(r"(?<![\w.,/:-])\d{10}(?![\w/]|[.,:-]?\d)")
+_MAC = re.compile(r"(?<![\w:.-])(?:[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}|"
+                  r"[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:-]|\.\w)")
+# DEA registrant types (first letter): practitioners, mid-levels, distributors, ...
+_DEA_TYPES = "ABCDEFGHJKLMPRSTUX"
+
+
+def _after_context(text: str, start: int, pattern: re.Pattern[str]) -> bool:
+    return bool(pattern.search(text, max(0, start - CONTEXT_WINDOW), start))
+
+
+def dea_valid(value: str) -> bool:
+    """Whether ``value`` is a DEA registration number: a registrant-type letter, a letter or
+    ``9``, seven digits whose last is the last digit of d1+d3+d5 + 2·(d2+d4+d6)."""
+    if not _DEA.fullmatch(value) or value[0].upper() not in _DEA_TYPES:
+        return False
+    d = [int(c) for c in value[2:]]
+    return (d[0] + d[2] + d[4] + 2 * (d[1] + d[3] + d[5])) % 10 == d[6]
+
+
+def npi_valid(value: str) -> bool:
+    """Whether ten digits are a National Provider Identifier: a first digit 1 or 2 and the
+    Luhn check over ``80840`` and the digits (CMS)."""
+    return len(value) == 10 and value.isdigit() and value[0] in "12" and \
+        luhn_valid("80840" + value)
+
+
+def _licence_like(value: str) -> bool:
+    """A driver licence number's shape: 4–16 capitals and digits (separators aside) with at
+    least four digits, seven if it has no letter."""
+    body = re.sub(r"[- ]", "", value)
+    digits = sum(c.isdigit() for c in body)
+    return 4 <= len(body) <= 16 and digits >= (7 if body.isdigit() else 4)
+
+
+def _other_number(text: str, end: int, value: str) -> bool:
+    """A date, a list of years, or an amount: digits grouped as thousands (``31 087 385``)
+    or followed by a currency sign."""
+    if _date_or_years(value) or text[end:end + 2].strip()[:1] in tuple(CURRENCY):
+        return True
+    groups = re.findall(r"[A-Z0-9]+", value)
+    return len(groups) > 1 and len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:])
+
+
+def _date_or_years(value: str) -> bool:
+    """A date (``2021-03-04``, ``04 03 2021``) or a list of years (``2019-2021``)."""
+    groups = re.findall(r"\d+", value)
+    return bool(DATE_FORM.match(value)) or (len(groups) > 1 and
+                                            all(YEAR.match(g) for g in groups))
+
+
+def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str]]:
+    """``(start, end, label)`` matches of this module's ``labels`` in ``text`` (see the
+    module doc); overlaps are resolved by the caller (:func:`textdp.detect.pii.find_pii`)."""
+    labels = frozenset(labels)
+    if MAC_ADDRESS in labels and (":" in text or "-" in text or "." in text):
+        yield from ((m.start(), m.end(), MAC_ADDRESS) for m in _MAC.finditer(text))
+    if not any(c.isdigit() for c in text):
+        return
+    if MEDICAL_LICENSE in labels:
+        yield from ((m.start(), m.end(), MEDICAL_LICENSE) for m in _DEA.finditer(text)
+                    if dea_valid(m.group()))
+        yield from ((m.start(), m.end(), MEDICAL_LICENSE) for m in _NPI.finditer(text)
+                    if npi_valid(m.group()) and _after_context(text, m.start(), _NPI_CONTEXT))
+    if US_PASSPORT in labels:
+        yield from ((m.start(), m.end(), US_PASSPORT) for m in _PASSPORT.finditer(text)
+                    if _after_context(text, m.start(), _CONTEXT[US_PASSPORT]))
+    if US_DRIVER_LICENSE in labels:
+        for m in _LICENCE.finditer(text):
+            if _licence_like(m.group()) and not _other_number(text, m.end(), m.group()) and \
+                    _after_context(text, m.start(), _CONTEXT[US_DRIVER_LICENSE]):
+                yield m.start(), m.end(), US_DRIVER_LICENSE
+    if US_BANK_NUMBER in labels:
+        for m in _BANK.finditer(text):
+            digits = re.sub(r"\D", "", m.group())
+            if not 8 <= len(digits) <= 17 or _other_number(text, m.end(), m.group()) or \
+                    not _after_context(text, m.start(), _CONTEXT[US_BANK_NUMBER]):
+                continue
+            if len(digits) == 9 and _after_context(text, m.start(), _ROUTING):
+                from stdnum.us import rtn
+
+                if not rtn.is_valid(digits):
+                    continue
+            yield m.start(), m.end(), US_BANK_NUMBER
+
+
+def layout(label: str, value: str) -> str:
+    """What a surrogate of ``value`` may depend on: ``#`` for a digit, ``A``/``a`` for a
+    capital/small letter (for a MAC address ``h`` or ``H`` for every hex digit: whether its
+    letters are small) and the
+    separators ``-``, ``:``, ``.`` and space as they stand; other characters dropped."""
+    if label == MAC_ADDRESS:
+        case = "h" if any(c.islower() for c in value) else "H"
+        return re.sub(r"[^#hH:.\-]", "", re.sub(r"[0-9A-Fa-f]", case, value))
+    out = "".join("#" if c.isdigit() else ("A" if c.isupper() else "a") if c.isalpha()
+                  else c for c in value)
+    return re.sub(r"[^#Aa \-.]", "", out)
+
+
+def _fill(layout_: str, chars: str) -> str:
+    it = iter(chars)
+    return "".join(next(it) if c in "#AaHh" else c for c in layout_)
+
+
+def _draw(rng: np.random.Generator, alphabet: str, n: int) -> str:
+    return "".join(alphabet[i] for i in rng.integers(0, len(alphabet), size=n)) if n else ""
+
+
+def surrogate(label: str, layout_: str, rng: np.random.Generator) -> str:
+    """A replacement of ``layout_`` (see :func:`layout`) drawn from ``rng``; it depends on
+    nothing else of the value (see the module doc for what each label's surrogate is)."""
+    if label == MAC_ADDRESS:
+        hexes = "00005E0053" + f"{int(rng.integers(256)):02X}"
+        return _fill(layout_, hexes.lower() if "h" in layout_ else hexes)
+    if label == MEDICAL_LICENSE:
+        if layout_.count("#") == 10:  # an NPI
+            body = str(int(rng.integers(1, 3))) + _draw(rng, "0123456789", 8)
+            return _fill(layout_, luhn_complete("80840" + body)[5:])
+        d = [int(x) for x in rng.integers(0, 10, size=6)]
+        check = (d[0] + d[2] + d[4] + 2 * (d[1] + d[3] + d[5])) % 10
+        letters = _draw(rng, "ABFG", 1) + _draw(rng, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", 1)
+        chars = "".join(str(x) for x in d) + str(check)
+        head = "".join("9" if k == "#" else c if k == "A" else c.lower()
+                       for c, k in zip(letters, layout_[:2]))
+        return head + _fill(layout_[2:], chars)
+    while True:  # an account number that reads as a card would be re-found as one
+        out = "".join(_draw(rng, "0123456789", 1) if c == "#" else
+                      _draw(rng, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", 1) if c == "A" else
+                      _draw(rng, "abcdefghijklmnopqrstuvwxyz", 1) if c == "a" else c
+                      for c in layout_)
+        digits = re.sub(r"\D", "", out)
+        if label != US_BANK_NUMBER or not (13 <= len(digits) <= 19 and digits[0] in "23456"
+                                           and luhn_valid(digits)):
+            return out

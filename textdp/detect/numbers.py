@@ -1,0 +1,38 @@
+"""Facts about numbers that several recognisers share: the Luhn checksum, the forms of a
+numeric date and a year, and the currency signs before an amount. Kept apart so the
+recognisers of :mod:`textdp.detect.pii` and :mod:`textdp.detect.identifiers` read them from
+one place without importing each other."""
+
+from __future__ import annotations
+
+import re
+
+#: Numeric dates a number recogniser leaves alone: 2021-03-04, 2021.03.04, 04-03-2021,
+#: 04.03.2021 (and with spaces).
+DATE_FORM = re.compile(r"^(?:\d{4}[-. ]\d{1,2}[-. ]\d{1,2}|"
+                       r"\d{1,2}[-. ]\d{1,2}[-. ]\d{2}(?:\d{2})?)$")
+#: A year of the twentieth or twenty-first century.
+YEAR = re.compile(r"^(?:19|20)\d\d$")
+#: Currency signs: a number after (or before) one is an amount.
+CURRENCY = "$£€¥₹"
+
+
+def luhn_valid(digits: str) -> bool:
+    """Whether a string of decimal digits passes the Luhn checksum (ISO/IEC 7812-1)."""
+    if not digits or not digits.isdigit():
+        return False
+    total = 0
+    for i, c in enumerate(reversed(digits)):
+        x = ord(c) - 48
+        if i % 2:
+            x = x * 2 - 9 if x > 4 else x * 2
+        total += x
+    return total % 10 == 0
+
+
+def luhn_complete(body: str) -> str:
+    """``body`` with the check digit appended that makes it Luhn-valid."""
+    for d in "0123456789":
+        if luhn_valid(body + d):
+            return body + d
+    raise AssertionError("unreachable: one check digit always fits")

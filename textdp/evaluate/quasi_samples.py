@@ -1,0 +1,200 @@
+"""A labelled dev sample for the quasi-identifiers of the ``quasi`` preset (dates and ages),
+generated with a fixed seed, and its check.
+
+    textdp evaluate quasi                               # 100 values per label, seed 0
+    textdp evaluate quasi --per-label 400 --ordinary 2000 --seed 1
+
+Dates are written in many styles (ISO, U.S. and European numeric orders, two-digit years,
+month names and abbreviations, ordinals, weekdays, clinical ``04-MAR-1962``, month and year)
+and ages in many forms (``67 y/o``, ``45-year-old``, ``aged 34``, ``age: 52``, ``34M``), each
+in a sentence; the ordinary items are :mod:`textdp.evaluate.pii_samples`' numbers and words
+(but dates, which are targets here) and numbers of years that are not ages (``a 30-year
+mortgage``). Everything runs through ``Privatizer(targets="quasi", report_spans=True)``;
+per label it prints
+
+* ``missed``: the share of values no ``DATE``/``AGE`` span covers (the recogniser's misses,
+  published as they are);
+* ``unchanged``: the share found verbatim in the output: the misses, plus the values the
+  noise happened to leave where they were (an offset or a noise of 0, probability
+  ``(1 − e^−ε) / (1 + e^−ε)``: about 0.5 % of dates at ``epsilon_date=0.01``, 10 % of
+  ages at ``epsilon_age=0.2``; printed beside it as ``P(Z=0)``, a property of the
+  mechanism, not a miss);
+
+and per kind of ordinary item the share a ``DATE`` or ``AGE`` span touches (``taken``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+from textdp.evaluate.pii_samples import ORDINARY_TEMPLATES, Item, _ordinary, _pick
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+DATE_TEMPLATES = ("Admitted on {} after a fall.", "DOB: {}", "Seen in clinic {}.",
+                  "The contract was signed {} in Paris.", "Born {}, she moved later.",
+                  "Follow-up ({}) was missed.")
+AGE_TEMPLATES = ("A {} woman presented with pain.", "Patient, {}, was discharged.",
+                 "The driver ({}) was unhurt.", "{} with chest pain.", "Her son, {}, called.")
+NOT_AGES = ("a 30-year mortgage", "5 years ago", "a $34M budget", "2M people", "page 34",
+            "a 10-year plan", "over 200 years old buildings", "in 34 days", "size 34m",
+            "aged cheese", "2 years later")
+
+
+def _ordinal(day: int) -> str:
+    return "th" if 11 <= day <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+
+
+def date_value(rng: np.random.Generator) -> str:
+    """A real date in a random style."""
+    import datetime
+
+    y = int(rng.integers(1930, 2030))
+    m = int(rng.integers(1, 13))
+    d = int(rng.integers(1, 29))
+    when = datetime.date(y, m, d)
+    month = _MONTHS[m - 1]
+    style = int(rng.integers(14))
+    if style == 0:
+        return f"{y}-{m:02d}-{d:02d}"
+    if style == 1:
+        return f"{y}/{m:02d}/{d:02d}"
+    if style == 2:
+        return f"{m}/{d}/{y}"
+    if style == 3:
+        return f"{m:02d}/{d:02d}/{y % 100:02d}" if 1931 <= y <= 2030 else f"{m:02d}/{d:02d}/{y}"
+    if style == 4:
+        return f"{d:02d}.{m:02d}.{y}"
+    if style == 5:
+        return f"{d}-{m}-{y}"
+    if style == 6:
+        return f"{month} {d}, {y}"
+    if style == 7:
+        return f"{month[:3]}. {d}{_ordinal(d)} {y}"
+    if style == 8:
+        return f"{d} {month} {y}"
+    if style == 9:
+        return f"{d}{_ordinal(d)} of {month[:3]} {y}"
+    if style == 10:
+        return f"{d:02d}-{month[:3].upper()}-{y}"
+    if style == 11:
+        return f"{month} {y}"
+    if style == 12:
+        return f"{_WEEKDAYS[when.weekday()]}, {month} {d}, {y}"
+    return f"{y}-{m:02d}-{d:02d}T{int(rng.integers(24)):02d}:30"
+
+
+def age_value(rng: np.random.Generator) -> str:
+    """An age expression in a random form."""
+    a = int(rng.integers(1, 100))
+    form = int(rng.integers(9))
+    if form == 0:
+        return f"{a} y/o"
+    if form == 1:
+        return f"{a}-year-old"
+    if form == 2:
+        return f"{a} years old"
+    if form == 3:
+        return f"aged {a}"
+    if form == 4:
+        return f"age: {a}"
+    if form == 5:
+        return f"{int(rng.integers(18, 100))}{_pick(rng, 'MF')}"
+    if form == 6:
+        return f"{a}yo"
+    if form == 7:
+        return f"Age {a}"
+    return f"{a} yrs old"
+
+
+def positives(per_label: int, seed: int = 0) -> list[Item]:
+    """``per_label`` dates and ages in sentences (fixed ``seed``)."""
+    rng = np.random.default_rng(seed + 10)
+    out = []
+    for label, make, templates in (("DATE", date_value, DATE_TEMPLATES),
+                                   ("AGE", age_value, AGE_TEMPLATES)):
+        for _ in range(per_label):
+            written = make(rng)
+            # an ISO date with a time: the date part is the value (the time is not taken)
+            value = re.sub(r"T\d\d:\d\d$", "", written)
+            out.append(Item(_pick(rng, templates).format(written), value, label, label))
+    return out
+
+
+def negatives(n: int, seed: int = 0) -> list[Item]:
+    """``n`` ordinary items that are neither dates nor ages (fixed ``seed``)."""
+    rng = np.random.default_rng(seed + 11)
+    out = []
+    while len(out) < n:
+        if rng.random() < 0.2:
+            value = _pick(rng, NOT_AGES)
+            out.append(Item(f"They mentioned {value} in passing.", value, None, "not an age"))
+            continue
+        kind, value = _ordinary(rng)
+        if kind != "date":
+            out.append(Item(_pick(rng, ORDINARY_TEMPLATES).format(value), value, None, kind))
+    return out
+
+
+def zero_noise(epsilon: float) -> float:
+    """``P(Z = 0)`` of the two-sided geometric noise of ``epsilon``."""
+    alpha = math.exp(-epsilon)
+    return (1 - alpha) / (1 + alpha)
+
+
+def check(per_label: int = 100, n_ordinary: int = 600, seed: int = 0,
+          epsilon_date: float | None = None, epsilon_age: float | None = None
+          ) -> dict[str, dict]:
+    """Run the sample through ``Privatizer(targets="quasi", report_spans=True)``: per label
+    the shares missed and unchanged (and ``P(Z=0)``), per kind of ordinary item the share a
+    ``DATE``/``AGE`` span touches."""
+    from textdp import Privatizer
+
+    items = positives(per_label, seed) + negatives(n_ordinary, seed)
+    settings = {k: v for k, v in (("epsilon_date", epsilon_date),
+                                  ("epsilon_age", epsilon_age)) if v is not None}
+    privatizer = Privatizer(seed=seed, targets="quasi", report_spans=True, **settings)
+    results = privatizer.privatize([it.text for it in items])
+    config = privatizer.config
+    stats: dict[str, dict] = {}
+    for it, res in zip(items, results):
+        start = it.text.index(it.value)
+        end = start + len(it.value)
+        spans = [(a, b, label) for a, b, label, _, _ in res.report.spans or ()
+                 if label in ("DATE", "AGE")]
+        s = stats.setdefault(it.label or "ordinary:" + it.kind,
+                             {"n": 0, "missed": 0, "unchanged": 0, "taken": 0})
+        s["n"] += 1
+        if it.label is None:
+            s["taken"] += any(a < end and start < b for a, b, _ in spans)
+        else:
+            covered = any(a <= start and end <= b and label == it.label
+                          for a, b, label in spans)
+            s["missed"] += not covered
+            s["unchanged"] += it.value in res.text
+    for label, eps in (("DATE", config.epsilon_date), ("AGE", config.epsilon_age)):
+        if label in stats:
+            stats[label]["p_zero"] = zero_noise(eps)
+    return stats
+
+
+def report_lines(stats: dict[str, dict]) -> list[str]:
+    """The figures of :func:`check` as printed lines."""
+    lines = [f"{'label':<24}{'n':>6}{'missed':>9}{'unchanged':>11}{'P(Z=0)':>9}"]
+    for label, s in stats.items():
+        if not label.startswith("ordinary:"):
+            lines.append(f"{label:<24}{s['n']:>6}{s['missed'] / s['n']:>9.1%}"
+                         f"{s['unchanged'] / s['n']:>11.1%}{s.get('p_zero', 0):>9.1%}")
+    lines.append(f"\n{'ordinary kind':<24}{'n':>6}{'taken':>10}")
+    total = taken = 0
+    for label, s in sorted(stats.items()):
+        if label.startswith("ordinary:"):
+            total, taken = total + s["n"], taken + s["taken"]
+            lines.append(f"{label[9:]:<24}{s['n']:>6}{s['taken'] / s['n']:>10.1%}")
+    lines.append(f"{'all ordinary':<24}{total:>6}{taken / max(total, 1):>10.1%}")
+    return lines
