@@ -117,3 +117,23 @@ def test_the_decision_threshold_is_read_through_the_wrappers():
     assert decision_threshold(Privatizer().selector.detector) == 0.015  # packaged MiniLM
     assert decision_threshold(None) is None
     assert TargetSelector("all", None, review=True).threshold is None
+
+
+class _Nothing:
+    """A detector that finds nothing (the entities a front end carries decide)."""
+
+    def __call__(self, docs):
+        return [[] for _ in docs]
+
+
+def test_names_the_entities_add_get_every_mention_too():
+    """spaCy's entities join after the detector's register stage: the names they add get
+    the same rule there (a handle of the name, its other capitalised mentions)."""
+    nlp = spacy.blank("en")
+    doc = nlp("Chiamaka Eze spoke . RT @chiamaka_eze : Eze was great")
+    selector = TargetSelector(("PERSON",), _Nothing())
+    sel = selector.select([doc], entities=[[(0, 2, "PERSON")]])
+    targeted = [t.text for t, label in zip(doc, sel.masks[0]) if label]
+    assert targeted == ["Chiamaka", "Eze", "@chiamaka_eze", "Eze"]
+    # Without entities adding a person nothing is added (the detector's output stands).
+    assert not any(selector.select([doc], entities=[[(3, 4, "ORG")]]).masks[0])
