@@ -314,7 +314,7 @@ def survival(privatizer: Any, sentences: Sequence[Any], *, name: str = "detector
     for i in range(0, len(texts), batch_size):
         for r in privatizer.privatize(texts[i:i + batch_size]):
             outputs.append(r.text)
-            reviews.append(r.report.review)
+            reviews.append(getattr(getattr(r, "report", None), "review", None))
     seconds = time.perf_counter() - start
     flagged = reasons = None
     if reviews and reviews[0] is not None:  # the privatizer gives the review signal
