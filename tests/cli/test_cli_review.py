@@ -70,3 +70,10 @@ def test_review_field_refusals_before_any_output(tmp_path, capsys):
         assert main(["privatize", *args, "-o", str(dst), *ARGS]) != 0
         assert message in capsys.readouterr().err
     assert not dst.exists()
+
+
+def test_mechanisms_states_what_the_review_signal_releases(capsys):
+    assert main(["mechanisms", "--review"]) == 0
+    assert "with review, the same review counts" in capsys.readouterr().out
+    assert main(["mechanisms", "--consistency", "dataset"]) == 0
+    assert "with review" not in capsys.readouterr().out

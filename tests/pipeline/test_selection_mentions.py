@@ -27,9 +27,9 @@ EVERY_MENTION = [
     ("Thandiwe Nkosi at the summit. follow @tnkosi", ("thandiwe", "nkosi", "tnkosi")),
     ("<wanjiru_mwangi> hi all\n<bob> hey Wanjiru\n<wanjiru_mwangi> ok", ("wanjiru", "mwangi")),
     ("amal: hi\nbob: is amal's bag here?\namal: no it is not", ("amal",)),
-    ("Summer Rain called again today. Summer says Rain family cannot pay until March. "
-     "Contact summer.rain@example.com", ("summer", "rain")),
 ]
+# (The support note, "Summer Rain called … summer.rain@…", is replaced at every
+# mention since the register stage: tests/detect/test_register.py.)
 # A name the user allowed as a phrase, mentioned alone elsewhere: targeted there only.
 PARTIAL = "Hunter Price paid the bill. Later Hunter left with Ann Lee."
 # A speaker label the tagger scores just above its threshold (0.033 against 0.015).

@@ -8,7 +8,7 @@ from typing import Any
 from textdp.cli.settings import add_setting_arguments, settings_from_args
 
 _CONFIG_FLAGS = ("mechanism", "epsilon", "targets", "representation", "precision", "replace",
-                 "consistency", "surface", "report_spans")
+                 "consistency", "surface", "report_spans", "review")
 
 
 def add_parser(sub: Any) -> None:
