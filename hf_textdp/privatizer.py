@@ -35,7 +35,7 @@ from textdp.config import PrivatizerConfig, front_end_defaults
 from textdp.devices import gpu_for
 from textdp.errors import RowError
 from textdp.privatizer import Privatizer as CorePrivatizer
-from textdp.report import REPORT_COLUMNS
+from textdp.report import REPORT_COLUMNS, REVIEW_FIELD, review_record
 from textdp.tables import EmbeddingTable
 from textdp.validation import check_bool, resolve_output_column
 
@@ -61,7 +61,10 @@ class Privatizer:
             Another column needs ``keep_original=True``, since the original text then stays in
             the dataset (docs/architecture.md rule 7: kept only where the caller asks).
         report_columns: also write ``dp_tokens_replaced`` (target tokens replaced) and
-            ``dp_epsilon`` (the row's composed bound: draws × ε) per row.
+            ``dp_epsilon`` (the row's composed bound: draws × ε) per row. With
+            ``review=True`` (an option below) the column ``dp_review`` is written too: per
+            row ``{"needs_review": bool, "partial_mention": n, "near_threshold": m}``
+            (:func:`textdp.report.review_record`; ``None`` for a missing text).
         scope_column: with ``consistency="dataset"``, a column (e.g. a patient or customer
             id) whose rows with equal values share pseudonyms; rows of different values get
             independent ones. Without it the scope is the whole dataset.
@@ -223,6 +226,11 @@ class Privatizer:
             raise err.named(f"{where} of column {self.text_column!r}") from None
         out: dict[str, Any] = {self.output_column or self.text_column:
                                [None if r is None else r.text for r in results]}
+        if self.config.review:
+            # Routing a record to a person: the reason codes and counts (never text); a
+            # missing row has none (null), as in Spark and the command line.
+            out[REVIEW_FIELD] = [None if r is None else review_record(r.report.review)
+                                 for r in results]
         if self.report_columns:
             # A missing row's report is missing too (null), as in Spark and the command line:
             # nothing was released, and aggregations skip it.

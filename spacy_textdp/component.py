@@ -57,7 +57,7 @@ from textdp.detect import Detector, normalise_label
 from textdp.detect.normalise import is_normal, normalise_text
 from textdp.mechanisms import Mechanism
 from textdp.privatizer import Privatizer
-from textdp.report import Report
+from textdp.report import REVIEW_FIELD, Report, review_record
 from textdp.settings import choices_of
 from textdp.tables import EmbeddingTable
 
@@ -89,7 +89,7 @@ SETTINGS = tuple(DEFAULT_CONFIG)
 _EXTENSION_KEY = "._."
 # Set by this component on every Doc it returns; an input's values (an earlier privatizer's) are
 # not carried: dp_original would bring back a text this component was told not to keep.
-_OWN_EXTENSIONS = frozenset({"dp", "dp_original"})
+_OWN_EXTENSIONS = frozenset({"dp", "dp_original", REVIEW_FIELD})
 # Nesting deeper than this is not screened: the value is dropped (also ends self-references).
 _MAX_SCREEN_DEPTH = 32
 
@@ -97,6 +97,10 @@ if not Doc.has_extension("dp"):
     Doc.set_extension("dp", default=None)
 if not Doc.has_extension("dp_original"):
     Doc.set_extension("dp_original", default=None)
+# With review=true: whether the Doc holds a partial or low-confidence detection, and why
+# (textdp.report.review_record); None otherwise.
+if not Doc.has_extension(REVIEW_FIELD):
+    Doc.set_extension(REVIEW_FIELD, default=None)
 
 
 class PrivateDoc(Doc):
@@ -155,7 +159,7 @@ Language.factory(
     "dp_privatizer",
     # token.text: the component returns a new Doc with the private words. It reads doc.ents when
     # an earlier component set them and runs its own detector otherwise, so it requires nothing.
-    assigns=["token.text", "token.lemma", "doc.ents", "doc._.dp"],
+    assigns=["token.text", "token.lemma", "doc.ents", "doc._.dp", f"doc._.{REVIEW_FIELD}"],
     requires=[],
     default_config=DEFAULT_CONFIG,
 )(make_dp_privatizer)
@@ -411,6 +415,7 @@ class DPPrivatizer(Pipe):
         if doc.user_data:
             _carry_user_data(doc, new, changed)
         new._.dp = self._report_dict(report)
+        setattr(new._, REVIEW_FIELD, review_record(report.review))
         if self.keep_original:
             new._.dp_original = doc.text
         return new

@@ -296,3 +296,32 @@ def test_switches_must_be_real_bools(df, options):
     (name,) = [k for k in options if k != "output_column"]
     with pytest.raises(ValueError, match=f"{name} must be True or False"):
         privatize_column(df, "text", **options)
+
+
+# Issue 33: one detection for every mention, and the review column (the core's tests are
+# tests/pipeline/test_selection_mentions.py).
+EVERY_MENTION = [
+    ("RT @chiamaka_eze: great talk today by Chiamaka Eze at the summit", ("chiamaka", "eze")),
+    ("Thandiwe Nkosi at the summit. follow @tnkosi", ("thandiwe", "nkosi", "tnkosi")),
+    ("<wanjiru_mwangi> hi all\n<bob> hey Wanjiru\n<wanjiru_mwangi> ok", ("wanjiru", "mwangi")),
+    ("amal: hi\nbob: is amal's bag here?\namal: no it is not", ("amal",)),
+]
+PARTIAL = "Hunter Price paid the bill. Later Hunter left with Ann Lee."
+
+
+def test_review_column_and_every_mention(spark):
+    texts = [PARTIAL, "Call Anna Schmidt today.", None, *(t for t, _ in EVERY_MENTION)]
+    df = spark.createDataFrame(list(enumerate(texts)), "id long, text string")
+    out = privatize_column(df, "text", review=True, seed=SEED, allow=["Hunter Price"])
+    field = out.schema["dp_review"].dataType
+    assert [f.name for f in field.fields] == ["needs_review", "partial_mention",
+                                              "near_threshold"]
+    rows = sorted(out.collect(), key=lambda r: r.id)
+    assert rows[0].dp_review.asDict() == {"needs_review": True, "partial_mention": 1,
+                                          "near_threshold": 0}
+    assert rows[1].dp_review.needs_review is False
+    assert rows[2].dp_review is None and rows[2].text is None  # null text: null review
+    for row, (_, names) in zip(rows[3:], EVERY_MENTION):
+        assert not [n for n in names if n in row.text.casefold()], names
+    with pytest.raises(ValueError, match="already has"):
+        privatize_column(out, "text", review=True)

@@ -136,6 +136,11 @@ class PrivatizerConfig:
             public list is post-processing.
         report_spans: add the targeted spans to each report (offsets, label, detector, score;
             never the text).
+        review: add the per-record review signal to each report (``Report.review``): which
+            texts hold a name targeted at some mentions only or a person span scored near the
+            detector's threshold, as reason codes with counts, never text; the command line
+            writes it to ``--review-field``, datasets and Spark to a ``review`` column, the
+            spaCy component to ``doc._.dp_review``.
     """
 
     # Each setting once: its default, type, help, choices, flag and front ends (textdp.settings;
@@ -240,6 +245,10 @@ class PrivatizerConfig:
     report_spans: bool = field(default=False, metadata=setting(
         help="list the targeted spans (offsets, label, detector, score; never the "
              "text) in each report"))
+    review: bool = field(default=False, metadata=setting(
+        help="flag records to route to a person: a name targeted at some mentions only, or "
+             "a person span scored near the threshold (reason codes and counts; never the "
+             "text)"))
 
     def __post_init__(self) -> None:
         def put(name: str, value: Any) -> None:

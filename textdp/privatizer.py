@@ -36,7 +36,7 @@ from textdp.pipeline.batching import stream as run_batches
 from textdp.pipeline.candidates import CandidateSpace, load_table
 from textdp.pipeline.selection import Selection, Selector, TargetSelector, piece_docs, shift_spans
 from textdp.pipeline.substitution import Substituter
-from textdp.report import Report, ScopeAccount
+from textdp.report import REVIEW_REASONS, Report, ScopeAccount
 from textdp.rng import RandomSource
 from textdp.surface import join_words
 from textdp.tables import EmbeddingTable, resolve_exclude
@@ -95,7 +95,8 @@ class Privatizer:
         detector = None if config.targets == "all" else build_detector(
             config.detector, device=self.device, targets=config.targets, allow=config.allow,
             deny=config.deny, threshold=config.threshold)
-        self.selector: Selector = TargetSelector(config.targets, detector)
+        self.selector: Selector = TargetSelector(config.targets, detector,
+                                                 review=config.review)
         self.exclude = resolve_exclude(config.exclude)
         self._nlp = nlp
         if nlp is not None:  # its own tokenizer makes the detector's normalised views
@@ -287,8 +288,10 @@ class Privatizer:
 
     def _empty_report(self) -> Report:
         """The report of a text (or piece) with nothing to read: no draws, and with
-        ``report_spans`` no spans."""
+        ``report_spans`` no spans, with ``review`` nothing to review."""
         empty = self._setup().report
+        if self.config.review:
+            empty = dataclasses.replace(empty, review=tuple((r, 0) for r in REVIEW_REASONS))
         return dataclasses.replace(empty, spans=()) if self.config.report_spans else empty
 
     def _run_pieces(self, pieces: list[Piece], states: dict[int, TextState]
@@ -378,6 +381,9 @@ class Privatizer:
         out = substituter.substitute(docs, words, list(selection.masks), owners,
                                      {} if states is None else states, self.rng,
                                      context_targets=selection.context_targets)
+        if selection.review is not None:
+            out = [(new, dataclasses.replace(report, review=review))
+                   for review, (new, report) in zip(selection.review, out)]
         if selection.spans is None:
             return out
         return [(new, dataclasses.replace(report, spans=doc_spans))

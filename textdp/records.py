@@ -127,6 +127,8 @@ class RecordReader:
         name: the source's name for error messages.
         errors: ``strict`` or ``replace`` for invalid UTF-8.
         report_field: a JSONL key that no record may already have (``--report`` adds it).
+        review_field: a JSONL key or CSV column that no record or header may already have
+            (``--review-field`` adds it).
 
     ``columns`` is the CSV header once it was read (``None`` for other formats); ``newline``
     the line ending of the first CSV line (``"\r\n"`` or ``"\n"``, ``None`` until a line
@@ -137,9 +139,11 @@ class RecordReader:
     """
 
     def __init__(self, stream: Iterable[bytes], fmt: str, field: str, name: str,
-                 errors: str = "strict", *, report_field: str | None = None) -> None:
+                 errors: str = "strict", *, report_field: str | None = None,
+                 review_field: str | None = None) -> None:
         self.stream, self.fmt, self.field, self.name = stream, fmt, field, name
         self.errors, self.report_field = errors, report_field
+        self.review_field = review_field
         self.columns: list[str] | None = None
         self.newline: str | None = None
 
@@ -167,7 +171,8 @@ class RecordReader:
                 problem = "JSON nested too deeply"
             if problem is not None:
                 raise InputError(f"{self.name}, line {lineno}: {problem}")
-            _check_record(record, self.field, self.name, lineno, self.report_field)
+            _check_record(record, self.field, self.name, lineno, self.report_field,
+                          self.review_field)
             yield lineno, record
 
     def _csv(self, lines: Iterator[str]) -> Iterator[tuple[int, dict[str, Any] | str]]:
@@ -192,6 +197,10 @@ class RecordReader:
                 continue  # a blank line (an empty field is written as "")
             if self.columns is None:
                 self.columns, width = _check_header(row, self.field, self.name, start), len(row)
+                if self.review_field is not None and self.review_field in row:
+                    raise InputError(f"{self.name}, line {start}: the header already has a "
+                                     f"column {self.review_field!r}, where the review signal "
+                                     "would go; choose another name with --review-field")
                 continue
             if len(row) != width:
                 raise InputError(f"{self.name}, line {start}: {len(row)} fields, the header has "
@@ -234,16 +243,18 @@ def _positions(positions: list[int]) -> str:
 
 def read_records(stream: Iterable[bytes], fmt: str, field: str, name: str,
                  errors: str = "strict", *, report_field: str | None = None,
+                 review_field: str | None = None,
                  ) -> Iterator[tuple[int, dict[str, Any] | str]]:
     """Yield ``(line, record)``: a dict for JSONL/CSV, the line's text for TXT.
 
     See :class:`RecordReader` (which also gives the CSV header) for the checks.
     """
-    return iter(RecordReader(stream, fmt, field, name, errors, report_field=report_field))
+    return iter(RecordReader(stream, fmt, field, name, errors, report_field=report_field,
+                             review_field=review_field))
 
 
 def _check_record(record: Any, field: str, name: str, lineno: int,
-                  report_field: str | None = None) -> None:
+                  report_field: str | None = None, review_field: str | None = None) -> None:
     if not isinstance(record, dict):
         raise InputError(f"{name}, line {lineno}: expected a JSON object")
     if field not in record:
@@ -255,6 +266,10 @@ def _check_record(record: Any, field: str, name: str, lineno: int,
         raise InputError(f"{name}, line {lineno}: the record already has a field "
                          f"{report_field!r}, where the report would go; choose another name "
                          "with --report-field")
+    if review_field is not None and review_field in record:
+        raise InputError(f"{name}, line {lineno}: the record already has a field "
+                         f"{review_field!r}, where the review signal would go; choose another "
+                         "name with --review-field")
     if where := _lone_surrogate(record, field):
         raise InputError(f"{name}, line {lineno}: {where}; it is not Unicode text and cannot "
                          "be written as UTF-8")
@@ -280,13 +295,14 @@ class CheckedInput:
     _stream: IO[bytes] = dataclass_field(repr=False)
     _size: int | None = dataclass_field(repr=False, default=None)
     newline: str | None = None
+    review_field: str | None = None
 
     def records(self) -> Iterator[tuple[int, dict[str, Any] | str]]:
         self._stream.seek(0)
         lines: Iterable[bytes] = self._stream if self._size is None else \
             _first_bytes(self._stream, self._size)
         return read_records(lines, self.fmt, self.field, self.name, self.errors,
-                            report_field=self.report_field)
+                            report_field=self.report_field, review_field=self.review_field)
 
 
 def _first_bytes(stream: IO[bytes], size: int) -> Iterator[bytes]:
@@ -307,7 +323,8 @@ def _tee(source: Iterable[bytes], sink: IO[bytes]) -> Iterator[bytes]:
 
 @contextmanager
 def read_once(path: str, fmt: str, field: str, *, errors: str = "strict",
-              report_field: str | None = None) -> Iterator[CheckedInput]:
+              report_field: str | None = None, review_field: str | None = None
+              ) -> Iterator[CheckedInput]:
     """Open ``path`` (``-``: standard input) once and check every record before returning.
 
     A regular file is read again from the start by :meth:`CheckedInput.records` (up to the
@@ -324,18 +341,20 @@ def read_once(path: str, fmt: str, field: str, *, errors: str = "strict",
         if path != "-":
             regular = stat.S_ISREG(os.fstat(source.fileno()).st_mode)
         if regular:
-            reader = RecordReader(source, fmt, field, path, errors, report_field=report_field)
+            reader = RecordReader(source, fmt, field, path, errors, report_field=report_field,
+                                  review_field=review_field)
             count = sum(1 for _ in reader)
             stream, size = source, source.tell()
         else:
             spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_MEMORY_BYTES,  # noqa: SIM115
                                                   prefix=".textdp-spool-")
             reader = RecordReader(_tee(source, spool), fmt, field, path, errors,
-                                  report_field=report_field)
+                                  report_field=report_field, review_field=review_field)
             count = sum(1 for _ in reader)
             stream, size = spool, None
         yield CheckedInput(fmt, field, path, errors, report_field, count, reader.columns,
-                           not regular, stream, size, newline=reader.newline)
+                           not regular, stream, size, newline=reader.newline,
+                           review_field=review_field)
     finally:
         if spool is not None:
             spool.close()

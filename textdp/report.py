@@ -71,6 +71,47 @@ HOLDS_BETWEEN_SPANS = ("; with report_spans, the same character offsets (so the 
                        "found it and its score")
 
 
+#: Added with ``review=True``: the per-record review signal is released as it is.
+HOLDS_BETWEEN_REVIEW = ("; with review, the same review counts (how many names, handles and "
+                        "speaker labels are targeted at some mentions but not all, and how "
+                        "many person spans the detector scored near its threshold)")
+
+#: The reasons a record is flagged for review (:attr:`Report.review`), a fixed set of codes:
+#: ``partial_mention``: a name, handle or speaker label targeted at some of its mentions in
+#: the text but not at all (after the every-mention rule); ``near_threshold``: a targeted
+#: person span whose detector score lies within :data:`REVIEW_MARGIN` of the threshold.
+REVIEW_REASONS = ("partial_mention", "near_threshold")
+#: "Near the threshold": a score whose log-odds exceed the threshold's by at most this much
+#: (the odds within a factor e of the threshold's: 0.015 → up to 0.040 with the packaged
+#: MiniLM tagger; 0.5 → up to 0.731).
+REVIEW_MARGIN = 1.0
+#: The field, column or attribute the front ends write the review signal to by default.
+REVIEW_FIELD = "dp_review"
+
+
+def review_record(review: tuple[tuple[str, int], ...] | None) -> dict[str, Any] | None:
+    """The review signal of a report as the front ends write it: ``needs_review`` (whether
+    any reason counts) and the count of each code of :data:`REVIEW_REASONS`; ``None`` when
+    review was not asked for. The same keys for every record (a fixed column type)."""
+    if review is None:
+        return None
+    counts = dict(review)
+    out: dict[str, Any] = {"needs_review": any(counts.get(r, 0) for r in REVIEW_REASONS)}
+    out.update((r, int(counts.get(r, 0))) for r in REVIEW_REASONS)
+    return out
+
+
+def add_reviews(a: tuple[tuple[str, int], ...] | None, b: tuple[tuple[str, int], ...] | None
+                ) -> tuple[tuple[str, int], ...] | None:
+    """The review counts of two pieces of one text together (``None`` if neither has any)."""
+    if a is None and b is None:
+        return None
+    counts = dict(a or ())
+    for code, n in b or ():
+        counts[code] = counts.get(code, 0) + n
+    return tuple((r, counts.get(r, 0)) for r in REVIEW_REASONS)
+
+
 @dataclass(frozen=True)
 class ScopeAccount:
     """What the keyed draws of ``consistency="dataset"`` cost, composed over their scopes
@@ -177,6 +218,10 @@ class Report:
             (``to_dict`` writes them as records); ``None`` otherwise. They are released as
             they are: where each target is, its length, its detector and score
             (``holds_between`` says so).
+        review: with ``Privatizer(review=True)``, the per-record review signal: per reason
+            of :data:`REVIEW_REASONS`, how often it occurs in the text (codes and counts,
+            never text; ``to_dict`` and the front ends write :func:`review_record`); ``None``
+            otherwise. Released without noise (``holds_between`` says so).
     """
 
     mechanism: str
@@ -202,6 +247,14 @@ class Report:
     epsilon_date: float | None = None
     age_draws: int = 0
     epsilon_age: float | None = None
+    review: tuple[tuple[str, int], ...] | None = None
+
+    @property
+    def needs_review(self) -> bool | None:
+        """Whether the text holds a low-confidence or partial detection (``None`` when
+        review was not asked for)."""
+        record = review_record(self.review)
+        return None if record is None else record["needs_review"]
 
     @classmethod
     def for_tokens(cls, n: int, *, mechanism: str, epsilon: float, delta: float,
@@ -252,6 +305,9 @@ class Report:
                               draws=self.draws + other.draws,
                               date_offsets=self.date_offsets + other.date_offsets,
                               age_draws=self.age_draws + other.age_draws)
+        review = add_reviews(self.review, other.review)
+        if review is not None:
+            merged = dataclasses.replace(merged, review=review)
         if self.spans is None and other.spans is None:
             return merged
         return dataclasses.replace(merged, spans=(self.spans or ()) + (other.spans or ()))
@@ -259,6 +315,10 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-serialisable values (for ``doc._.dp``, JSONL and dataset columns)."""
         out = asdict(self)
+        if self.review is None:  # not asked for: the report is as it was without review
+            del out["review"]
+        else:
+            out["review"] = review_record(self.review)
         if self.spans is not None:
             out["spans"] = [dict(zip(("start", "end", "label", "detector", "score"), s))
                             for s in self.spans]

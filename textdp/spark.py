@@ -45,7 +45,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Tuple  # noqa: UP035 (pyspark reads Tuple hints)
 
 from textdp.devices import chooses_gpu, gpu_for, parse_device
-from textdp.report import REPORT_COLUMNS
+from textdp.report import REPORT_COLUMNS, REVIEW_FIELD, REVIEW_REASONS, review_record
 from textdp.settings import FRONT_END_DEFAULTS
 from textdp.validation import check_bool, resolve_output_column
 
@@ -62,6 +62,9 @@ BROADCAST_BYTES = 1 << 20
 WORKER_CACHE_SIZE = 4
 # Struct field that carries the text out of the UDF when report columns come with it.
 _TEXT_FIELD = "text"
+# Struct fields that carry the review signal out of the UDF (assembled into dp_review).
+_REVIEW_FLAG = "review_needs_review"
+_REVIEW_PREFIX = "review_"
 # Where executors compute by default: Spark's entry in the one table of front-end defaults.
 _DEFAULT_DEVICE = FRONT_END_DEFAULTS["spark"]["device"][0]
 
@@ -88,6 +91,11 @@ def privatize_column(
         report_columns: also append ``dp_tokens_replaced`` (int64: target tokens replaced)
             and ``dp_epsilon`` (double: the row's composed bound, draws × ε),
             as ``hf_textdp.Privatizer(report_columns=True)`` does.
+
+        With ``review=True`` (a key of ``config``) the column ``dp_review`` is appended: a
+        struct of ``needs_review`` (boolean) and the count of each reason
+        (``partial_mention``, ``near_threshold``: int64; :func:`textdp.report.review_record`),
+        null for a null text, as ``hf_textdp.Privatizer(review=True)`` writes it.
         nulls: ``"keep"`` (default): a null text stays null, and so do its report columns
             (nothing was released, nothing spent; Spark's ``sum``/``max`` skip nulls).
             ``"error"``: the job fails with a ``ValueError`` naming the column, the partition
@@ -152,8 +160,10 @@ def privatize_column(
     if nulls not in NULL_POLICIES:
         raise ValueError(f"nulls must be one of {list(NULL_POLICIES)}, got {nulls!r}")
     report_columns = check_bool("report_columns", report_columns)
-    if report_columns:
-        taken = [c for c in REPORT_COLUMNS if c in names or c == output_column]
+    review = check_bool("review", config.get("review", False))
+    added = (REPORT_COLUMNS if report_columns else ()) + ((REVIEW_FIELD,) if review else ())
+    if added:
+        taken = [c for c in added if c in names or c == output_column]
         if taken:
             raise ValueError(
                 f"the DataFrame already has {taken}: an earlier release's accounting would be "
@@ -173,12 +183,16 @@ def privatize_column(
             source = sc.broadcast(payload)
 
     device = _DEFAULT_DEVICE if settings.device is None else str(settings.device)
-    if report_columns:
-        out_type: Any = StructType([
-            StructField(_TEXT_FIELD, StringType(), True),
-            StructField(REPORT_COLUMNS[0], LongType(), True),
-            StructField(REPORT_COLUMNS[1], DoubleType(), True),
-        ])
+    from pyspark.sql.types import BooleanType
+
+    review_fields = [StructField(_REVIEW_FLAG, BooleanType(), True)] + [
+        StructField(f"{_REVIEW_PREFIX}{r}", LongType(), True) for r in REVIEW_REASONS]
+    if report_columns or review:
+        out_type: Any = StructType(
+            [StructField(_TEXT_FIELD, StringType(), True)]
+            + ([StructField(REPORT_COLUMNS[0], LongType(), True),
+                StructField(REPORT_COLUMNS[1], DoubleType(), True)] if report_columns else [])
+            + (review_fields if review else []))
     else:
         out_type = StringType()
 
@@ -189,13 +203,13 @@ def privatize_column(
     def privatize_batches(batches: Iterator[pd.Series]) -> Iterator[pd.Series]:
         return _privatize_partition(((b, None) for b in batches), key=key, source=source,
                                     device=device, column=column, nulls=nulls,
-                                    report_columns=report_columns)
+                                    report_columns=report_columns, review=review)
 
     def privatize_scoped(batches: Iterator[Tuple[pd.Series, pd.Series]]  # noqa: UP006
                          ) -> Iterator[pd.Series]:
         return _privatize_partition(batches, key=key, source=source, device=device,
                                     column=column, nulls=nulls,
-                                    report_columns=report_columns)
+                                    report_columns=report_columns, review=review)
 
     # Non-deterministic (it draws noise): Spark must neither duplicate nor re-order the call.
     udf = F.pandas_udf(privatize_batches if scope_column is None else privatize_scoped,
@@ -204,15 +218,20 @@ def privatize_column(
     inputs = [F.col(_quote(column))]
     if scope_column is not None:
         inputs.append(F.col(_quote(scope_column)).cast("string"))
-    if not report_columns:
+    if not (report_columns or review):
         return df.withColumn(target, udf(*inputs))
     tmp = _fresh_name(names, "__textdp_private")
     staged = df.withColumn(tmp, udf(*inputs))
-    return staged.withColumns({
-        target: F.col(f"{_quote(tmp)}.{_TEXT_FIELD}"),
-        REPORT_COLUMNS[0]: F.col(f"{_quote(tmp)}.{REPORT_COLUMNS[0]}"),
-        REPORT_COLUMNS[1]: F.col(f"{_quote(tmp)}.{REPORT_COLUMNS[1]}"),
-    }).drop(tmp)
+    columns = {target: F.col(f"{_quote(tmp)}.{_TEXT_FIELD}")}
+    if report_columns:
+        columns.update({c: F.col(f"{_quote(tmp)}.{c}") for c in REPORT_COLUMNS})
+    if review:
+        # One struct per row (the shape hf_textdp writes), null where the text was null.
+        flag = F.col(f"{_quote(tmp)}.{_REVIEW_FLAG}")
+        columns[REVIEW_FIELD] = F.when(flag.isNull(), F.lit(None)).otherwise(F.struct(
+            flag.alias("needs_review"),
+            *(F.col(f"{_quote(tmp)}.{_REVIEW_PREFIX}{r}").alias(r) for r in REVIEW_REASONS)))
+    return staged.withColumns(columns).drop(tmp)
 
 
 # ---------------------------------------------------------------------------- executor side
@@ -257,8 +276,8 @@ def _worker_privatizer(key: str, source: Any, device: str) -> Any:
 
 
 def _privatize_partition(batches: Iterator[Any], *, key: str, source: Any, device: str,
-                         column: str, nulls: str, report_columns: bool
-                         ) -> Iterator[Any]:
+                         column: str, nulls: str, report_columns: bool,
+                         review: bool = False) -> Iterator[Any]:
     """Privatize every Arrow batch of one partition (runs in an executor Python worker)."""
     import numpy as np
     import pandas as pd
@@ -297,18 +316,27 @@ def _privatize_partition(batches: Iterator[Any], *, key: str, source: Any, devic
         texts: list[str | None] = [None] * n
         tokens: list[int | None] = [None] * n
         epsilons: list[float | None] = [None] * n
+        reviews: list[dict[str, Any] | None] = [None] * n
         for i, result in zip(live.tolist(), results):
             texts[i] = result.text
             tokens[i] = result.report.tokens_replaced
             epsilons[i] = float(result.report.epsilon_total)
+            reviews[i] = review_record(result.report.review)
         _WORKER_STATS[(key, device)]["batches"] += 1
         offset += n
-        if report_columns:
-            yield pd.DataFrame({
-                _TEXT_FIELD: pd.Series(texts, dtype=object),
-                REPORT_COLUMNS[0]: pd.array(tokens, dtype="Int64"),
-                REPORT_COLUMNS[1]: pd.array(epsilons, dtype="Float64"),
-            })
+        if report_columns or review:
+            frame: dict[str, Any] = {_TEXT_FIELD: pd.Series(texts, dtype=object)}
+            if report_columns:
+                frame[REPORT_COLUMNS[0]] = pd.array(tokens, dtype="Int64")
+                frame[REPORT_COLUMNS[1]] = pd.array(epsilons, dtype="Float64")
+            if review:
+                frame[_REVIEW_FLAG] = pd.array(
+                    [None if r is None else r["needs_review"] for r in reviews],
+                    dtype="boolean")
+                for reason in REVIEW_REASONS:
+                    frame[f"{_REVIEW_PREFIX}{reason}"] = pd.array(
+                        [None if r is None else r[reason] for r in reviews], dtype="Int64")
+            yield pd.DataFrame(frame)
         else:
             yield pd.Series(texts, dtype=object)
 

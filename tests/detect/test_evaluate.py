@@ -145,6 +145,19 @@ def test_evaluate_detection_per_domain_command(tiny_corpora, tmp_path, capsys):
     assert all(r["names"] == 1 for r in rows)
 
 
+
+def test_evaluate_detection_counts_the_texts_the_review_signal_flags(tiny_corpora, tmp_path,
+                                                                    capsys):
+    out = tmp_path / "runs.json"
+    assert main(["evaluate", "detection", "--data", str(tiny_corpora), "--detector", "rules",
+                 "--domains", "wnut17", "--review", "--json", str(out)]) == 0
+    assert "| review: " in capsys.readouterr().out
+    (row,) = json.loads(out.read_text())
+    assert 0 <= row["flagged"] <= row["texts"] and set(row["reasons"]) == {
+        "partial_mention", "near_threshold"}
+    assert row["reasons"]["near_threshold"] == 0  # the rules score nothing
+
+
 # ------------------------------------------------------------------ a user's labelled sample
 SAMPLE = [
     {"text": "Angela Merkel met John Smith in Berlin.",

@@ -174,3 +174,39 @@ def test_the_default_privatizer_reads_the_register():
     support = p("Summer Rain called again today. Summer says Rain family cannot pay.\n"
                 "Contact: summer.rain@example.com").text
     assert "Summer" not in support and "Rain" not in support and "summer" not in support
+
+
+def test_every_mention_reaches_handles_run_together_and_labelled_forms():
+    """Issue 33: a handle of a found name kept when text surrounds it, a label's name kept
+    on the next line: one detection now covers every form of the name in the text."""
+    text = "RT @chiamaka_eze : great talk today by Chiamaka Eze"
+    assert marked(text, "Chiamaka", "Eze") == ["@chiamaka_eze", "Chiamaka", "Eze"]
+    text = "Thandiwe Nkosi spoke . follow @tnkosi and @thandiwenkosi , not @tnk"
+    assert marked(text, "Thandiwe", "Nkosi") == ["Thandiwe", "Nkosi", "@tnkosi",
+                                                 "@thandiwenkosi"]
+    # The parts of a targeted label are the name at its other mentions, in either case.
+    text = "< wanjiru_mwangi > hi all\n< bob > hey Wanjiru and wanjiru"
+    assert marked(text, "wanjiru_mwangi") == ["wanjiru_mwangi", "bob", "Wanjiru", "wanjiru"]
+    # A handle of other names, or a one-word slip, does not spread.
+    assert marked("Ann Lee met @annie_smith", "Ann", "Lee") == ["Ann", "Lee"]
+
+
+def test_speaker_labels_of_a_transcript_without_stamps():
+    text = "amal : hi\nbob : is amal's bag here ?\namal : no it is not"
+    got = marked(text, "bob")
+    assert got == ["amal", "bob", "amal", "amal"]  # amal|'s
+    # Field labels are no transcript: nothing spreads from a header block.
+    assert marked("From : Ann Lee\nTo : Bob\nSubject : lunch", "Ann", "Lee", "Bob") == \
+        ["Ann", "Lee", "Bob"]
+
+
+def test_partial_mentions_count_what_is_still_left():
+    from textdp.detect.register import mention_targets, partial_mentions
+
+    words = words_of("Hunter Price paid . Later Hunter left , @hunterprice too")
+    persons = {words.index("Hunter")}  # the first mention only
+    assert partial_mentions(words, persons) == 1  # Hunter (the handle spells no full name)
+    assert partial_mentions(words, {0, 1}) == 2  # Hunter, and the handle of Hunter Price
+    assert partial_mentions(words, {0, 1}, counted=range(0, 5)) == 0
+    more = mention_targets(words, {0, 1})
+    assert partial_mentions(words, {0, 1} | more) == 0

@@ -8,7 +8,8 @@ from typing import Any
 from textdp.cli.settings import add_setting_arguments, settings_from_args
 
 _CONFIG_FLAGS = ("mechanism", "epsilon", "targets", "representation", "precision", "replace",
-                 "consistency", "surface", "report_spans", "epsilon_date", "epsilon_age")
+                 "consistency", "surface", "report_spans", "epsilon_date", "epsilon_age",
+                 "review")
 
 
 def add_parser(sub: Any) -> None:

@@ -37,6 +37,7 @@ from textdp.records import (
     detect_format,
     read_once,
 )
+from textdp.report import REVIEW_FIELD, review_record
 
 # Above this ε a warning is printed. On the default table the median word comes back unchanged
 # in 90 % of draws at ε ≈ 3 (mlaplace) or 3.7 (mahalanobis), in 90 % at 38 for nadp and in 50 %
@@ -78,6 +79,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--report-field", default=None, metavar="NAME",
                    help=f"with --report: the report's key (default {DEFAULT_REPORT_FIELD}); a "
                         "record that already has it is refused before any output")
+    p.add_argument("--review-field", default=None, metavar="NAME",
+                   help="write the review signal (--review: whether the record holds a name "
+                        "targeted at some mentions only or a span scored near the threshold, "
+                        f"with each reason's count) to this JSONL key or CSV column (default "
+                        f"{REVIEW_FIELD}); implies --review; a record or header that already "
+                        "has it is refused before any output")
     p.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
                    help="what to do with invalid UTF-8 (default: stop naming the line)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -162,6 +169,16 @@ def run(args: argparse.Namespace) -> int:
     report_field = args.report_field or DEFAULT_REPORT_FIELD
     if args.report and report_field == args.text_field:
         raise InputError("--report-field must differ from --text-field")
+    if args.review_field is not None:
+        args.review = True  # naming the field asks for the signal
+    review_field = (args.review_field or REVIEW_FIELD) if args.review else None
+    if review_field is not None:
+        if fmt == "txt":
+            raise InputError("--review needs JSONL or CSV input (plain text has no place "
+                             "for it)")
+        if review_field == args.text_field or (args.report and review_field == report_field):
+            raise InputError("--review-field must differ from --text-field and "
+                             "--report-field")
     output = args.output or ("-" if args.input == "-" else _default_output(args.input))
     if output != "-" and args.input != "-" and _same_file(args.input, output):
         raise InputError("--output must differ from the input file")
@@ -181,8 +198,10 @@ def run(args: argparse.Namespace) -> int:
         # anything is written, for every kind of input (textdp.records.read_once).
         with _stdin_hint(args), read_once(
                 args.input, fmt, args.text_field, errors=args.encoding_errors,
-                report_field=report_field if args.report else None) as checked:
-            return _write_privatized(args, privatizer, checked, output, report_field)
+                report_field=report_field if args.report else None,
+                review_field=review_field) as checked:
+            return _write_privatized(args, privatizer, checked, output, report_field,
+                                     review_field)
     except KeyboardInterrupt as err:
         if isinstance(err, Interrupted):
             raise
@@ -219,7 +238,7 @@ def _print_auto_epsilon(privatizer: Any, seconds: float) -> None:
 
 
 def _write_privatized(args: argparse.Namespace, privatizer: Any, checked: Any, output: str,
-                      report_field: str) -> int:
+                      report_field: str, review_field: str | None = None) -> int:
     streamed = output_is_streamed(output)
     where = "standard output" if output == "-" else output
     existed = output != "-" and os.path.lexists(output)
@@ -232,7 +251,10 @@ def _write_privatized(args: argparse.Namespace, privatizer: Any, checked: Any, o
     failure: BaseException | None = None
     try:
         with atomic_output(output) as out:
-            writer = RecordWriter(out, checked.fmt, columns=checked.columns,
+            columns = checked.columns
+            if columns is not None and review_field is not None:
+                columns = [*columns, review_field]  # CSV: the signal is the last column
+            writer = RecordWriter(out, checked.fmt, columns=columns,
                                   newline=checked.newline)
             for batch in _batched(checked.records(), args.batch_size):
                 texts = [rec if isinstance(rec, str) else rec[args.text_field]
@@ -251,6 +273,8 @@ def _write_privatized(args: argparse.Namespace, privatizer: Any, checked: Any, o
                         rec[args.text_field] = None if res is None else res.text
                         if args.report:
                             rec[report_field] = None if res is None else res.report.to_dict()
+                        if review_field is not None:
+                            rec[review_field] = _review_value(res, checked.fmt)
                         writer.write(rec, line=lineno)
                 if streamed:
                     out.flush()
@@ -283,6 +307,20 @@ def _write_privatized(args: argparse.Namespace, privatizer: Any, checked: Any, o
     if streamed and written:
         message = f"{message}; {state}"
     raise type(failure)(message) if isinstance(failure, InputError) else ValueError(message)
+
+
+def _review_value(result: Any, fmt: str) -> Any:
+    """The review signal of one record (:func:`textdp.report.review_record`): an object in
+    JSONL, its compact JSON in a CSV cell; null for a missing (null) text, which released
+    nothing."""
+    if result is None:
+        return None
+    record = review_record(result.report.review)
+    if fmt == "csv":
+        import json
+
+        return json.dumps(record, separators=(",", ":"))
+    return record
 
 
 def _default_output(path: str) -> str:

@@ -540,6 +540,11 @@ class RegisterStage:
         labels = _speaker_labels(text)
         if len(labels) >= 2:
             out.update(k for k in labels if keys[k] not in vocabulary("field_labels"))
+        # Transcripts without stamps ("amal: hi" / "bob: amal's bag?"): when a label is a
+        # person, the speakers of every such line are (one kind of label, one detection).
+        plain = _plain_labels(text)
+        if any(k in persons or k in out for k in plain):
+            out.update(plain)
         return out
 
     # ------------------------------------------------------------------ step 3
@@ -547,22 +552,31 @@ class RegisterStage:
                       ) -> set[int]:
         """Every other mention of a name some mention of which is a person: capitalised
         mentions always; lower-case ones and handles where the name was found in lower
-        case, as a handle or as a speaker label."""
+        case, as a handle or as a speaker label; and its run-together and address forms
+        (``@chiamaka_eze``, ``@chiamakaeze``, ``@tnkosi``, ``summer.rain@…`` beside
+        ``Chiamaka Eze``, ``Thandiwe Nkosi``, ``Summer Rain``), whose parts, when the form
+        itself is the person (``<wanjiru_mwangi>``), are names at their other mentions."""
         words, keys = text.words, text.keys
         from textdp.detect.lexicon import is_first_name, is_surname
 
-        labels = set(_speaker_labels(text))
-        multi = {k for a, b in runs(persons)
-                 if sum(_wordlike(words[j]) for j in range(a, b)) > 1 for k in range(a, b)}
+        labels = set(_speaker_labels(text)) | set(_plain_labels(text))
+        multi = {k for k in persons if _in_full_name(text, persons, k)}
         found: set[str] = set()
         lower: set[str] = set()
         for k in persons:
             w = words[k]
             kk = keys[k]
+            handle = w.startswith("@") or k in labels
+            pieces = _form_parts(w)
+            if len(pieces) >= 2 and (handle or "_" in w or "@" in w):
+                # A handle, label or address that is a person: its parts are names
+                # ("wanjiru_mwangi" → "Wanjiru", "wanjiru").
+                found.update(p for p in pieces if _part_is_name(p))
+                lower.update(p for p in pieces if _part_is_name(p))
+                continue
             if len(kk) < 2 or not kk.replace("-", "").replace("'", "").isalpha() or \
                     kk in STOP_WORDS or _in_any_vocabulary(kk):
                 continue
-            handle = w.startswith("@") or k in labels
             # A mention is evidence for the others when it is part of a full name, a
             # handle or speaker label, a name found by the register, or a census name: a
             # tagger's one-word slip ("Cards" in a subject line) must not spread.
@@ -572,20 +586,101 @@ class RegisterStage:
             found.add(kk)
             if handle:
                 lower.add(kk)
-        if not found:
+        full = _full_names(text, persons)
+        if not found and not full:
             return set()
         out = set()
         for k, w in enumerate(words):
             if k in persons:
                 continue
-            if keys[k] in found and (_capitalised(w) or w.startswith("@") or keys[k] in lower):
+            mention = keys[k] in found and (_capitalised(w) or w.startswith("@")
+                                            or keys[k] in lower or (k in labels and w.islower()))
+            if mention or _run_together(w, found, full):
                 out.add(k)
-            elif "@" in w and not w.startswith("@"):
-                # An address of a name found in the text is that name ("summer.rain@…").
-                pieces = _address_parts(w)
-                if len(pieces) >= 2 and any(p in found for p in pieces):
-                    out.add(k)
         return out
+
+def _in_full_name(text: _Text, persons: set[int], k: int) -> bool:
+    """Whether person token ``k`` is in a run of two person words or more."""
+    a = b = k
+    while a - 1 in persons:
+        a -= 1
+    while b + 1 in persons:
+        b += 1
+    return sum(_wordlike(text.words[j]) for j in range(a, b + 1)) > 1
+
+
+def _full_names(text: _Text, persons: set[int]) -> list[tuple[str, ...]]:
+    """The names of two words or more among ``persons``, as their words' keys (letters
+    only), e.g. ``("thandiwe", "nkosi")``."""
+    out = []
+    for a, b in runs(persons):
+        parts = tuple(text.keys[k] for k in range(a, b)
+                      if text.keys[k].isalpha() and len(text.keys[k]) > 1)
+        if len(parts) >= 2:
+            out.append(parts)
+    return out
+
+
+def _form_parts(word: str) -> list[str]:
+    """The alphabetic parts of a handle, label or address (``@chiamaka_eze`` →
+    ``chiamaka``, ``eze``; ``summer.rain@x.com`` → ``summer``, ``rain``); one-letter parts
+    kept (initials)."""
+    local = word.lstrip("<(\"'@").split("@", 1)[0].rstrip(">):,.;!?\"'").casefold()
+    for end in POSSESSIVES:
+        if local.endswith(end) and len(local) > len(end) + 1:
+            local = local[: -len(end)]
+            break
+    return [p for p in _ADDRESS_PART.split(local) if p]
+
+
+def _part_is_name(part: str) -> bool:
+    return len(part) > 1 and part.isalpha() and part not in STOP_WORDS and \
+        not _in_any_vocabulary(part)
+
+
+def _run_together(word: str, found: set[str], full: Sequence[tuple[str, ...]]) -> bool:
+    """Whether ``word`` is a handle, an underscored label or an address spelt from a name
+    of the text: parts that are all names found (initials allowed beside one), or one part
+    that runs a full name together (``chiamakaeze``), its initial and surname (``tnkosi``)
+    or first name and initial (``thandiwen``)."""
+    if not (word.startswith("@") or "_" in word or ("@" in word and not word.startswith("@"))):
+        return False
+    parts = [p for p in _form_parts(word) if p.isalpha()]
+    if not parts:
+        return False
+    if len(parts) >= 2:
+        named = [p for p in parts if len(p) > 1]
+        if "@" in word and not word.startswith("@"):  # an e-mail address: one part is enough
+            return len(named) >= 2 and any(p in found for p in named)
+        return bool(named) and all(p in found for p in named)
+    joined = parts[0]
+    if len(joined) < 4:
+        return joined in found and word.startswith("@")
+    if joined in found:
+        return True
+    for name in full:
+        first, last = name[0], name[-1]
+        if joined in ("".join(name), first + last, first[0] + last, first + last[0]):
+            return True
+    return False
+
+
+def _plain_labels(text: _Text) -> list[int]:
+    """The speaker labels of a transcript without stamps: ``name:`` opening three lines or
+    more, with two different names or more, none of them a field label or a word of the
+    vocabularies (a mail header or a clinical note's ``Plan:`` is no transcript)."""
+    words, keys = text.words, text.keys
+    out = []
+    for toks in text.lines.values():
+        if len(toks) >= 2 and words[toks[1]] == ":" and toks[1] == toks[0] + 1 and \
+                words[toks[0]].replace("_", "").replace("-", "").isalnum() and \
+                _wordlike(words[toks[0]]):
+            out.append(toks[0])
+    names = {keys[k] for k in out}
+    if len(out) < 3 or len(names) < 2 or any(
+            n in STOP_WORDS or _in_any_vocabulary(n) or n in NON_NAMES for n in names):
+        return []
+    return out
 
 
 def _beside_person(text: _Text, k: int, persons: set[int]) -> bool:
@@ -702,3 +797,58 @@ def _rebuild(text: _Text, spans: Sequence[Span], persons: set[int]) -> list[Span
         if lab != PERSON and not any(k in persons for k in range(s, e)):
             out.add((s, e, lab))
     return sorted(out)
+
+
+def mention_targets(words: Sequence[str], persons: Iterable[int]) -> set[int]:
+    """The tokens of ``words`` that the every-mention rule adds to the person tokens
+    ``persons``: their other mentions and their run-together, handle and address forms
+    (:meth:`RegisterStage.every_mention`). For the selection stage, which joins entities a
+    front end carries (spaCy's ``doc.ents``) after the detector's own register stage."""
+    text = _Text(words)
+    persons = {k for k in persons if 0 <= k < text.n}
+    return RegisterStage().every_mention(text, persons) - persons
+
+
+def partial_mentions(words: Sequence[str], persons: Iterable[int],
+                     counted: Iterable[int] | None = None) -> int:
+    """How many names, handles or speaker labels are person tokens at some mentions and not
+    at others (the review signal's ``partial_mention``): a word targeted somewhere whose
+    other mention is left (capitalised mentions, handles, and lower-case ones where it was
+    targeted in lower case, as a handle or as a label), or a handle, underscored label or
+    address spelt from targeted names and left. No evidence is asked of the targeted
+    mention: a one-word slip the every-mention rule would not spread counts here, which is
+    what a reviewer should see. ``counted``: the tokens whose being left counts (a chunk's
+    core; ``None``: all). Reads the words, returns a count only."""
+    text = _Text(words)
+    persons = {k for k in persons if 0 <= k < text.n}
+    if not persons:
+        return 0
+    words, keys = text.words, text.keys
+    labels = set(_speaker_labels(text)) | set(_plain_labels(text))
+    found: set[str] = set()
+    lower: set[str] = set()
+    for k in persons:
+        w, kk = words[k], keys[k]
+        pieces = _form_parts(w)
+        if len(pieces) >= 2 and (w.startswith("@") or k in labels or "_" in w or "@" in w):
+            parts = {p for p in pieces if _part_is_name(p)}
+            found |= parts
+            lower |= parts
+            continue
+        if len(kk) < 2 or not kk.replace("-", "").replace("'", "").isalpha() or \
+                kk in STOP_WORDS or _in_any_vocabulary(kk):
+            continue
+        found.add(kk)
+        if w.startswith("@") or k in labels or w.islower():
+            lower.add(kk)
+    full = _full_names(text, persons)
+    left: set[str] = set()
+    for k in (range(text.n) if counted is None else counted):
+        if k in persons or not 0 <= k < text.n:
+            continue
+        w = words[k]
+        mention = keys[k] in found and (_capitalised(w) or w.startswith("@")
+                                        or keys[k] in lower)
+        if mention or _run_together(w, found, full):
+            left.add(keys[k])
+    return len(left)

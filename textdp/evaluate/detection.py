@@ -239,6 +239,11 @@ class SurvivalRun:
     others_kept: int
     tokens: int
     seconds: float
+    #: With ``review``: texts flagged for review, and per reason the texts it flags
+    #: (``None`` without review).
+    flagged: int | None = None
+    reasons: dict[str, int] | None = None
+    texts: int = 0
 
     @property
     def surviving_share(self) -> float:
@@ -269,7 +274,9 @@ class SurvivalRun:
                 "anywhere_share": self.anywhere_share, "others": self.others,
                 "others_kept": self.others_kept, "others_kept_share": self.others_kept_share,
                 "tokens": self.tokens, "seconds": self.seconds,
-                "tokens_per_s": self.tokens_per_s}
+                "tokens_per_s": self.tokens_per_s,
+                **({} if self.flagged is None else {
+                    "texts": self.texts, "flagged": self.flagged, "reasons": self.reasons})}
 
     def summary(self) -> str:
         s = self.scores
@@ -277,7 +284,14 @@ class SurvivalRun:
                 f"F1 {s.f1:.3f} | token recall {s.token_recall:.3f} | surviving "
                 f"{100 * self.surviving_share:5.1f} % (anywhere {100 * self.anywhere_share:5.1f}"
                 f" %) of {self.names} | other words kept {100 * self.others_kept_share:5.1f} % | "
-                f"{self.tokens_per_s:,.0f} tokens/s")
+                f"{self.tokens_per_s:,.0f} tokens/s" + self.review_summary())
+
+    def review_summary(self) -> str:
+        """`` | review: n of N texts (reason n, ...)`` with review, else nothing."""
+        if self.flagged is None:
+            return ""
+        reasons = ", ".join(f"{k} {v}" for k, v in (self.reasons or {}).items())
+        return f" | review: {self.flagged} of {self.texts} texts ({reasons})"
 
 
 def survival(privatizer: Any, sentences: Sequence[Any], *, name: str = "detector",
@@ -296,9 +310,17 @@ def survival(privatizer: Any, sentences: Sequence[Any], *, name: str = "detector
     privatizer(texts[0] if texts else "")  # load models outside the timed run
     start = time.perf_counter()
     outputs = []
+    reviews = []
     for i in range(0, len(texts), batch_size):
-        outputs.extend(r.text for r in privatizer.privatize(texts[i:i + batch_size]))
+        for r in privatizer.privatize(texts[i:i + batch_size]):
+            outputs.append(r.text)
+            reviews.append(getattr(getattr(r, "report", None), "review", None))
     seconds = time.perf_counter() - start
+    flagged = reasons = None
+    if reviews and reviews[0] is not None:  # the privatizer gives the review signal
+        counts = [dict(r) for r in reviews]
+        flagged = sum(any(c.values()) for c in counts)
+        reasons = {k: sum(1 for c in counts if c.get(k)) for k in counts[0]}
     names = surviving = anywhere = others = kept = 0
     gold: list[list[Span]] = []
     pred: list[list[Span]] = []
@@ -328,7 +350,7 @@ def survival(privatizer: Any, sentences: Sequence[Any], *, name: str = "detector
         pred.append(_runs([w and t != c for w, t, c in zip(words, sent.tokens, chunks)]))
     tokens = sum(len(s.tokens) for s in sentences)
     return SurvivalRun(name, domain, score(gold, pred), names, surviving, anywhere, others,
-                       kept, tokens, seconds)
+                       kept, tokens, seconds, flagged, reasons, len(texts))
 
 
 def _runs(flags: Sequence[bool], offset: int = 0) -> list[Span]:
@@ -355,10 +377,12 @@ def check_detectors(detectors: Sequence[str | None]) -> None:
 
 def evaluate_domains(data_dir: str | os.PathLike[str] | None, detectors: Sequence[str | None],
                      *, domains: str | Sequence[str] | None = None, epsilon: float | None = None,
-                     seed: int | None = 0, limit: int | None = None, log: Any = print
-                     ) -> list[SurvivalRun]:
+                     seed: int | None = 0, limit: int | None = None, log: Any = print,
+                     review: bool = False) -> list[SurvivalRun]:
     """Every detector on every domain's dev split (:mod:`textdp.corpora.domains`), through
-    the full default privatizer (names only, default ε): one line each."""
+    the full default privatizer (names only, default ε): one line each. ``review``: also
+    count the texts the review signal flags (``Privatizer(review=True)``; the outputs, and
+    so the other figures, are the same)."""
     check_detectors(detectors)
     from textdp.corpora.domains import load_split, resolve_domains, sentences
     from textdp.privatizer import Privatizer
@@ -373,7 +397,7 @@ def evaluate_domains(data_dir: str | os.PathLike[str] | None, detectors: Sequenc
         log(f"{d.name}: {d.description}, dev {d.dev}: {len(splits[d.name])} texts, "
             f"{sum(len(s.tokens) for s in splits[d.name]):,} tokens, {n} persons")
     for spec in detectors:
-        kwargs: dict[str, Any] = {"detector": spec, "seed": seed}
+        kwargs: dict[str, Any] = {"detector": spec, "seed": seed, "review": review}
         if epsilon is not None:
             kwargs["epsilon"] = epsilon
         privatizer = Privatizer(**kwargs)

@@ -14,10 +14,18 @@ is what ``privatize`` replaces (docs/architecture.md, "Selection").
    tokens a whole address or number covers keep its label, honorifics are dropped, and only
    tokens in the core of a chunk stay targets. For the audit trail it gives the spans that
    were targeted with the detector and score that found them (offsets, never text).
+3. One detection for every mention: the detector's register stage targets every mention of
+   a name it found (:mod:`textdp.detect.register`); the names the entities of a front end
+   add get the same rule here, after the join (:func:`~textdp.detect.register.
+   mention_targets`), so no front end targets a name in one place and leaves it in another.
+4. With ``review``, the per-record review signal (:func:`review_counts`): how many names are
+   still targeted at some mentions only, and how many person spans scored near the
+   detector's threshold (codes and counts, never text).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, Protocol
 
@@ -26,8 +34,10 @@ from textdp.detect.base import span_records
 from textdp.detect.glued import split_glued
 from textdp.detect.lists import ListDetector
 from textdp.detect.pii import PII_LABELS
+from textdp.detect.register import mention_targets, partial_mentions
 from textdp.detect.rules import drop_non_names
 from textdp.pipeline.chunking import Chunk
+from textdp.report import REVIEW_MARGIN, REVIEW_REASONS
 from textdp.targets import is_word
 from textdp.tokenization import merge_tokens
 
@@ -83,6 +93,9 @@ class Selection(NamedTuple):
     #: Per doc, the targets outside its core (token → label): a neighbouring chunk draws them,
     #: and every context read in this doc masks them (:mod:`textdp.pipeline.contexts`).
     context_targets: list[dict[int, str]] | None = None
+    #: Per doc, the review signal (:func:`review_counts`: reason code, count); ``None`` when
+    #: not asked for.
+    review: list[tuple[tuple[str, int], ...]] | None = None
 
 
 class Selector(Protocol):
@@ -114,11 +127,17 @@ class TargetSelector:
         detector: the detector that finds spans when a caller gives none (``None`` with
             ``targets="all"``); :func:`textdp.detect.build_detector` builds it from the
             settings.
+        review: also give each doc's review signal (:attr:`Selection.review`).
     """
 
-    def __init__(self, targets: tuple[str, ...] | str, detector: Any) -> None:
+    def __init__(self, targets: tuple[str, ...] | str, detector: Any, *,
+                 review: bool = False) -> None:
         self.targets = targets
         self.detector = detector
+        self.review = bool(review)
+        #: The score threshold the review signal measures "near" from (``None``: no
+        #: scoring member known, so no span is near).
+        self.threshold = decision_threshold(detector) if self.review else None
         #: The PII labels among the targets: their tokens are merged into one token each.
         self.pii_labels = [] if targets == "all" else [t for t in targets if t in PII_LABELS]
 
@@ -146,13 +165,17 @@ class TargetSelector:
         ``words``: each doc's token texts, when the caller has them already. ``owners`` (the
         text each doc belongs to) and ``states`` (per text, its :class:`~textdp.budget.
         TextState`): with ``cores``, the later-mention rule spans a long text's chunks
-        (:func:`carry_mentions`)."""
+        (:func:`carry_mentions`). With ``review`` (the selector's), :attr:`Selection.review`
+        holds each doc's review signal."""
         if words is None:
             words = [[t.text for t in doc] for doc in docs]
+        review = None
         if self.targets == "all":
             masks: list[Mask] = [[ALL_LABEL if is_word(w) else None for w in ws]
                                  for ws in words]
             context_only = restrict_to_cores(docs, masks, cores or ())
+            if self.review:  # every word is a target: nothing is partial or scored
+                review = [_no_review() for _ in masks]
             found: list[list[Finding]] | None = [
                 [Finding(k, k + 1, ALL_LABEL, ALL_DETECTOR, None)
                  for k, label in enumerate(mask) if label is not None] for mask in masks] \
@@ -163,15 +186,26 @@ class TargetSelector:
                          for doc_spans in spans]
                 audit = False
             else:
-                found = self._find(docs, words, entities, entities_only, scored=audit)
+                found = self._find(docs, words, entities, entities_only,
+                                   scored=audit or self.review)
             masks = self._masks(words, [[f.span for f in fs] for fs in found])
             if spans is None and cores and owners is not None and states is not None:
                 carry_mentions(words, masks, owners, states, [c is not None for c in cores])
+            whole = [list(m) for m in masks] if self.review else None
             context_only = restrict_to_cores(docs, masks, cores or ())
+            if whole is not None:
+                cs = list(cores) if cores else [None] * len(docs)
+                review = [_no_review() for _ in masks] if spans is not None else [
+                    review_counts(ws, full, mask, fs, self.threshold,
+                                  None if core is None else
+                                  [t.i for t in doc if core[0] <= t.idx < core[1]])
+                    for doc, ws, full, mask, fs, core in zip(docs, words, whole, masks, found,
+                                                             cs)]
         if not audit or found is None:
-            return Selection(masks, None, context_only)
+            return Selection(masks, None, context_only, review)
         return Selection(masks, [audit_spans(doc, fs, mask)
-                                 for doc, fs, mask in zip(docs, found, masks)], context_only)
+                                 for doc, fs, mask in zip(docs, found, masks)], context_only,
+                         review)
 
     def _find(self, docs: Sequence[Any], words: Sequence[Sequence[str]],
               entities: Sequence[Sequence[Span] | None] | None, entities_only: bool, *,
@@ -209,8 +243,16 @@ class TargetSelector:
                 # A pipeline's NER takes greetings and abbreviations ("Pt", "lol", "omg")
                 # for names as the detector's members do: the same filter takes them out.
                 kept = drop_non_names(words[i], [tuple(s) for s in ents])  # type: ignore[misc]
+                before = _person_tokens(found[i])
                 found[i] = sorted({*found[i], *(Finding(s, e, label, ENTITIES, None)
                                                 for s, e, label in kept)}, key=_order)
+                persons = _person_tokens(found[i])
+                if PERSON in self.targets and persons - before:
+                    # The names the entities added get the every-mention rule the detector's
+                    # register stage gave its own (textdp.detect.register).
+                    more = mention_targets(words[i], persons)
+                    found[i] = sorted({*found[i], *(Finding(k, k + 1, PERSON, "rules", None)
+                                                    for k in more)}, key=_order)
         return screen.screen(docs, found) if screen is not None else found
 
     def _masks(self, words: Sequence[Sequence[str]], spans: Iterable[Sequence[Span]]
@@ -239,6 +281,68 @@ class TargetSelector:
 
 def _order(f: Finding) -> tuple[int, int, str, str]:
     return f.start, f.end, f.label, f.detector
+
+
+def _person_tokens(found: Iterable[Finding]) -> set[int]:
+    return {k for f in found if f.label == PERSON for k in range(f.start, f.end)}
+
+
+def _no_review() -> tuple[tuple[str, int], ...]:
+    return tuple((r, 0) for r in REVIEW_REASONS)
+
+
+def decision_threshold(detector: Any) -> float | None:
+    """The score threshold a scored person span passed: the highest of the allow/deny
+    screen's ``threshold`` (the user's setting) and the lowest threshold of the scoring
+    members (the MiniLM tagger's packaged one), found through the wrappers (``inner``,
+    ``detectors``); ``None`` when neither is known."""
+    user: float | None = None
+    members: list[float] = []
+    stack, seen = [detector], set()
+    while stack:
+        d = stack.pop()
+        if d is None or id(d) in seen:
+            continue
+        seen.add(id(d))
+        if isinstance(d, ListDetector):
+            user = d.threshold
+            stack.append(d.inner)
+            continue
+        stack.append(getattr(d, "inner", None))
+        stack.extend(getattr(d, "detectors", None) or ())
+        t = getattr(d, "threshold", None)
+        if isinstance(t, float) and 0.0 < t < 1.0:
+            members.append(t)
+    found = [t for t in (user, min(members, default=None)) if t is not None]
+    return max(found) if found else None
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-12), 1 - 1e-12)
+    return math.log(p / (1 - p))
+
+
+def review_counts(words: Sequence[str], whole: Sequence[str | None], mask: Sequence[str | None],
+                  found: Sequence[Finding], threshold: float | None,
+                  core: Sequence[int] | None = None) -> tuple[tuple[str, int], ...]:
+    """One doc's review signal, per reason of :data:`~textdp.report.REVIEW_REASONS`:
+    ``partial_mention``, the names targeted at some of their mentions and left at another
+    in the ``core`` (its tokens; ``None``: all) (:func:`~textdp.detect.register.
+    partial_mentions`; ``whole`` is the mask before the core was cut, ``mask`` after);
+    ``near_threshold``, the targeted person spans
+    (a token of theirs a target in the core) whose score's log-odds exceed the
+    ``threshold``'s by at most :data:`~textdp.report.REVIEW_MARGIN` (an unscored span, which
+    a rule, a list or another detector also found, is never near)."""
+    persons = {k for k, label in enumerate(whole) if label == PERSON}
+    partial = partial_mentions(words, persons, core) if persons else 0
+    near = 0
+    if threshold is not None:
+        edge = _logit(threshold) + REVIEW_MARGIN
+        for f in found:
+            if f.label == PERSON and f.score is not None and _logit(f.score) <= edge and any(
+                    mask[k] == PERSON for k in range(f.start, min(f.end, len(mask)))):
+                near += 1
+    return (("partial_mention", partial), ("near_threshold", near))
 
 
 def piece_docs(nlp: Any, selector: Selector, texts: Sequence[str], chunks: Sequence[Chunk]

@@ -40,6 +40,7 @@ from textdp.report import (
     HOLDS_BETWEEN_BATCH,
     HOLDS_BETWEEN_NAME_KINDS,
     HOLDS_BETWEEN_REPEATS,
+    HOLDS_BETWEEN_REVIEW,
     HOLDS_BETWEEN_SPANS,
     Report,
     ScopeAccount,
@@ -74,6 +75,8 @@ def report_template(config: PrivatizerConfig, mechanism: Mechanism,
         holds_between += HOLDS_BETWEEN_BATCH.format(dtype=str(compute_dtype).split(".")[-1])
     if config.report_spans:
         holds_between += HOLDS_BETWEEN_SPANS
+    if config.review:
+        holds_between += HOLDS_BETWEEN_REVIEW
     scale = space.scale if space is not None else None
     return with_quasi(Report.for_tokens(
         0, mechanism=mechanism.name, epsilon=mechanism.epsilon, delta=mechanism.delta,

@@ -67,6 +67,10 @@ def add_parser(sub: Any) -> None:
                    help="JSONL sample: key of the gold spans [[start, end, label], ...] "
                         "(character offsets)")
     p.add_argument("--json", default=None, help="also write the figures to this JSON file")
+    p.add_argument("--review", action="store_true",
+                   help="with a folder of dev data: also count the texts the review signal "
+                        "flags per domain (a name targeted at some mentions only, a span "
+                        "scored near the threshold); the other figures are unchanged")
     p.set_defaults(handler=run)
 
 
@@ -75,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     if os.path.isdir(args.data):
         domain_runs = evaluate_domains(args.data, args.detector or [None],
                                        domains=args.domains, epsilon=args.epsilon,
-                                       limit=args.limit)
+                                       limit=args.limit, review=args.review)
         if args.json:
             with atomic_output(args.json) as f:
                 json.dump([r.as_dict() for r in domain_runs], f, indent=2)
