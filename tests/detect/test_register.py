@@ -251,3 +251,19 @@ def test_the_ensemble_passes_its_members_scores():
     found = [[[Finding(0, 2, "PERSON", "minilm", 0.04), Finding(3, 4, "GPE", "x", 0.9)]],
              [[Finding(1, 2, "PERSON", "handles", None)]]]
     assert member_scores(found, 1) == [{0: 0.04, 1: 1.0}]
+
+
+def test_a_signature_in_capitals_survives_the_acronym_rule():
+    # Enron dev: the tagger carried "AZMAT" over the line break into the acronym of the
+    # next line; the acronym goes, the signature stays.
+    text = ("Please see the letter .\nWe will send it today .\nBest regards ,\nAZMAT\n"
+            "- ECOELECTRICA file attached")
+    words = words_of(text)
+    a, b = words.index("AZMAT"), words.index("ECOELECTRICA")
+    out = RegisterStage().apply(words, [(a, b + 1, "PERSON")])
+    assert [w for s, e, lab in out for w in words[s:e] if w.isalpha()] == ["AZMAT"]
+    # Negative control: an acronym alone on a line in the body is no name.
+    text = "Please see the letter .\nWe will send it today .\nThe FERC filing\nThanks"
+    words = words_of(text)
+    k = words.index("FERC")
+    assert RegisterStage().apply(words, [(k, k + 1, "PERSON")]) == []

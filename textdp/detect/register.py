@@ -352,10 +352,14 @@ class RegisterStage:
         if _mostly_lower(words) and len(text.lines) >= 3:  # mail and notes, not a post
             from textdp.detect.lexicon import is_first_name, is_surname
 
+            signed = _signature_lines(text)
             for a, b in runs(persons):
                 toks = [k for k in range(a, b) if _wordlike(words[k])]
                 if len(toks) == 1 and _beside_person(text, toks[0], persons):
                     continue  # "Lohman, TK": initials beside a name
+                # A signature in capitals ("Best regards,\nAZMAT") is a name, the run the
+                # tagger carried over the line break into the next line's acronym aside.
+                toks = [k for k in toks if text.line[k] not in signed]
                 if toks and all(words[k].isalpha() and words[k].isupper() and
                                 len(words[k]) >= 2 and not is_first_name(words[k], 1000)
                                 and not is_surname(words[k], 5000) for k in toks):
@@ -829,6 +833,19 @@ def _effective_scores(text: _Text, persons: set[int], scores: dict[int, float]
         for j in range(a, b):
             if j not in out:
                 out[j] = max(known) if known else by_key.get(text.keys[j], 1.0)
+    return out
+
+
+def _signature_lines(text: _Text) -> set[int]:
+    """The lines of a signature: the rest of a sign-off's line, and the line after a
+    sign-off that ends its line ("Best regards,")."""
+    out = set()
+    for ln, toks in text.lines.items():
+        if toks and text.keys[toks[0]] in SIGN_OFFS:
+            out.add(ln)
+            if all(not _wordlike(text.words[k]) or text.keys[k] in SIGN_OFFS
+                   or text.keys[k] in SIGN_OFF_HEADS for k in toks):
+                out.add(ln + 1)
     return out
 
 
