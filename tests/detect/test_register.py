@@ -267,3 +267,17 @@ def test_a_signature_in_capitals_survives_the_acronym_rule():
     words = words_of(text)
     k = words.index("FERC")
     assert RegisterStage().apply(words, [(k, k + 1, "PERSON")]) == []
+
+
+def test_the_organisation_of_the_mail_is_no_name():
+    # Enron dev: "Accenture" in a signature and a sentence, with two accenture.com senders.
+    text = ("From : sheri.a.righi@accenture.com\nCc : dan.kyle@accenture.com\n"
+            "Accenture will address this tomorrow .\nSheri Righi\nAccenture")
+    assert marked(text, "Accenture", "Sheri", "Righi") == \
+        ["sheri.a.righi@accenture.com", "Sheri", "Righi"]  # the name's address joins it
+    # Negative controls: one address names no organisation, and a family's shared domain
+    # that is a surname is still a name.
+    text = "From : sheri.a.righi@accenture.com\nAccenture will address this ."
+    assert marked(text, "Accenture") == ["Accenture"]
+    text = "From : ann@lee.org\nCc : bob@lee.org\nLee will call you ."
+    assert marked(text, "Lee") == ["Lee"]

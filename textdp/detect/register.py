@@ -458,6 +458,17 @@ class RegisterStage:
                 local, _, domain = w.casefold().partition("@")
                 if local and local == domain.split(".")[0]:
                     out.add(k)
+        # The organisation of the text's mail: the name of a domain that two addresses or
+        # more share ("sheri.a.righi@accenture.com", "dan.lee@accenture.com") or of an
+        # organisation's own address ("Accenture@Accenture") is an organisation at its
+        # capitalised mentions ("Accenture will address this"), unless a census name (a
+        # family's domain: "ann@lee.org", "bob@lee.org").
+        from textdp.detect.lexicon import is_first_name, is_surname
+
+        org_names = _organisation_domains(words)
+        out.update(k for k in persons if keys[k] in org_names and _capitalised(words[k])
+                   and words[k].isalpha() and not is_first_name(keys[k])
+                   and not is_surname(keys[k], 20000))
         return out
 
     def subject_words(self, text: _Text, persons: set[int], subject_lines: set[int],
@@ -834,6 +845,19 @@ def _effective_scores(text: _Text, persons: set[int], scores: dict[int, float]
             if j not in out:
                 out[j] = max(known) if known else by_key.get(text.keys[j], 1.0)
     return out
+
+
+def _organisation_domains(words: Sequence[str]) -> set[str]:
+    """Names of the organisations whose mail a text holds: the first label of a domain
+    that two different addresses share, and the name of an ``X@X`` address."""
+    locals_of: dict[str, set[str]] = {}
+    for w in words:
+        if "@" in w and not w.startswith("@"):
+            local, _, domain = w.casefold().strip("<>()[]\"',;").partition("@")
+            name = domain.split(".")[0]
+            if local and name.isalpha() and len(name) > 2:
+                locals_of.setdefault(name, set()).add(local)
+    return {name for name, locs in locals_of.items() if len(locs) >= 2 or name in locs}
 
 
 def _signature_lines(text: _Text) -> set[int]:
