@@ -210,3 +210,110 @@ def test_partial_mentions_count_what_is_still_left():
     assert partial_mentions(words, {0, 1}, counted=range(0, 5)) == 0
     more = mention_targets(words, {0, 1})
     assert partial_mentions(words, {0, 1} | more) == 0
+
+
+def weak(text, scores, labels=()):
+    """The person words the stage leaves when the tagger alone found ``scores`` (word →
+    score, every occurrence) and the NER read ``labels`` (word → label)."""
+    words = words_of(text)
+    spans = [(k, k + 1, "PERSON") for k, w in enumerate(words) if w in scores]
+    found = {k: scores[w] for k, w in enumerate(words) if w in scores}
+    ents = [(k, k + 1, dict(labels)[w]) for k, w in enumerate(words) if w in dict(labels)]
+    out = RegisterStage().apply(words, spans, ents, scores=found)
+    return [w for s, e, lab in out if lab == "PERSON" for w in words[s:e]]
+
+
+def test_a_weak_tagger_reading_yields_to_the_ner_place_reading():
+    # CoNLL dev: "Arbil" (0.03, GPE) is a town; "Transwestern" (Enron, ORG) a pipeline.
+    assert weak("Kurdish fighters took Arbil on Saturday", {"Arbil": 0.03},
+                {"Arbil": "GPE"}) == []
+    assert weak("it seems that Transwestern should monitor this", {"Transwestern": 0.02},
+                {"Transwestern": "ORG"}) == []
+    # Negative controls: a sure reading, a census name, a name beside a sure name, and
+    # a word the NER leaves unlabelled keep their weak reading.
+    assert weak("Kurdish fighters took Arbil on Saturday", {"Arbil": 0.4},
+                {"Arbil": "GPE"}) == ["Arbil"]
+    assert weak("I met Jordan in town", {"Jordan": 0.05}, {"Jordan": "GPE"}) == ["Jordan"]
+    assert weak("Quigley , Dutch , McMichael", {"Quigley": 0.9, "Dutch": 0.05,
+                                                 "McMichael": 0.9},
+                {"Dutch": "NORP"}) == ["Quigley", "Dutch", "McMichael"]
+    assert weak("Kurdish fighters took Arbil on Saturday", {"Arbil": 0.03}) == ["Arbil"]
+    # Document agreement: a confident reading elsewhere in the text keeps every mention.
+    assert weak("Teb Lokey wrote . Blair / Teb will review", {"Teb": 0.03, "Lokey": 0.9},
+                {"Teb": "ORG"}) == ["Teb", "Lokey", "Teb"]
+
+
+def test_a_word_weak_at_every_mention_and_placed_twice_is_no_name():
+    text = "SoCalGas sent a copy . the SoCalGas application . SoCalGas says"
+    assert weak(text, {"SoCalGas": 0.15}, {"SoCalGas": "GPE"}) == []
+    # one place reading is not enough; a sure mention keeps them all
+    assert weak("SoCalGas sent a copy . SoCalGas says", {"SoCalGas": 0.15},
+                {}) == ["SoCalGas", "SoCalGas"]
+
+
+def test_weak_hashtags_are_topics_unless_a_name_shows():
+    # BTC dev: "#Qotsa", "#truefriends" are topics; "#MitchMyths" holds a first name and
+    # "# Attenborough shows us …" is the subject of its sentence.
+    assert weak("do n't tell anyone # Qotsa", {"Qotsa": 0.03}) == []
+    assert weak("so true # truefriends", {"truefriends": 0.1}) == []
+    assert weak("ha # MitchMyths", {"MitchMyths": 0.03}) == ["MitchMyths"]
+    assert weak("# Attenborough shows us a platypus", {"Attenborough": 0.02}) == \
+        ["Attenborough"]
+    assert weak("do n't tell anyone # Qotsa", {"Qotsa": 0.6}) == ["Qotsa"]
+    assert weak("Not sleeping tonight # Kent", {"Kent": 0.03}) == ["Kent"]  # a census name
+
+
+def test_subject_lines_keep_only_names_something_shows():
+    text = ("Subject : RE : SoCalGas Developments\nTony , SoCalGas sent out a copy\n"
+            "Thanks")
+    # (the body's weak "SoCalGas" has no reading against it and stays a target)
+    assert weak(text, {"SoCalGas": 0.03, "Developments": 0.03, "Tony": 0.99}) == \
+        ["Tony", "SoCalGas"]
+    # Negative controls: a first name, a sure surname, a name the body shows.
+    assert weak("Subject : w/ ref to Julie Lim\nHi Justin", {"Julie": 0.99, "Lim": 0.99,
+                                                            "Justin": 0.99}) == \
+        ["Julie", "Lim", "Justin"]
+    assert weak("Subject : FW : Hoegh Galleon\nDan", {"Hoegh": 0.8, "Galleon": 0.8,
+                                                     "Dan": 0.99},
+                {"Hoegh": "PERSON"}) == ["Hoegh", "Galleon", "Dan"]
+    assert weak("Subject : Visit of Okonkwo\nOkonkwo arrives Monday",
+                {"Okonkwo": 0.9}) == ["Okonkwo", "Okonkwo"]
+
+
+def test_the_ensemble_passes_its_members_scores():
+    from textdp.detect.base import Finding
+    from textdp.detect.ensemble import member_scores
+
+    found = [[[Finding(0, 2, "PERSON", "minilm", 0.04), Finding(3, 4, "GPE", "x", 0.9)]],
+             [[Finding(1, 2, "PERSON", "handles", None)]]]
+    assert member_scores(found, 1) == [{0: 0.04, 1: 1.0}]
+
+
+def test_a_signature_in_capitals_survives_the_acronym_rule():
+    # Enron dev: the tagger carried "AZMAT" over the line break into the acronym of the
+    # next line; the acronym goes, the signature stays.
+    text = ("Please see the letter .\nWe will send it today .\nBest regards ,\nAZMAT\n"
+            "- ECOELECTRICA file attached")
+    words = words_of(text)
+    a, b = words.index("AZMAT"), words.index("ECOELECTRICA")
+    out = RegisterStage().apply(words, [(a, b + 1, "PERSON")])
+    assert [w for s, e, lab in out for w in words[s:e] if w.isalpha()] == ["AZMAT"]
+    # Negative control: an acronym alone on a line in the body is no name.
+    text = "Please see the letter .\nWe will send it today .\nThe FERC filing\nThanks"
+    words = words_of(text)
+    k = words.index("FERC")
+    assert RegisterStage().apply(words, [(k, k + 1, "PERSON")]) == []
+
+
+def test_the_organisation_of_the_mail_is_no_name():
+    # Enron dev: "Accenture" in a signature and a sentence, with two accenture.com senders.
+    text = ("From : sheri.a.righi@accenture.com\nCc : dan.kyle@accenture.com\n"
+            "Accenture will address this tomorrow .\nSheri Righi\nAccenture")
+    assert marked(text, "Accenture", "Sheri", "Righi") == \
+        ["sheri.a.righi@accenture.com", "Sheri", "Righi"]  # the name's address joins it
+    # Negative controls: one address names no organisation, and a family's shared domain
+    # that is a surname is still a name.
+    text = "From : sheri.a.righi@accenture.com\nAccenture will address this ."
+    assert marked(text, "Accenture") == ["Accenture"]
+    text = "From : ann@lee.org\nCc : bob@lee.org\nLee will call you ."
+    assert marked(text, "Lee") == ["Lee"]

@@ -193,3 +193,29 @@ def test_extend_names():
     # A hashtag is closed: the title-case word after "#JuliaTalks" does not join it.
     tweet = toks("# JuliaTalks Tonight at 8")
     assert extend_names(tweet, [(0, 2, "PERSON")]) == [(0, 2, "PERSON")]
+
+
+def test_a_common_word_ends_a_run_on_name():
+    """BTC and Enron dev: a title-case headline or subject ran on from the name into its
+    words ("Kanye West Writes Twitter Epic", "Blanco Hub Agreements"). The pipeline's own
+    vectors say which words are common; a census name that is a word still runs on."""
+    from textdp.defaults import load_pipeline
+    from textdp.detect.rules import common_word
+
+    common = common_word(load_pipeline().vocab)
+    assert common("writes") and common("agreements")
+    assert not common("stone") and not common("zahra")  # a census surname, an unknown word
+    words = toks("Kanye West Writes Twitter Epic")
+    assert names(words, extend_names(words, [(0, 2, "PERSON")], None, common)) == \
+        ["Kanye West"]
+    # Negative controls: a surname that is a word, and a name the tagger cut short.
+    words = toks("I love Emma Stone films")
+    assert names(words, extend_names(words, [(2, 3, "PERSON")], None, common)) == \
+        ["Emma Stone"]
+    words = toks("She met Fatima Zahra today")
+    assert names(words, extend_names(words, [(2, 3, "PERSON")], None, common)) == \
+        ["Fatima Zahra"]
+    # A vocab without vectors knows no common word.
+    import spacy
+
+    assert not common_word(spacy.blank("en").vocab)("writes")

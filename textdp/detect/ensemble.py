@@ -58,6 +58,30 @@ def union_spans(span_lists: Sequence[Sequence[Span]]) -> list[Span]:
     return sorted(out)
 
 
+def member_scores(found: Sequence[Sequence[Sequence[Finding]]], n: int
+                  ) -> list[dict[int, float]]:
+    """Per doc, the person tokens the members found, each with the highest score a member
+    gave it (a span's score is its best word's); 1.0 for a token an unscored member (rules,
+    handles, a spaCy tagger) found: nothing says its evidence is weak. Tokens the rules
+    added later have none. The register stage reads these as the strength of the name
+    evidence."""
+    out: list[dict[int, float]] = []
+    for i in range(n):
+        scores: dict[int, float] = {}
+        unscored: set[int] = set()
+        for member in found:
+            for f in member[i]:
+                if f.label != PERSON:
+                    continue
+                for k in range(f.start, f.end):
+                    if f.score is None:
+                        unscored.add(k)
+                    else:
+                        scores[k] = max(scores.get(k, 0.0), float(f.score))
+        out.append({**scores, **dict.fromkeys(unscored, 1.0)})
+    return out
+
+
 class EnsembleDetector:
     """Union of detectors with recall priority, followed by the name rules.
 
@@ -91,11 +115,17 @@ class EnsembleDetector:
         if not self.detectors:
             assert self.rules is not None
             return self.rules(docs)
-        outputs = [d(docs) for d in self.detectors]
-        merged = [union_spans([out[i] for out in outputs]) for i in range(len(docs))]
+        if self.register is None:
+            outputs = [d(docs) for d in self.detectors]
+            merged = [union_spans([out[i] for out in outputs]) for i in range(len(docs))]
+            return self.rules.expand(docs, merged) if self.rules is not None else merged
+        # The register reads the tagger's scores: its findings cost what its spans do.
+        found = [find(d, docs) for d in self.detectors]
+        merged = [union_spans([[f.span for f in out[i]] for out in found])
+                  for i in range(len(docs))]
         if self.rules is not None:
             merged = self.rules.expand(docs, merged)
-        return self.register(docs, merged) if self.register is not None else merged
+        return self.register(docs, merged, scores=member_scores(found, len(docs)))
 
     def findings(self, docs: Sequence[Any]) -> list[list[Finding]]:
         """The spans of :meth:`__call__`, each with the members whose spans overlap it
@@ -113,7 +143,7 @@ class EnsembleDetector:
         if self.rules is not None:
             merged = self.rules.expand(docs, merged)
         if self.register is not None:
-            merged = self.register(docs, merged)
+            merged = self.register(docs, merged, scores=member_scores(outputs, len(docs)))
         return [attribute(spans, [f for out in outputs for f in out[i]], "rules")
                 for i, spans in enumerate(merged)]
 

@@ -53,6 +53,24 @@ VOCABULARIES = ("field_labels", "clinical", "interjections", "roles", "organisat
                 "street", "address")
 #: spaCy NER labels read as "not a person here".
 PLACE_LABELS = frozenset({"ORG", "GPE", "LOC", "FAC"})
+#: NER labels that overrule a weak tagger reading (:meth:`RegisterStage.weak_evidence`):
+#: places, organisations, nationalities, events and laws. Titles, products and facilities
+#: are left out: the social-media corpora annotate characters (``Wildcat``) and nicknames
+#: (``Le Coq``) as persons.
+NOT_PERSON_LABELS = frozenset({"ORG", "GPE", "LOC", "NORP", "EVENT", "LAW"})
+#: A tagger score below this is weak evidence: the tagger's recall-first threshold (0.015)
+#: lets through place and product words it gives 0.02-0.1; on the dev splits 14 % of the
+#: person words it found score below 0.1 and 1 % of the names (chosen on dev data only).
+WEAK_SCORE = 0.1
+#: Below this a hashtag is weak evidence (hashtags are topics far more often than names:
+#: 16 of 632 in BTC's dev section are persons).
+WEAK_HASHTAG_SCORE = 0.2
+#: A word read weakly at every mention (below this) and as a place or organisation by the
+#: NER at two mentions or more is no name at any of them.
+DOC_WEAK_SCORE = 0.2
+#: A subject-line word needs at least this tagger score (with a census name or the NER's
+#: PERSON reading) to stay a name there on its own.
+SUBJECT_SCORE = 0.5
 # Words never part of a name (capitalised or not): articles, prepositions, pronouns.
 STOP_WORDS = frozenset({
     "the", "a", "an", "and", "or", "but", "of", "in", "on", "at", "to", "for", "by", "with",
@@ -211,12 +229,20 @@ class RegisterStage:
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "_ner": None}
 
-    def __call__(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]]
+    def __call__(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]],
+                 scores: Sequence[dict[int, float] | None] | None = None
                  ) -> list[list[Span]]:
-        """Each doc's spans read in its register."""
+        """Each doc's spans read in its register. ``scores``: per doc, the tagger's score
+        of the person tokens only scored members found (:func:`~textdp.detect.ensemble.
+        member_scores`); where one is weak, the pipeline's NER is asked about that doc."""
         docs = list(docs)
+        words = [[t.text for t in doc] for doc in docs]
+        if scores is None:
+            scores = [None] * len(docs)
+        ask = [i for i in range(len(docs)) if self.precision and (
+            self.entities or _asks_entities(words[i], spans[i], scores[i]))]
         entities: list[list[Span] | None] = [None] * len(docs)
-        if self.entities and self.precision and docs:
+        if ask:
             if self._ner is None:
                 from textdp.detect.spacy_ner import SpacyNERDetector
 
@@ -224,26 +250,35 @@ class RegisterStage:
             from spacy.tokens import Doc
 
             # Copies: the NER must not set entities on the caller's docs.
-            copies = [Doc(d.vocab, words=[t.text for t in d],
-                          spaces=[bool(t.whitespace_) for t in d]) for d in docs]
-            entities = list(self._ner(copies))
-        return [self.apply([t.text for t in doc], doc_spans, ents)
-                for doc, doc_spans, ents in zip(docs, spans, entities)]
+            copies = [Doc(docs[i].vocab, words=words[i],
+                          spaces=[bool(t.whitespace_) for t in docs[i]]) for i in ask]
+            for i, ents in zip(ask, self._ner(copies)):
+                entities[i] = list(ents)
+        return [self.apply(ws, doc_spans, ents, scores=sc)
+                for ws, doc_spans, ents, sc in zip(words, spans, entities, scores)]
 
     # ------------------------------------------------------------------ one doc
     def apply(self, words: Sequence[str], spans: Sequence[Span],
-              entities: Iterable[Span] | None = None) -> list[Span]:
+              entities: Iterable[Span] | None = None,
+              scores: dict[int, float] | None = None) -> list[Span]:
         """One doc's spans (token indices of ``words``) read in its register; ``entities``
-        are the NER's spans of the doc (any labels; :data:`PLACE_LABELS` count)."""
+        are the NER's spans of the doc (any labels), ``scores`` the tagger's scores of the
+        person tokens only it found (weak ones are weighed against the NER's reading)."""
         text = _Text(words)
         persons = {k for s, e, lab in spans if lab == PERSON for k in range(s, e)}
+        scores = _effective_scores(text, persons, scores) if scores else {}
+        entities = list(entities or ())
         drop: set[int] = set()
         if self.precision:
-            drop = self.non_names(text, persons)
+            drop = self.non_names(text, persons, scores, entities)
             persons -= drop
             # The NER's evidence is weaker than the text's own: a name the register shows
             # (an address part, a signature) takes back a word it read as a place.
-            persons -= self.entity_evidence(text, persons, list(entities or ()))
+            weak = self.weak_evidence(text, persons, scores, entities)
+            persons -= weak
+            drop |= weak
+            if self.entities:
+                persons -= self.entity_evidence(text, persons, entities)
             persons -= self.stray_lower(text, persons)
         if self.recall:
             added = self.names(text, persons) - drop
@@ -252,10 +287,12 @@ class RegisterStage:
         return _rebuild(text, spans, persons)
 
     # ------------------------------------------------------------------ step 1
-    def non_names(self, text: _Text, persons: set[int]) -> set[int]:
+    def non_names(self, text: _Text, persons: set[int],
+                  scores: dict[int, float] | None = None,
+                  entities: Sequence[Span] = ()) -> set[int]:
         """Tokens of ``persons`` that the register shows are no names, and the other
         tokens that are labels, abbreviations or place words in their place (kept from
-        step 2 and 3)."""
+        step 2 and 3). ``scores`` and ``entities`` weigh the words of subject lines."""
         words, keys = text.words, text.keys
         fields, clinical = vocabulary("field_labels"), vocabulary("clinical")
         interjections, roles = vocabulary("interjections"), vocabulary("roles")
@@ -315,28 +352,26 @@ class RegisterStage:
         if _mostly_lower(words) and len(text.lines) >= 3:  # mail and notes, not a post
             from textdp.detect.lexicon import is_first_name, is_surname
 
+            signed = _signature_lines(text)
             for a, b in runs(persons):
                 toks = [k for k in range(a, b) if _wordlike(words[k])]
                 if len(toks) == 1 and _beside_person(text, toks[0], persons):
                     continue  # "Lohman, TK": initials beside a name
+                # A signature in capitals ("Best regards,\nAZMAT") is a name, the run the
+                # tagger carried over the line break into the next line's acronym aside.
+                toks = [k for k in toks if text.line[k] not in signed]
                 if toks and all(words[k].isalpha() and words[k].isupper() and
                                 len(words[k]) >= 2 and not is_first_name(words[k], 1000)
                                 and not is_surname(words[k], 5000) for k in toks):
                     out.update(toks)
-        # Subject lines are titles: a person run there stays only with a first name in it
-        # or a mention of its words as a person outside the subject lines.
-        subject_lines = {ln for ln, toks in text.lines.items()
-                         if len(toks) > 1 and keys[toks[0]] in ("subject", "subj")
-                         and words[toks[1]] == ":"}
+        # Subject lines are titles: a person run there stays only with a first name in it,
+        # a name the tagger is sure of (with a census name or the NER's PERSON reading), or
+        # a mention of its words as a person outside the subject lines that is not itself
+        # a weak tagger reading ("SoCalGas Developments" … "SoCalGas sent out").
+        subject_lines = _subject_lines(text)
         if subject_lines:
-            from textdp.detect.lexicon import is_first_name
-
-            elsewhere = {keys[k] for k in persons - out if text.line[k] not in subject_lines}
-            for a, b in runs(k for k in persons if text.line[k] in subject_lines):
-                toks = [k for k in range(a, b) if _wordlike(words[k])]
-                if not any(is_first_name(keys[k], 1000) or keys[k] in elsewhere
-                           for k in toks):
-                    out.update(toks)
+            out.update(self.subject_words(text, persons - out, subject_lines, scores or {},
+                                          entities))
         # Role words, and the capitalised words they head: "IT Manager", "Minister of
         # Health", "Prime Minister" (the name after a title stays: "Senator Lee").
         for k, w in enumerate(words):
@@ -423,6 +458,96 @@ class RegisterStage:
                 local, _, domain = w.casefold().partition("@")
                 if local and local == domain.split(".")[0]:
                     out.add(k)
+        # The organisation of the text's mail: the name of a domain that two addresses or
+        # more share ("sheri.a.righi@accenture.com", "dan.lee@accenture.com") or of an
+        # organisation's own address ("Accenture@Accenture") is an organisation at its
+        # capitalised mentions ("Accenture will address this"), unless a census name (a
+        # family's domain: "ann@lee.org", "bob@lee.org").
+        from textdp.detect.lexicon import is_first_name, is_surname
+
+        org_names = _organisation_domains(words)
+        out.update(k for k in persons if keys[k] in org_names and _capitalised(words[k])
+                   and words[k].isalpha() and not is_first_name(keys[k])
+                   and not is_surname(keys[k], 20000))
+        return out
+
+    def subject_words(self, text: _Text, persons: set[int], subject_lines: set[int],
+                      scores: dict[int, float], entities: Sequence[Span]) -> set[int]:
+        """Person words of the subject lines that nothing shows are names (see
+        :meth:`non_names`)."""
+        from textdp.detect.lexicon import is_first_name, is_surname
+
+        words, keys = text.words, text.keys
+        ner_person = {k for s, e, lab in entities if lab == PERSON for k in range(s, e)}
+        elsewhere = {keys[k] for k in persons if text.line[k] not in subject_lines
+                     and scores.get(k, 1.0) >= SUBJECT_SCORE}
+        out: set[int] = set()
+        for a, b in runs(k for k in persons if text.line[k] in subject_lines):
+            toks = [k for k in range(a, b) if _wordlike(words[k])]
+            if any(is_first_name(keys[k], 1000) or keys[k] in elsewhere or (
+                    scores.get(k, 0.0) >= SUBJECT_SCORE and
+                    (k in ner_person or is_surname(keys[k], 20000)))
+                   for k in toks):
+                continue
+            out.update(toks)
+        return out
+
+    def weak_evidence(self, text: _Text, persons: set[int], scores: dict[int, float],
+                      entities: Sequence[Span]) -> set[int]:
+        """Person words the tagger alone found with a weak score (below
+        :data:`WEAK_SCORE`) that the text reads as something else: a word the pipeline's
+        NER reads as a place, an organisation, a nationality or an event
+        (:data:`NOT_PERSON_LABELS`: "Arbil", "OSCE", "Transwestern"), and a hashtag
+        (below :data:`WEAK_HASHTAG_SCORE`, "#truefriends", "#Kent"). Never a census
+        name (in a hashtag: of its camel-case parts, "#MitchMyths"), a handle, or a word
+        of a name that holds a stronger reading in the same text ("Teb Lokey" … "Teb")."""
+        if not scores:
+            return set()
+        from textdp.detect.lexicon import is_first_name, is_surname
+
+        words, keys = text.words, text.keys
+        labels = {k: lab for s, e, lab in entities for k in range(s, e)}
+        # Words of a person run of two words or more with a strong reading in this text.
+        strong = {keys[k] for a, b in runs(persons)
+                  if sum(_wordlike(words[j]) for j in range(a, b)) > 1
+                  and any(scores.get(j, 1.0) >= WEAK_SCORE for j in range(a, b))
+                  for k in range(a, b)}
+        # and words read as a name with confidence at another mention (document agreement)
+        strong |= {keys[k] for k in persons if scores.get(k, 1.0) >= SUBJECT_SCORE}
+        # A word the tagger reads weakly at every person mention and the NER as a place or
+        # organisation at two mentions or more, never as a person ("SoCalGas").
+        best: dict[str, float] = {}
+        for k in persons:
+            best[keys[k]] = max(best.get(keys[k], 0.0), scores.get(k, 1.0))
+        placed: dict[str, int] = {}
+        for k, lab in labels.items():
+            if lab == PERSON:
+                placed[keys[k]] = -len(words)
+            elif lab in NOT_PERSON_LABELS and _capitalised(words[k]):
+                placed[keys[k]] = placed.get(keys[k], 0) + 1
+        sure = {k for k in persons if scores.get(k, 1.0) >= WEAK_SCORE}
+        out: set[int] = {k for k in persons if placed.get(keys[k], 0) >= 2
+                         and best.get(keys[k], 1.0) < DOC_WEAK_SCORE and keys[k] not in strong
+                         and words[k].isalpha() and not words[k].isupper()
+                         and not is_first_name(keys[k]) and not is_surname(keys[k], 20000)}
+        for k in _weak_candidates(text, persons, scores):
+            kk = keys[k]
+            if kk in strong:
+                continue
+            if _hashtag(text, k):
+                # A hashtag read as a word of the sentence ("#Attenborough shows us") may be
+                # its subject; tags after the sentence or before a link are topics.
+                nxt = text.next(k)
+                if nxt is not None and text.words[nxt][:1].islower():
+                    continue
+                if scores[k] < WEAK_HASHTAG_SCORE and labels.get(k) != PERSON and not any(
+                        is_first_name(p, 1000) or is_surname(p, 20000)
+                        for p in _camel_parts(words[k].lstrip("#"))):
+                    out.add(k)
+            elif scores[k] < WEAK_SCORE and labels.get(k) in NOT_PERSON_LABELS and \
+                    not is_first_name(kk) and not is_surname(kk, 20000) and \
+                    not _beside_person(text, k, sure):  # "Quigley, Dutch"
+                out.add(k)
         return out
 
     def stray_lower(self, text: _Text, persons: set[int]) -> set[int]:
@@ -852,3 +977,113 @@ def partial_mentions(words: Sequence[str], persons: Iterable[int],
         if mention or _run_together(w, found, full):
             left.add(keys[k])
     return len(left)
+
+
+def _effective_scores(text: _Text, persons: set[int], scores: dict[int, float]
+                      ) -> dict[int, float]:
+    """The members' scores with one for each person token the rules added: the best score
+    of its run, else of the scored mentions of its word, else 1.0 (nothing says it is
+    weak)."""
+    out = dict(scores)
+    by_key: dict[str, float] = {}
+    for k, v in scores.items():
+        if k in persons:
+            by_key[text.keys[k]] = max(by_key.get(text.keys[k], 0.0), v)
+    for a, b in runs(persons):
+        known = [scores[j] for j in range(a, b) if j in scores]
+        for j in range(a, b):
+            if j not in out:
+                out[j] = max(known) if known else by_key.get(text.keys[j], 1.0)
+    return out
+
+
+def _organisation_domains(words: Sequence[str]) -> set[str]:
+    """Names of the organisations whose mail a text holds: the first label of a domain
+    that two different addresses share, and the name of an ``X@X`` address."""
+    locals_of: dict[str, set[str]] = {}
+    for w in words:
+        if "@" in w and not w.startswith("@"):
+            local, _, domain = w.casefold().strip("<>()[]\"',;").partition("@")
+            name = domain.split(".")[0]
+            if local and name.isalpha() and len(name) > 2:
+                locals_of.setdefault(name, set()).add(local)
+    return {name for name, locs in locals_of.items() if len(locs) >= 2 or name in locs}
+
+
+def _signature_lines(text: _Text) -> set[int]:
+    """The lines of a signature: the rest of a sign-off's line, and the line after a
+    sign-off that ends its line ("Best regards,")."""
+    out = set()
+    for ln, toks in text.lines.items():
+        if toks and text.keys[toks[0]] in SIGN_OFFS:
+            out.add(ln)
+            if all(not _wordlike(text.words[k]) or text.keys[k] in SIGN_OFFS
+                   or text.keys[k] in SIGN_OFF_HEADS for k in toks):
+                out.add(ln + 1)
+    return out
+
+
+def _subject_lines(text: _Text) -> set[int]:
+    """The lines that are a subject: ``Subject:`` lines, and lines that open with a reply
+    or forward prefix (``RE:``, ``FW:``, ``Fwd:``) as quoted subjects do."""
+    out = set()
+    for ln, toks in text.lines.items():
+        if len(toks) > 1 and text.words[toks[1]] == ":" and (
+                text.keys[toks[0]] in ("subject", "subj", "re", "fw", "fwd")):
+            out.add(ln)
+    return out
+
+
+def _hashtag(text: _Text, k: int) -> bool:
+    """Whether token ``k`` is a hashtag (``#Kent``, or ``Kent`` right after a ``#``)."""
+    if text.words[k].startswith("#"):
+        return True
+    p = text.prev(k)
+    return p is not None and text.words[p] == "#"
+
+
+def _handle(text: _Text, k: int) -> bool:
+    if text.words[k].startswith("@"):
+        return True
+    p = text.prev(k)
+    return p is not None and text.words[p] == "@"
+
+
+_CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def _camel_parts(word: str) -> list[str]:
+    """The lower-case parts of a camel-case word (``MitchMyths`` → ``mitch``, ``myths``),
+    the whole word first."""
+    return [word.casefold(), *(p.casefold() for p in _CAMEL.findall(word))]
+
+
+def _weak_candidates(text: _Text, persons: set[int], scores: dict[int, float]) -> list[int]:
+    """Person words the tagger alone found below :data:`WEAK_HASHTAG_SCORE`: letters only
+    (a hashtag's ``#`` aside), not ALL CAPS of one or two letters (initials), no handle."""
+    out = []
+    for k in sorted(persons):
+        score = scores.get(k)
+        if score is None or score >= max(WEAK_SCORE, WEAK_HASHTAG_SCORE):
+            continue
+        w = text.words[k].lstrip("#")
+        if not w.isalpha() or (w.isupper() and len(w) <= 2) or _handle(text, k):
+            continue
+        if score >= WEAK_SCORE and not _hashtag(text, k):
+            continue
+        out.append(k)
+    return out
+
+
+def _asks_entities(words: Sequence[str], spans: Sequence[Span],
+                   scores: dict[int, float] | None) -> bool:
+    """Whether the NER's reading of a doc is needed: a weak person word, or a person word
+    on a subject line."""
+    if not scores:
+        return False
+    text = _Text(words)
+    persons = {k for s, e, lab in spans if lab == PERSON for k in range(s, e)}
+    if _weak_candidates(text, persons, scores):
+        return True
+    lines = _subject_lines(text)
+    return bool(lines) and any(text.line[k] in lines for k in persons)

@@ -26,7 +26,7 @@ ensemble uses it).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from textdp.detect.base import Span
@@ -318,7 +318,8 @@ class NameRules:
                       if t not in entity]
             base = _merge_persons(doc_spans, titled)
             if self.extend:
-                base = extend_names(words, base, [bool(t.whitespace_) for t in doc])
+                base = extend_names(words, base, [bool(t.whitespace_) for t in doc],
+                                    common_word(doc.vocab))
             if self.coreference:
                 # Evidence: full names, and names after a title (even one word: "Mr Lee").
                 evidence = [s for s in base if s[2] == PERSON and s[1] - s[0] > 1] + titled
@@ -351,13 +352,18 @@ def _title_case(token: str) -> bool:
 
 
 def extend_names(words: Sequence[str], spans: Sequence[Span],
-                 spaces: Sequence[bool] | None = None) -> list[Span]:
+                 spaces: Sequence[bool] | None = None,
+                 common: Callable[[str], bool] | None = None) -> list[Span]:
     """A title-case word right after a title-case ``PERSON`` span, and in no other span,
     continues the name (``Fatima`` found, ``Al-Zahra`` not): names run on, and a tagger that
     stopped early leaves the rest of the name in the text. With ``spaces`` (whether a token
     is followed by a space), a hyphen with no space on either side joins too (``Al - Zahra``
     from spaCy's tokenizer). Upper-case text (headlines) is left alone: every word there
-    looks like a name."""
+    looks like a name. With ``common`` (whether a lower-case word is a common word of the
+    language and no census name: :func:`common_word`), such a word ends the run: in a
+    title-case headline or subject every word is capitalised ("Kanye West Writes Twitter
+    Epic", "Blanco Hub Agreements"), while a surname that is a word is a census name
+    ("Emma Stone")."""
     taken = {k for s, e, _ in spans for k in range(s, e)}
     n = len(words)
     out: list[Span] = []
@@ -365,7 +371,8 @@ def extend_names(words: Sequence[str], spans: Sequence[Span],
         # A hashtag ("#" + "JuliaTalks") is closed: the word after it starts the sentence.
         if lab == PERSON and _title_case(words[e - 1]) and words[s] != "#":
             while e < n and e not in taken:
-                if _title_case(words[e]) and name_key(words[e]) not in NOT_NAMES:
+                if _title_case(words[e]) and name_key(words[e]) not in NOT_NAMES and not (
+                        common is not None and common(name_key(words[e]))):
                     step = 1
                 elif (spaces is not None and words[e] == "-" and e + 1 < n
                       and not spaces[e - 1] and not spaces[e]
@@ -377,6 +384,23 @@ def extend_names(words: Sequence[str], spans: Sequence[Span],
                 e += step
         out.append((s, e, lab))
     return sorted(set(out))
+
+
+def common_word(vocab: Any) -> Callable[[str], bool]:
+    """Whether a lower-case word is a common word of ``vocab``'s language (it has a vector
+    in the pipeline's table: public words only) and no census first name or surname. A
+    vocab without vectors knows no common word."""
+    from textdp.detect.lexicon import is_first_name, is_surname
+
+    key2row = getattr(getattr(vocab, "vectors", None), "key2row", None) or {}
+    strings = vocab.strings
+
+    def common(word: str) -> bool:
+        # Looking a string's hash up adds nothing to the vocab's string store.
+        return bool(key2row) and word.isalpha() and strings[word] in key2row and \
+            not is_first_name(word) and not is_surname(word)
+
+    return common
 
 
 def join_touching(spans: Sequence[Span]) -> list[Span]:
