@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -295,6 +295,92 @@ def merge_tokens(doc: Any, ends: Mapping[int, int]) -> Any:
         new.from_array(attrs, values)
     for key, group in doc.spans.items():
         new.spans[key] = [Span(new, int(new_of_old[s.start]), int(new_of_old[s.end - 1]) + 1,
+                               label=s.label) for s in group if len(s)]
+    new.cats = dict(doc.cats)
+    new.user_data = dict(doc.user_data)
+    new._context = doc._context
+    return new
+
+
+#: Annotations a piece of a cut token takes from its token (:func:`split_tokens`): the tag,
+#: POS and morphology describe the whole string, which the piece is part of.
+_SPLIT_CARRIED = (("TAG", "TAG"), ("POS", "POS"), ("MORPH", "MORPH"))
+#: Annotations an uncut token keeps but a piece does not: its lemma and norm are strings
+#: computed from the whole token (a name glued into a path among them); a piece gets no
+#: lemma, and its norm falls back to its own lexeme's.
+_SPLIT_WHOLE_ONLY = (("LEMMA", "LEMMA"), ("NORM", "NORM"))
+# A piece of a cut token that stays in its token's entity: a word (letters or digits, joined
+# by apostrophes or hyphens). Separators, markup and path pieces ("C:\\Users\\", "</i",
+# "_CV.pdf") never belong to an entity a tagger drew over the glued string.
+_ENTITY_PIECE = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+
+
+def split_tokens(doc: Any, cuts: Mapping[int, Sequence[int]]) -> Any:
+    """A new doc in which token ``k`` of ``doc`` is cut at the offsets ``cuts[k]`` (inside
+    it, sorted) into tokens of its own; the text is unchanged. The counterpart of
+    :func:`merge_tokens`, and like it free of spaCy's retokenizer (which would store every
+    piece's vector in the shared vocab).
+
+    For a doc an earlier pipeline annotated (the spaCy component's input), each piece keeps
+    what can be said of it: its token's tag, POS and morphology (:data:`_SPLIT_CARRIED`),
+    no lemma and no norm (strings computed from the whole token; an uncut token keeps
+    both), the sentence start on the first piece, and its token's entity if it is a word (:data:`_ENTITY_PIECE`; the first
+    such piece of an entity's first token begins it). Span groups (labels only) cover the
+    pieces of the tokens they covered; categories, user data (keyed by character offsets,
+    which stay token boundaries) and context are kept. A doc straight from a tokenizer gives
+    the doc ``Doc(vocab, words=..., spaces=...)`` of the pieces."""
+    from spacy.tokens import Doc, Span
+
+    words: list[str] = []
+    spaces: list[bool] = []
+    origin: list[int] = []  # per piece, its token in ``doc``
+    first_piece = np.empty(len(doc) + 1, dtype=np.int64)
+    for token in doc:
+        text = token.text
+        first_piece[token.i] = len(words)
+        bounds = [0, *cuts.get(token.i, ()), len(text)]
+        for a, b in zip(bounds, bounds[1:]):
+            words.append(text[a:b])
+            spaces.append(False)
+            origin.append(token.i)
+        spaces[-1] = bool(token.whitespace_)
+    first_piece[len(doc)] = len(words)
+    new = Doc(doc.vocab, words=words, spaces=spaces)
+    attrs = [attr for attr, name in _SPLIT_CARRIED if doc.has_annotation(name)]
+    whole = [attr for attr, name in _SPLIT_WHOLE_ONLY if doc.has_annotation(name)]
+    sents = doc.has_annotation("SENT_START")
+    ents = doc.has_annotation("ENT_IOB")
+    if attrs or whole or sents or ents:
+        names = [*attrs, *whole, *(["SENT_START"] if sents else []),
+                 *(["ENT_IOB", "ENT_TYPE"] if ents else [])]
+        values = doc.to_array(names).reshape(len(doc), len(names))[origin].copy()
+        later = np.zeros(len(words), dtype=bool)  # a piece after its token's first
+        later[1:] = np.asarray(origin[1:]) == np.asarray(origin[:-1])
+        pieces = later.copy()  # every piece of a cut token
+        pieces[:-1] |= later[1:]
+        for attr in whole:
+            values[pieces, names.index(attr)] = 0
+        if sents:
+            col = names.index("SENT_START")
+            values[later, col] = np.where(values[later, col] == 0, 0, -1)
+        if ents:
+            iob, typ = names.index("ENT_IOB"), names.index("ENT_TYPE")
+            cut = {k for k in cuts if cuts[k]}
+            inside = False  # the previous piece is in the same entity
+            for i, (w, k) in enumerate(zip(words, origin)):
+                code = values[i, iob]
+                if k in cut and code in (_IOB_B, _IOB_I) and not _ENTITY_PIECE.fullmatch(w):
+                    values[i, iob], values[i, typ] = _IOB_O, 0
+                    inside = False
+                    continue
+                if code == _IOB_I and not inside:
+                    values[i, iob] = _IOB_B
+                elif code == _IOB_B and later[i] and inside:
+                    values[i, iob] = _IOB_I
+                inside = code in (_IOB_B, _IOB_I)
+        new.from_array(names, values)
+    for key, group in doc.spans.items():
+        new.spans[key] = [Span(new, int(first_piece[s.start]), int(first_piece[s.end]),
                                label=s.label) for s in group if len(s)]
     new.cats = dict(doc.cats)
     new.user_data = dict(doc.user_data)
