@@ -6,9 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from glued_contexts import (
     FULL_NAMES,
     JOIN,
@@ -18,13 +15,18 @@ from glued_contexts import (
     assert_kept_in_order,
     assert_only_the_name_changed,
 )
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from textdp.detect.glued import split_glued
 from textdp.privatizer import Privatizer
 from textdp.tokenization import (
+    MAX_RUN_CHARS,
+    _run_cut,
     merge_tokens,
-    split_tokens,
     split_glued_punctuation,
+    split_tokens,
+    tokenize,
     transient_strings,
     warm_tokenizer,
 )
@@ -330,3 +332,69 @@ def test_split_tokens_keeps_what_can_be_said_of_each_piece():
     plain = split_tokens(nlp.make_doc("Hi John|Smith"), {1: [4, 5]})
     assert [t.text for t in plain] == ["Hi", "John", "|", "Smith"]
     assert not plain.has_annotation("TAG") and not plain.has_annotation("ENT_IOB")
+
+
+# Issue 37: spaCy's tokenizer copies and hashes the rest of a whitespace-free string at each
+# affix it strips (quadratic); tokenize() reads runs longer than MAX_RUN_CHARS in pieces
+# (timed by bench/crafted.py, not here).
+PROSE = ("Angela Merkel met John Smith in Berlin (on 12:30, don't ask). "
+         "See https://acme.com/staff/john-smith/profile or mail j.smith@acme.com!\n\n  Bye.")
+
+
+@pytest.mark.parametrize("text", [PROSE, PROSE * 40, "word " * 3000, "x" * MAX_RUN_CHARS])
+def test_tokenize_gives_the_tokenizers_doc_where_no_run_is_too_long(nlp, text):
+    doc = tokenize(nlp.tokenizer, text)
+    expected = nlp.tokenizer(text)
+    assert [(t.text, t.whitespace_, t.norm_) for t in doc] == \
+        [(t.text, t.whitespace_, t.norm_) for t in expected]
+
+
+LONG_RUNS = {"hashes": "#" * 5000, "emoji": "\N{GRINNING FACE}" * 5000, "brackets": "(" * 5000,
+             "colons": "a:" * 2500, "hyphens": "x@" + "a-" * 2500, "letters": "a" * 5000,
+             "zwj": "\N{WOMAN}\u200d\N{PERSONAL COMPUTER}" * 2000,
+             "skin": "\N{THUMBS UP SIGN}\N{EMOJI MODIFIER FITZPATRICK TYPE-4}" * 2500}
+
+
+@pytest.mark.parametrize("run", LONG_RUNS.values(), ids=LONG_RUNS.keys())
+def test_tokenize_cuts_a_long_run_of_symbols_into_bounded_pieces(nlp, run):
+    text = f"Hi {run} John Smith.\n"
+    doc = tokenize(nlp.tokenizer, text)
+    expected = nlp.tokenizer(text)
+    assert doc.text == text
+    assert [t.text for t in doc][:1] == ["Hi"] and [t.text for t in doc][-4:] == \
+        ["John", "Smith", ".", "\n"]
+    if any(a.isalnum() for a in run[:2]):  # letters between the symbols: read whole
+        assert [t.text for t in doc] == [t.text for t in expected]
+    else:  # a stretch of symbols is cut, as the tokenizer cut it (one symbol or grapheme)
+        assert max(len(t) for t in doc) <= MAX_RUN_CHARS
+        assert [t.text for t in doc] == [t.text for t in expected]
+
+
+def test_a_long_run_is_cut_between_two_symbols_only():
+    assert _run_cut("#" * 3000, 0, 3000, 1000) == 1000
+    assert _run_cut("#" * 3000, 5, 3000, 1000) == 1005
+    assert _run_cut("a:" * 1500, 0, 3000, 1000) is None  # letters between: never cut
+    assert _run_cut("a" * 3000, 0, 3000, 1000) is None
+    assert _run_cut("a" * 900 + "##" + "a" * 2000, 0, 2902, 1000) == 901  # in the window
+    assert _run_cut("a" * 1500 + "##" + "a" * 2000, 0, 3502, 1000) == 1501  # the next one
+    # a joined grapheme (ZWJ sequence, skin tone) is not cut
+    for run in (LONG_RUNS["zwj"], LONG_RUNS["skin"]):
+        start = 0
+        while len(run) - start > 1000:
+            start = _run_cut(run, start, len(run), 1000)
+            assert start is not None
+            assert run[start] not in "\u200d\N{EMOJI MODIFIER FITZPATRICK TYPE-4}"
+            assert run[start - 1] != "\u200d"
+
+
+@pytest.mark.parametrize("tail", ["", "#" * 3000])
+def test_a_name_in_a_url_longer_than_the_run_limit_is_replaced_alone(tail):
+    """A URL is read whole (a cut would change its tokens, and what the tagger makes of
+    them), even with a stretch of symbols after it that is cut."""
+    url = "https://acme.com/" + "ab/" * 400 + "staff/john-smith/profile?id=" + "7" * 300
+    assert len(url) > MAX_RUN_CHARS
+    text = f"See {url}{tail} today"
+    out = Privatizer(seed=0)(text).text
+    assert "john" not in out and "smith" not in out
+    assert re.fullmatch(re.escape(text[:text.index("john")]) + r"[a-z]+-[a-z]+"
+                        + re.escape(text[text.index("smith") + 5:]), out), out[-400:]

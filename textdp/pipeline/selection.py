@@ -30,6 +30,7 @@ from textdp.detect.rules import drop_non_names
 from textdp.pipeline.chunking import Chunk
 from textdp.pseudonyms import drop_honorifics, merge_pii_tokens
 from textdp.targets import is_word
+from textdp.tokenization import tokenize
 
 Mask = list[str | None]
 PERSON = "PERSON"
@@ -218,8 +219,9 @@ def piece_docs(nlp: Any, selector: Selector, texts: Sequence[str], chunks: Seque
     """The prepared docs of the chunks (``texts[j][chunk.start:chunk.end]``, tokenized by
     ``nlp``'s tokenizer) and each one's core in its own offsets (``None``: the whole doc).
     Call it in a memory zone of ``nlp`` (:func:`textdp.tokenization.transient_strings`)."""
-    docs = selector.prepare(list(nlp.tokenizer.pipe(t[c.start:c.end]
-                                                    for t, c in zip(texts, chunks))))
+    # (tokenize: a whitespace-free run is read in bounded pieces, in linear time)
+    docs = selector.prepare([tokenize(nlp.tokenizer, t[c.start:c.end])
+                             for t, c in zip(texts, chunks)])
     cores: list[tuple[int, int] | None] = []
     for c in chunks:
         core = (c.core_start - c.start, c.core_end - c.start)
