@@ -3,9 +3,12 @@
 Declared through the ``spacy_factories`` entry point, so ``nlp.add_pipe("dp_privatizer")``
 works in a process that never imported textdp.
 
-It returns a *new* ``Doc`` whose words are the privatized words: the same number of tokens,
-the same whitespace, the entity spans with their labels, the sentence boundaries, and the tags,
-POS, morphology and lemmas of the tokens it left alone. The report is in ``doc._.dp``
+It returns a *new* ``Doc`` whose words are the privatized words: the input's tokens, except
+that a name glued to its neighbours in one token (``C:\\Users\\John.Smith\\Desktop``,
+``John<john@acme.com>``) is cut into a token of its own, so only its characters are replaced
+(:func:`textdp.detect.glued.split_glued`, as in the core), and a PII value over several tokens
+is one token; the same whitespace, the entity spans with their labels, the sentence boundaries,
+and the tags, POS, morphology and lemmas of the tokens it left alone. The report is in ``doc._.dp``
 (JSON-serialisable, so ``DocBin`` and ``nlp.pipe(n_process=...)`` carry it). The original text is
 kept nowhere on the returned Doc (docs/architecture.md rule 7) unless ``keep_original=true``,
 which puts it in ``doc._.dp_original``. Extension values and ``doc.user_data`` set by earlier

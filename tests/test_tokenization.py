@@ -6,14 +6,27 @@ from __future__ import annotations
 import re
 
 import pytest
+from glued_contexts import (
+    FULL_NAMES,
+    JOIN,
+    KEPT_AROUND_NAMES,
+    LEFT,
+    RIGHT,
+    assert_kept_in_order,
+    assert_only_the_name_changed,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from textdp.detect.glued import split_glued
 from textdp.privatizer import Privatizer
 from textdp.tokenization import (
+    MAX_RUN_CHARS,
+    _run_cut,
     merge_tokens,
     split_glued_punctuation,
+    split_tokens,
+    tokenize,
     transient_strings,
     warm_tokenizer,
 )
@@ -261,40 +274,9 @@ def test_split_glued_cuts_names_out_of_their_neighbours(nlp, text, tokens):
         assert [t.text for t in split] == tokens
 
 
-@pytest.mark.parametrize("text,kept", [
-    (r"Open C:\Users\John.Smith\Desktop\notes.txt now",
-     [r"C:\Users", ".", r"\Desktop\notes.txt now"]),
-    ("Open /home/karen/notes/Karen_Whitfield_CV.pdf", ["/home/", "/notes/", "_", "_CV.pdf"]),
-    ("See <b>John</b> <i>Smith</i> now", ["See <b>", "</b> <i>", "</i> now"]),
-    ("From: John<john@acme.com>", ["From: ", "<", "@example.com>"]),
-    ("Ask David|Kowalski now", ["|", " now"]),
-    ("Ask Karen\x00Whitfield now", ["\x00", " now"]),
-    ("id,name\n42,John Smith,active\n", ["\n42,", ",active\n"]),
-    ("See https://acme.com/staff/john-smith/profile today",
-     ["https://acme.com/staff/", "-", "/profile today"]),
-    ("See https://acme.com/search?name=John+Smith today", ["https://acme.com/search?name=", "+"]),
-    (r"Login as CORP\jsmith today", ["CORP\\", " today"]),
-])
+@pytest.mark.parametrize("text,kept", KEPT_AROUND_NAMES)
 def test_a_glued_name_is_replaced_and_its_neighbours_kept(text, kept):
-    out = Privatizer(seed=0)(text).text
-    pos = 0
-    for piece in kept:  # every kept piece, in order
-        found = out.find(piece, pos)
-        assert found >= 0, (piece, out)
-        pos = found + len(piece)
-    for name in ("John", "Smith", "john", "smith", "Karen", "karen", "Whitfield", "David",
-                 "Kowalski", "jsmith"):
-        assert name not in out.replace("Smithson", "")
-
-
-# Glued contexts around a two-part name: punctuation, markup, paths, separators, controls.
-_LEFT = ("", "(", "[", '"', "<b>", "</i><b>", "42,", "7|", "\x00", "C:\\Users\\", "/home/",
-         "\\\\srv\\", "id=3;", "<p class=\"x\">", "path/to/", "#", "*")
-_JOIN = (" ", ".", "_", "|", "\\", "</b> <i>", "\x00", "-", "+", "</b><i>", ",")
-_RIGHT = ("", ")", "]", '"', "</b>", "</b></i>", ",active", "|x", "\\Desktop\\notes.txt",
-          "_CV.pdf", ">", "/profile", "\x00", ".", "!", ";", "/")
-_FULL_NAMES = (("John", "Smith"), ("Karen", "Whitfield"), ("David", "Kowalski"),
-               ("Maria", "Garcia"), ("james", "brown"), ("Linda", "Johnson"))
+    assert_kept_in_order(Privatizer(seed=0)(text).text, kept)
 
 
 @pytest.fixture(scope="module")
@@ -304,25 +286,115 @@ def default_privatizer():
 
 @settings(max_examples=60, deadline=None, database=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(left=st.sampled_from(_LEFT), join=st.sampled_from(_JOIN), right=st.sampled_from(_RIGHT),
-       name=st.sampled_from(_FULL_NAMES))
+@given(left=st.sampled_from(LEFT), join=st.sampled_from(JOIN), right=st.sampled_from(RIGHT),
+       name=st.sampled_from(FULL_NAMES))
 def test_substitution_changes_no_character_outside_the_name(default_privatizer, left, join,
                                                             right, name):
     """Whatever is glued around a name, the output is the input with the name's characters
-    replaced and its neighbours (the context before, between and after) kept byte for byte.
-    A context piece is excused only where the detector targeted a word of its own in it
-    (a report span inside it that touches no name: a tagger's slip, not data loss)."""
-    first, last = name
-    text = f"{left}{first}{join}{last}{right}"
-    result = default_privatizer(text)
-    names = [(len(left), len(left) + len(first)),
-             (len(left) + len(first) + len(join), len(text) - len(right))]
-    bounds = [(0, names[0][0]), (names[0][1], names[1][0]), (names[1][1], len(text))]
+    replaced and its neighbours kept byte for byte (:func:`glued_contexts.
+    assert_only_the_name_changed`; the spaCy component's twin is in
+    tests/spacy_textdp/test_component_glued.py)."""
+    result = default_privatizer(f"{left}{name[0]}{join}{name[1]}{right}")
+    assert_only_the_name_changed(left, name, join, right, result.text,
+                                 [(s, e) for s, e, *_ in result.report.spans])
 
-    def own_slip(a: int, b: int) -> bool:
-        return any(a <= s and e <= b and not any(s < y and x < e for x, y in names)
-                   for s, e, *_ in result.report.spans)
 
-    kept = [".*?" if own_slip(a, b) else re.escape(text[a:b]) for a, b in bounds]
-    pattern = kept[0] + "(.+?)" + kept[1] + "(.+?)" + kept[2]
-    assert re.fullmatch(pattern, result.text, flags=re.DOTALL), (text, result.text)
+def test_split_tokens_keeps_what_can_be_said_of_each_piece():
+    """An annotated doc cut in pieces: the text is unchanged; pieces keep their token's tag
+    and POS, no lemma; the sentence start stays on the first piece; the entity goes to the
+    word pieces only (begun again after a piece that left it); span groups, categories and
+    user data follow."""
+    import spacy
+    from spacy.tokens import Doc, Span
+
+    nlp = spacy.blank("en")
+    doc = Doc(nlp.vocab, words=["Hi", "Karen\x00Whitfield", "x", "Smith</i"],
+              spaces=[True, True, True, False], tags=["UH", "NNP", "NN", "NNP"],
+              pos=["INTJ", "PROPN", "NOUN", "PROPN"], lemmas=["hi", "Karen\x00Whitfield", "x",
+                                                            "Smith</i"],
+              sent_starts=[True, False, True, False],
+              ents=["O", "B-PERSON", "O", "B-PERSON"])
+    doc.spans["sc"] = [Span(doc, 1, 2, label="NAME"), Span(doc, 3, 4, label="NAME")]
+    doc.cats = {"A": 1.0}
+    doc.user_data["k"] = 3
+    new = split_tokens(doc, {1: [5, 6], 3: [5]})
+    assert new.text == doc.text
+    assert [t.text for t in new] == ["Hi", "Karen", "\x00", "Whitfield", "x", "Smith", "</i"]
+    assert [t.tag_ for t in new] == ["UH", "NNP", "NNP", "NNP", "NN", "NNP", "NNP"]
+    assert [t.pos_ for t in new] == ["INTJ", *["PROPN"] * 3, "NOUN", "PROPN", "PROPN"]
+    assert [t.lemma_ for t in new] == ["hi", "", "", "", "x", "", ""]
+    assert [t.is_sent_start for t in new] == [True, False, False, False, True, False, False]
+    assert [(e.start, e.end, e.label_) for e in new.ents] == \
+        [(1, 2, "PERSON"), (3, 4, "PERSON"), (5, 6, "PERSON")]
+    assert [(s.start, s.end, s.label_) for s in new.spans["sc"]] == \
+        [(1, 4, "NAME"), (5, 7, "NAME")]
+    assert new.cats == {"A": 1.0} and new.user_data == {"k": 3}
+    plain = split_tokens(nlp.make_doc("Hi John|Smith"), {1: [4, 5]})
+    assert [t.text for t in plain] == ["Hi", "John", "|", "Smith"]
+    assert not plain.has_annotation("TAG") and not plain.has_annotation("ENT_IOB")
+
+
+# Issue 37: spaCy's tokenizer copies and hashes the rest of a whitespace-free string at each
+# affix it strips (quadratic); tokenize() reads runs longer than MAX_RUN_CHARS in pieces
+# (timed by bench/crafted.py, not here).
+PROSE = ("Angela Merkel met John Smith in Berlin (on 12:30, don't ask). "
+         "See https://acme.com/staff/john-smith/profile or mail j.smith@acme.com!\n\n  Bye.")
+
+
+@pytest.mark.parametrize("text", [PROSE, PROSE * 40, "word " * 3000, "x" * MAX_RUN_CHARS])
+def test_tokenize_gives_the_tokenizers_doc_where_no_run_is_too_long(nlp, text):
+    doc = tokenize(nlp.tokenizer, text)
+    expected = nlp.tokenizer(text)
+    assert [(t.text, t.whitespace_, t.norm_) for t in doc] == \
+        [(t.text, t.whitespace_, t.norm_) for t in expected]
+
+
+LONG_RUNS = {"hashes": "#" * 5000, "emoji": "\N{GRINNING FACE}" * 5000, "brackets": "(" * 5000,
+             "colons": "a:" * 2500, "hyphens": "x@" + "a-" * 2500, "letters": "a" * 5000,
+             "zwj": "\N{WOMAN}\u200d\N{PERSONAL COMPUTER}" * 2000,
+             "skin": "\N{THUMBS UP SIGN}\N{EMOJI MODIFIER FITZPATRICK TYPE-4}" * 2500}
+
+
+@pytest.mark.parametrize("run", LONG_RUNS.values(), ids=LONG_RUNS.keys())
+def test_tokenize_cuts_a_long_run_of_symbols_into_bounded_pieces(nlp, run):
+    text = f"Hi {run} John Smith.\n"
+    doc = tokenize(nlp.tokenizer, text)
+    expected = nlp.tokenizer(text)
+    assert doc.text == text
+    assert [t.text for t in doc][:1] == ["Hi"] and [t.text for t in doc][-4:] == \
+        ["John", "Smith", ".", "\n"]
+    if any(a.isalnum() for a in run[:2]):  # letters between the symbols: read whole
+        assert [t.text for t in doc] == [t.text for t in expected]
+    else:  # a stretch of symbols is cut, as the tokenizer cut it (one symbol or grapheme)
+        assert max(len(t) for t in doc) <= MAX_RUN_CHARS
+        assert [t.text for t in doc] == [t.text for t in expected]
+
+
+def test_a_long_run_is_cut_between_two_symbols_only():
+    assert _run_cut("#" * 3000, 0, 3000, 1000) == 1000
+    assert _run_cut("#" * 3000, 5, 3000, 1000) == 1005
+    assert _run_cut("a:" * 1500, 0, 3000, 1000) is None  # letters between: never cut
+    assert _run_cut("a" * 3000, 0, 3000, 1000) is None
+    assert _run_cut("a" * 900 + "##" + "a" * 2000, 0, 2902, 1000) == 901  # in the window
+    assert _run_cut("a" * 1500 + "##" + "a" * 2000, 0, 3502, 1000) == 1501  # the next one
+    # a joined grapheme (ZWJ sequence, skin tone) is not cut
+    for run in (LONG_RUNS["zwj"], LONG_RUNS["skin"]):
+        start = 0
+        while len(run) - start > 1000:
+            start = _run_cut(run, start, len(run), 1000)
+            assert start is not None
+            assert run[start] not in "\u200d\N{EMOJI MODIFIER FITZPATRICK TYPE-4}"
+            assert run[start - 1] != "\u200d"
+
+
+@pytest.mark.parametrize("tail", ["", "#" * 3000])
+def test_a_name_in_a_url_longer_than_the_run_limit_is_replaced_alone(tail):
+    """A URL is read whole (a cut would change its tokens, and what the tagger makes of
+    them), even with a stretch of symbols after it that is cut."""
+    url = "https://acme.com/" + "ab/" * 400 + "staff/john-smith/profile?id=" + "7" * 300
+    assert len(url) > MAX_RUN_CHARS
+    text = f"See {url}{tail} today"
+    out = Privatizer(seed=0)(text).text
+    assert "john" not in out and "smith" not in out
+    assert re.fullmatch(re.escape(text[:text.index("john")]) + r"[a-z]+-[a-z]+"
+                        + re.escape(text[text.index("smith") + 5:]), out), out[-400:]

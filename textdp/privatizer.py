@@ -320,8 +320,9 @@ class Privatizer:
         return out
 
     def prepare(self, docs: Sequence[Any]) -> list[Any]:
-        """Tokenized docs made ready for :meth:`select`: each multi-token PII value of a
-        targeted label one token (:meth:`TargetSelector.prepare`). Use the returned docs."""
+        """Tokenized docs made ready for :meth:`select`: each name glued to its neighbours a
+        token of its own, each multi-token PII value of a targeted label one token
+        (:meth:`TargetSelector.prepare`). Use the returned docs."""
         return self.selector.prepare(docs)
 
     def select(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None, *,

@@ -18,9 +18,10 @@ retokenizer, which would leave a trace of every merged value in the shared vocab
 from __future__ import annotations
 
 import contextlib
+import itertools
 import re
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -180,6 +181,75 @@ def _top_level_alternatives(pattern: str) -> list[str]:
     return parts
 
 
+#: The longest stretch of a whitespace-free run spaCy's tokenizer reads in one go
+#: (:func:`tokenize`): a run longer than this is cut where it has symbols side by side.
+MAX_RUN_CHARS = 1000
+#: How far before the limit a cut may move to fall at such a place (:func:`_run_cut`).
+_CUT_WINDOW = 200
+# Characters that join what is around them (ZWJ, variation selectors, combining marks,
+# emoji skin tones): never cut before one, nor after a zero-width joiner.
+_JOINING = frozenset(("Mn", "Mc", "Me", "Cf", "Sk"))
+_RUN = re.compile(r"\S+")
+
+
+def tokenize(tokenizer: Any, text: str, limit: int = MAX_RUN_CHARS) -> Any:
+    """``tokenizer(text)`` (a spaCy tokenizer) in time linear in ``len(text)``: a
+    whitespace-free run longer than ``limit`` characters is cut where two symbols (neither
+    a letter nor a digit) stand side by side (:func:`_run_cut`), about every ``limit``
+    characters, the text between cuts tokenized alone and the docs joined
+    (``Doc.from_docs``, which keeps every token attribute the tokenizer set). A text
+    without such a run is ``tokenizer(text)`` itself.
+
+    Why: spaCy's tokenizer strips the prefixes and suffixes of a whitespace-free string one
+    at a time, and each step copies and hashes the whole rest of the string
+    (``_split_affixes``), so a stretch of ``n`` affix characters (``#``, emoji, brackets)
+    costs time quadratic in ``n``: ``"#" * 20000`` cost 3.5× the time of ``"#" * 10000``, an
+    emoji run 5× (issue 37). Affixes are symbols; a symbol next to a letter or digit stops
+    the stripping, so a run without two symbols side by side (a URL, ``a:a:a:``) is read in
+    linear time as it is, and is not cut: its tokens, and what a detector reads in them,
+    stay the tokenizer's. Where two symbols meet, the tokenizer splits them anyway."""
+    if len(text) <= limit or not any(len(run) > limit for run in text.split()):
+        return tokenizer(text)
+    from spacy.tokens import Doc
+
+    cuts = [0]
+    for m in _RUN.finditer(text):
+        start, end = m.span()
+        while end - start > limit:
+            cut = _run_cut(text, start, end, limit)
+            if cut is None:
+                break
+            cuts.append(cut)
+            start = cut
+    if len(cuts) == 1:
+        return tokenizer(text)
+    cuts.append(len(text))
+    docs = [tokenizer(text[a:b]) for a, b in itertools.pairwise(cuts)]
+    return Doc.from_docs(docs, ensure_whitespace=False)
+
+
+def _run_cut(text: str, start: int, end: int, limit: int) -> int | None:
+    """Where to cut the whitespace-free run ``text[start:end]`` (longer than ``limit``):
+    between two symbols (``#|#``, ``😀|😀``, ``(|(``), never before a joining character
+    (:data:`_JOINING`) nor after a zero-width joiner; the last such place in the
+    :data:`_CUT_WINDOW` characters up to ``start + limit``, else the first one after it,
+    else ``None`` (nowhere)."""
+    import unicodedata
+
+    def safe(i: int) -> bool:
+        return not text[i - 1].isalnum() and not text[i].isalnum() and \
+            text[i - 1] != "\u200d" and unicodedata.category(text[i]) not in _JOINING
+
+    high = start + limit
+    for i in range(high, max(start + 1, high - _CUT_WINDOW) - 1, -1):
+        if safe(i):
+            return i
+    for i in range(high + 1, end):
+        if safe(i):
+            return i
+    return None
+
+
 def warm_tokenizer(nlp: Any, words: Iterable[str]) -> int:
     """Tokenize public ``words`` (and the title-case form of each lower-case one) outside any
     memory zone, so their lexemes and the tokenizer's cache entries for them are permanent;
@@ -295,6 +365,93 @@ def merge_tokens(doc: Any, ends: Mapping[int, int]) -> Any:
         new.from_array(attrs, values)
     for key, group in doc.spans.items():
         new.spans[key] = [Span(new, int(new_of_old[s.start]), int(new_of_old[s.end - 1]) + 1,
+                               label=s.label) for s in group if len(s)]
+    new.cats = dict(doc.cats)
+    new.user_data = dict(doc.user_data)
+    new._context = doc._context
+    return new
+
+
+#: Annotations a piece of a cut token takes from its token (:func:`split_tokens`): the tag,
+#: POS and morphology describe the whole string, which the piece is part of.
+_SPLIT_CARRIED = (("TAG", "TAG"), ("POS", "POS"), ("MORPH", "MORPH"))
+#: Annotations an uncut token keeps but a piece does not: its lemma and norm are strings
+#: computed from the whole token (a name glued into a path among them); a piece gets no
+#: lemma, and its norm falls back to its own lexeme's.
+_SPLIT_WHOLE_ONLY = (("LEMMA", "LEMMA"), ("NORM", "NORM"))
+# A piece of a cut token that stays in its token's entity: a word (letters or digits, joined
+# by apostrophes or hyphens). Separators, markup and path pieces ("C:\\Users\\", "</i",
+# "_CV.pdf") never belong to an entity a tagger drew over the glued string.
+_ENTITY_PIECE = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+
+
+def split_tokens(doc: Any, cuts: Mapping[int, Sequence[int]]) -> Any:
+    """A new doc in which token ``k`` of ``doc`` is cut at the offsets ``cuts[k]`` (inside
+    it, sorted) into tokens of its own; the text is unchanged. The counterpart of
+    :func:`merge_tokens`, and like it free of spaCy's retokenizer (which would store every
+    piece's vector in the shared vocab).
+
+    For a doc an earlier pipeline annotated (the spaCy component's input), each piece keeps
+    what can be said of it: its token's tag, POS and morphology (:data:`_SPLIT_CARRIED`),
+    no lemma and no norm (strings computed from the whole token; an uncut token keeps
+    both), the sentence start on the first piece, and its token's entity if it is a word
+    (:data:`_ENTITY_PIECE`; the first such piece of an entity's first token begins it).
+    Span groups (labels only) cover the pieces of the tokens they covered; categories, user
+    data (keyed by character offsets, which stay token boundaries) and context are kept. A
+    doc straight from a tokenizer gives the doc ``Doc(vocab, words=..., spaces=...)`` of the
+    pieces."""
+    from spacy.tokens import Doc, Span
+
+    words: list[str] = []
+    spaces: list[bool] = []
+    origin: list[int] = []  # per piece, its token in ``doc``
+    first_piece = np.empty(len(doc) + 1, dtype=np.int64)
+    for token in doc:
+        text = token.text
+        first_piece[token.i] = len(words)
+        bounds = [0, *cuts.get(token.i, ()), len(text)]
+        for a, b in itertools.pairwise(bounds):
+            words.append(text[a:b])
+            spaces.append(False)
+            origin.append(token.i)
+        spaces[-1] = bool(token.whitespace_)
+    first_piece[len(doc)] = len(words)
+    new = Doc(doc.vocab, words=words, spaces=spaces)
+    attrs = [attr for attr, name in _SPLIT_CARRIED if doc.has_annotation(name)]
+    whole = [attr for attr, name in _SPLIT_WHOLE_ONLY if doc.has_annotation(name)]
+    sents = doc.has_annotation("SENT_START")
+    ents = doc.has_annotation("ENT_IOB")
+    if attrs or whole or sents or ents:
+        names = [*attrs, *whole, *(["SENT_START"] if sents else []),
+                 *(["ENT_IOB", "ENT_TYPE"] if ents else [])]
+        values = doc.to_array(names).reshape(len(doc), len(names))[origin].copy()
+        later = np.zeros(len(words), dtype=bool)  # a piece after its token's first
+        later[1:] = np.asarray(origin[1:]) == np.asarray(origin[:-1])
+        pieces = later.copy()  # every piece of a cut token
+        pieces[:-1] |= later[1:]
+        for attr in whole:
+            values[pieces, names.index(attr)] = 0
+        if sents:
+            col = names.index("SENT_START")
+            values[later, col] = np.where(values[later, col] == 0, 0, -1)
+        if ents:
+            iob, typ = names.index("ENT_IOB"), names.index("ENT_TYPE")
+            cut = {k for k in cuts if cuts[k]}
+            inside = False  # the previous piece is in the same entity
+            for i, (w, k) in enumerate(zip(words, origin)):
+                code = values[i, iob]
+                if k in cut and code in (_IOB_B, _IOB_I) and not _ENTITY_PIECE.fullmatch(w):
+                    values[i, iob], values[i, typ] = _IOB_O, 0
+                    inside = False
+                    continue
+                if code == _IOB_I and not inside:
+                    values[i, iob] = _IOB_B
+                elif code == _IOB_B and later[i] and inside:
+                    values[i, iob] = _IOB_I
+                inside = code in (_IOB_B, _IOB_I)
+        new.from_array(names, values)
+    for key, group in doc.spans.items():
+        new.spans[key] = [Span(new, int(first_piece[s.start]), int(first_piece[s.end]),
                                label=s.label) for s in group if len(s)]
     new.cats = dict(doc.cats)
     new.user_data = dict(doc.user_data)

@@ -35,6 +35,7 @@ from typing import Any
 from textdp.detect import lexicon
 from textdp.detect.base import Span
 from textdp.detect.registry import register_detector
+from textdp.tokenization import split_tokens
 
 PERSON = "PERSON"
 #: Rank cut of the first name of a pair or an account name (the handle detector's default).
@@ -224,26 +225,15 @@ def glued_cuts(token: str) -> list[int]:
 
 def split_glued(docs: Iterable[Any]) -> list[Any]:
     """``docs`` with each token cut at :func:`glued_cuts` (a new doc where any token is
-    cut, the doc itself otherwise; the text is unchanged). For docs straight from a
-    tokenizer: the new docs carry no annotations."""
-    from spacy.tokens import Doc
-
+    cut, the doc itself otherwise; the text is unchanged). A doc straight from a tokenizer
+    gives a doc of the pieces; an annotated one (the spaCy component's input) keeps what
+    :func:`textdp.tokenization.split_tokens` says can be kept of each piece."""
     out = []
     for doc in docs:
-        words: list[str] | None = None
-        spaces: list[bool] = []
-        for k, token in enumerate(doc):
-            text = token.text
-            cuts = glued_cuts(text)
-            if cuts and words is None:
-                words = [t.text for t in doc[:k]]
-                spaces = [bool(t.whitespace_) for t in doc[:k]]
-            if words is None:
-                continue
-            bounds = [0, *cuts, len(text)]
-            for a, b in itertools.pairwise(bounds):
-                words.append(text[a:b])
-                spaces.append(False)
-            spaces[-1] = bool(token.whitespace_)
-        out.append(doc if words is None else Doc(doc.vocab, words=words, spaces=spaces))
+        cuts: dict[int, list[int]] = {}
+        for token in doc:
+            found = glued_cuts(token.text)
+            if found:
+                cuts[token.i] = found
+        out.append(split_tokens(doc, cuts) if cuts else doc)
     return out

@@ -384,8 +384,9 @@ class NormalisedView:
         if norm.text == text:
             return None
         from textdp.detect.glued import split_glued
+        from textdp.tokenization import tokenize
 
-        return split_glued([self._tokenizer(doc.vocab)(norm.text)])[0], norm
+        return split_glued([tokenize(self._tokenizer(doc.vocab), norm.text)])[0], norm
 
     def _tokenizer(self, vocab: Any) -> Any:
         """The tokenizer for docs of ``vocab``: the pipeline's own when one was named

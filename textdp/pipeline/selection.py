@@ -39,7 +39,7 @@ from textdp.detect.rules import drop_non_names
 from textdp.pipeline.chunking import Chunk
 from textdp.report import REVIEW_MARGIN, REVIEW_REASONS
 from textdp.targets import is_word
-from textdp.tokenization import merge_tokens
+from textdp.tokenization import merge_tokens, tokenize
 
 Mask = list[str | None]
 PERSON = "PERSON"
@@ -142,9 +142,13 @@ class TargetSelector:
         self.pii_labels = [] if targets == "all" else [t for t in targets if t in PII_LABELS]
 
     def prepare(self, docs: Sequence[Any]) -> list[Any]:
-        """``docs`` with the tokens of each multi-token PII value of a targeted label made one
-        token (:func:`merge_pii_tokens`); the docs themselves otherwise."""
-        return merge_pii_tokens(docs, self.pii_labels)
+        """``docs`` with each name glued to its neighbours cut into a token of its own
+        (:func:`~textdp.detect.glued.split_glued`: only its characters are replaced, never
+        the rest of the token) and the tokens of each multi-token PII value of a targeted
+        label made one token (:func:`merge_pii_tokens`); the docs
+        themselves where neither applies. Every front end prepares here: the core's chunks
+        straight from the tokenizer, the spaCy component's annotated Docs alike."""
+        return merge_pii_tokens(split_glued(docs), self.pii_labels)
 
     def select(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None, *,
                entities: Sequence[Sequence[Span] | None] | None = None,
@@ -350,9 +354,9 @@ def piece_docs(nlp: Any, selector: Selector, texts: Sequence[str], chunks: Seque
     """The prepared docs of the chunks (``texts[j][chunk.start:chunk.end]``, tokenized by
     ``nlp``'s tokenizer) and each one's core in its own offsets (``None``: the whole doc).
     Call it in a memory zone of ``nlp`` (:func:`textdp.tokenization.transient_strings`)."""
-    # a name glued to its neighbours becomes a token of its own (only it is replaced)
-    docs = split_glued(nlp.tokenizer.pipe(t[c.start:c.end] for t, c in zip(texts, chunks)))
-    docs = selector.prepare(docs)
+    # (tokenize: a whitespace-free run is read in bounded pieces, in linear time)
+    docs = selector.prepare([tokenize(nlp.tokenizer, t[c.start:c.end])
+                             for t, c in zip(texts, chunks)])
     cores: list[tuple[int, int] | None] = []
     for c in chunks:
         core = (c.core_start - c.start, c.core_end - c.start)
