@@ -139,7 +139,7 @@ def test_packed_batches_are_what_the_tokenizer_pads():
 def test_batches_keep_order_and_bounds():
     lengths = [3, 5, 5, 8, 40, 200, 200, 256]
     order = list(range(len(lengths)))
-    for size in (1, 2, 3, 128):
+    for size in (1, 2, 3, 64):
         batches = _batches(order, lengths, size)
         assert [k for b in batches for k in b] == order
         assert all(len(b) <= size for b in batches)
@@ -156,7 +156,7 @@ def test_sorted_deduplicated_batches_give_each_windows_own_reading():
     model, tokenizer = TransformerNameDetector()._parts()
     filler = ["the", "weather", "was", "fine", "and", "nothing", "happened", "today", "."]
     texts = [t.split() for t in MIXED] + [filler * 6 + ["Barack", "Obama", "said"] + filler * 6]
-    batched = person_probabilities(model, tokenizer, texts, batch_size=128)
+    batched = person_probabilities(model, tokenizer, texts, batch_size=64)
     for words, (prob, _) in zip(texts, batched):
         want = np.zeros(len(words), dtype=np.float32)
         for s, e in windows(len(words)):

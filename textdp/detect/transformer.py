@@ -46,7 +46,7 @@ WINDOW_STRIDE = 48
 MAX_PIECES = 256
 # Padded word pieces per forward pass at most (windows × the longest's pieces): batches of
 # short windows grow up to ``batch_size``, batches of long ones stay small in memory.
-PIECES_PER_BATCH = 4096
+PIECES_PER_BATCH = 2048
 
 
 def shape_class(word: str) -> int:
@@ -285,7 +285,7 @@ def _batches(order: Sequence[int], lengths: Sequence[int], batch_size: int
 
 
 def person_probabilities(model: Any, tokenizer: Any, texts: Sequence[Sequence[str]], *,
-                         batch_size: int = 128, device: Any = "cpu"
+                         batch_size: int = 64, device: Any = "cpu"
                          ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per text, ``P(person)`` and ``P(B) > P(I)`` (a new name starts) of every word.
 
@@ -373,7 +373,7 @@ class TransformerNameDetector:
 
     def __init__(self, model: str | os.PathLike[str] = DEFAULT_MODEL, *,
                  threshold: float | None = None, device: str = "cpu",
-                 batch_size: int = 128, quantize: bool | None = None,
+                 batch_size: int = 64, quantize: bool | None = None,
                  common_word_threshold: float | None = None) -> None:
         self.model = os.fspath(model)
         config = load_config(self.model)  # fail at construction, before any text is read
