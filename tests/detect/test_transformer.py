@@ -11,8 +11,13 @@ import pytest
 
 from textdp.detect.transformer import (
     DEFAULT_MODEL,
+    PIECES_PER_BATCH,
     TransformerNameDetector,
+    _batches,
+    encode_batch,
+    encode_windows,
     load_config,
+    pack_batch,
     person_probabilities,
     shape_class,
     spans_of,
@@ -117,6 +122,55 @@ def test_a_texts_probabilities_do_not_depend_on_its_batch():
         np.testing.assert_allclose(prob, alone_prob, atol=1e-5)
         assert (begins == alone_begins).all()
     assert max(p.max() for p, _ in together) > 0.9  # the names are found
+
+
+def test_packed_batches_are_what_the_tokenizer_pads():
+    """Windows tokenized once and padded by :func:`pack_batch` are the model inputs the
+    tokenizer's own padding gives (the same ids, mask, first pieces, casing classes)."""
+    _, tokenizer = TransformerNameDetector()._parts()
+    texts = [t.split() for t in MIXED[:8]] + [["x"] * 300]  # the last is cut at MAX_PIECES
+    packed = pack_batch(encode_windows(tokenizer, texts), tokenizer.pad_token_id)
+    padded = encode_batch(tokenizer, texts)
+    for key in ("input_ids", "attention_mask", "first_piece", "shapes"):
+        assert (packed[key] == padded[key]).all(), key
+    assert (packed["seen"] == padded["seen"]).all() and not packed["seen"][-1, -1]
+
+
+def test_batches_keep_order_and_bounds():
+    lengths = [3, 5, 5, 8, 40, 200, 200, 256]
+    order = list(range(len(lengths)))
+    for size in (1, 2, 3, 64):
+        batches = _batches(order, lengths, size)
+        assert [k for b in batches for k in b] == order
+        assert all(len(b) <= size for b in batches)
+        assert all(len(b) == 1 or len(b) * lengths[b[-1]] <= PIECES_PER_BATCH for b in batches)
+
+
+def test_sorted_deduplicated_batches_give_each_windows_own_reading():
+    """The probabilities of the length-sorted, deduplicated batches are those of reading each
+    text alone, one forward pass per window with no padding, in the order given (the plain
+    reading the batching must not change beyond float rounding); repeated texts get the
+    same values, and a long text's overlapping windows take the highest."""
+    import torch
+
+    model, tokenizer = TransformerNameDetector()._parts()
+    filler = ["the", "weather", "was", "fine", "and", "nothing", "happened", "today", "."]
+    texts = [t.split() for t in MIXED] + [filler * 6 + ["Barack", "Obama", "said"] + filler * 6]
+    batched = person_probabilities(model, tokenizer, texts, batch_size=64)
+    for words, (prob, _) in zip(texts, batched):
+        want = np.zeros(len(words), dtype=np.float32)
+        for s, e in windows(len(words)):
+            enc = encode_batch(tokenizer, [words[s:e]])
+            seen = enc.pop("seen")[0]
+            with torch.inference_mode():
+                p = torch.softmax(model(**enc).float(), dim=-1)[0].numpy()
+            want[s:e] = np.maximum(want[s:e], np.where(seen, p[:, 1] + p[:, 2], 0.0))
+        np.testing.assert_allclose(prob, want, atol=1e-5)
+    repeats = len(MIXED) // 3
+    for i in range(repeats):  # MIXED is three copies: the same words, the same values
+        assert (batched[i][0] == batched[i + repeats][0]).all()
+    obama = texts[-1].index("Obama")
+    assert batched[-1][0][obama] > 0.5 and batched[-1][0][:len(filler)].max() < 0.5
 
 
 def test_bad_arguments_fail_before_reading(tmp_path):

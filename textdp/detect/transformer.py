@@ -44,6 +44,9 @@ N_SHAPES = 5
 WINDOW_WORDS = 64  # words per window; longer texts are read in overlapping windows
 WINDOW_STRIDE = 48
 MAX_PIECES = 256
+# Padded word pieces per forward pass at most (windows × the longest's pieces): batches of
+# short windows grow up to ``batch_size``, batches of long ones stay small in memory.
+PIECES_PER_BATCH = 2048
 
 
 def shape_class(word: str) -> int:
@@ -220,36 +223,106 @@ def encode_batch(tokenizer: Any, batch: Sequence[Sequence[str]]) -> dict[str, An
             "seen": seen}
 
 
+def encode_windows(tokenizer: Any, batch: Sequence[Sequence[str]]
+                   ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each word list's word pieces (unpadded), its words' first pieces (``-1`` for a word
+    cut off by :data:`MAX_PIECES`, which is not read) and casing classes: one tokenizer call
+    for all, so the batches can then be cut by piece count."""
+    enc = tokenizer([list(w) for w in batch], is_split_into_words=True, truncation=True,
+                    max_length=MAX_PIECES)
+    out = []
+    for b, words in enumerate(batch):
+        first = np.full(len(words), -1, dtype=np.int64)
+        for piece, w in enumerate(enc.word_ids(b)):
+            if w is not None and first[w] < 0:
+                first[w] = piece
+        shapes = np.array([shape_class(w) for w in words], dtype=np.int64)
+        out.append((np.asarray(enc["input_ids"][b], dtype=np.int64), first, shapes))
+    return out
+
+
+def pack_batch(encoded: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]], pad_id: int
+               ) -> dict[str, Any]:
+    """The model's inputs for windows of :func:`encode_windows`, padded (right) to the
+    longest: what :func:`encode_batch` gives for the same word lists."""
+    import torch
+
+    n = len(encoded)
+    n_pieces = max(len(ids) for ids, _, _ in encoded)
+    n_words = max(len(first) for _, first, _ in encoded)
+    input_ids = np.full((n, n_pieces), pad_id, dtype=np.int64)
+    mask = np.zeros((n, n_pieces), dtype=np.int64)
+    first_piece = np.zeros((n, n_words), dtype=np.int64)
+    shapes = np.zeros((n, n_words), dtype=np.int64)
+    seen = np.zeros((n, n_words), dtype=bool)
+    for b, (ids, first, shape) in enumerate(encoded):
+        input_ids[b, :len(ids)] = ids
+        mask[b, :len(ids)] = 1
+        ok = first >= 0
+        seen[b, :len(first)] = ok
+        first_piece[b, :len(first)] = np.where(ok, first, 0)
+        shapes[b, :len(shape)] = shape
+    return {"input_ids": torch.from_numpy(input_ids), "attention_mask": torch.from_numpy(mask),
+            "first_piece": torch.from_numpy(first_piece), "shapes": torch.from_numpy(shapes),
+            "seen": seen}
+
+
+def _batches(order: Sequence[int], lengths: Sequence[int], batch_size: int
+             ) -> list[list[int]]:
+    """``order`` (windows by increasing length) cut into batches of at most ``batch_size``
+    windows and :data:`PIECES_PER_BATCH` padded pieces (one window at least)."""
+    out: list[list[int]] = []
+    chunk: list[int] = []
+    for k in order:
+        if chunk and (len(chunk) == batch_size
+                      or (len(chunk) + 1) * lengths[k] > PIECES_PER_BATCH):
+            out.append(chunk)
+            chunk = []
+        chunk.append(k)
+    if chunk:
+        out.append(chunk)
+    return out
+
+
 def person_probabilities(model: Any, tokenizer: Any, texts: Sequence[Sequence[str]], *,
                          batch_size: int = 64, device: Any = "cpu"
                          ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per text, ``P(person)`` and ``P(B) > P(I)`` (a new name starts) of every word.
 
     Long texts are read in overlapping windows; a word read in several takes its highest
-    probability (recall first). Windows are sorted by length so a batch pads little.
+    probability (recall first). The model reads each distinct window once (the same words
+    in the same casing give the same probabilities wherever they occur), and the windows in
+    order of their number of word pieces, so a batch holds windows of nearly one length and
+    pads little (sorted by words, a batch of short texts was half padding). A window's
+    probabilities do not depend on the windows batched with it, beyond float rounding.
     """
     import torch
 
     jobs = [(t, s, e) for t, words in enumerate(texts) for s, e in windows(len(words))
             if e > s]
-    jobs.sort(key=lambda j: j[2] - j[1])
-    prob = [np.zeros(len(w), dtype=np.float32) for w in texts]
-    begins = [np.zeros(len(w), dtype=bool) for w in texts]
+    distinct: dict[tuple[str, ...], int] = {}
+    job_window = [distinct.setdefault(tuple(texts[t][s:e]), len(distinct)) for t, s, e in jobs]
+    encoded = encode_windows(tokenizer, list(distinct)) if distinct else []
+    order = sorted(range(len(encoded)), key=lambda k: (len(encoded[k][0]), len(encoded[k][1])))
+    pad_id = tokenizer.pad_token_id or 0
+    person: list[np.ndarray] = [np.zeros(0, dtype=np.float32)] * len(encoded)
+    start: list[np.ndarray] = [np.zeros(0, dtype=bool)] * len(encoded)
     with torch.inference_mode():
-        for i in range(0, len(jobs), batch_size):
-            chunk = jobs[i:i + batch_size]
-            enc = encode_batch(tokenizer, [texts[t][s:e] for t, s, e in chunk])
+        for chunk in _batches(order, [len(ids) for ids, _, _ in encoded], batch_size):
+            enc = pack_batch([encoded[k] for k in chunk], pad_id)
             seen = enc.pop("seen")
             logits = model(**{k: v.to(device) for k, v in enc.items()})
             p = torch.softmax(logits.float(), dim=-1).cpu().numpy()
-            for b, (t, s, e) in enumerate(chunk):
-                n = e - s
-                ok = seen[b, :n]
-                person = np.where(ok, p[b, :n, 1] + p[b, :n, 2], 0.0)
-                start = p[b, :n, 1] > p[b, :n, 2]
-                better = person > prob[t][s:e]
-                prob[t][s:e] = np.where(better, person, prob[t][s:e])
-                begins[t][s:e] = np.where(better, start, begins[t][s:e])
+            for b, k in enumerate(chunk):
+                n = len(encoded[k][1])
+                person[k] = np.where(seen[b, :n], p[b, :n, 1] + p[b, :n, 2], 0.0)
+                start[k] = p[b, :n, 1] > p[b, :n, 2]
+    prob = [np.zeros(len(w), dtype=np.float32) for w in texts]
+    begins = [np.zeros(len(w), dtype=bool) for w in texts]
+    for (t, s, e), k in zip(jobs, job_window):
+        better = person[k] > prob[t][s:e]
+        prob[t][s:e] = np.where(better, person[k], prob[t][s:e])
+        begins[t][s:e] = np.where(better, start[k], begins[t][s:e])
     return list(zip(prob, begins))
 
 
@@ -281,7 +354,8 @@ class TransformerNameDetector:
         threshold: a word is a person when ``P(person) ≥ threshold``; ``None`` takes the
             packaged value (chosen on the dev sets for recall).
         device: a torch device (``"cpu"``, ``"cuda"``, ``"cuda:1"``).
-        batch_size: windows per forward pass.
+        batch_size: windows per forward pass at most (and :data:`PIECES_PER_BATCH` padded word
+            pieces); windows of nearly one length are batched together.
         quantize: run the linear layers in int8 (:func:`quantize_int8`, CPU only). Off by
             default (``None``/``False``): dynamic quantization scales the activations of a
             whole batch at once, so a text's person probabilities then depend on the texts
@@ -299,7 +373,7 @@ class TransformerNameDetector:
 
     def __init__(self, model: str | os.PathLike[str] = DEFAULT_MODEL, *,
                  threshold: float | None = None, device: str = "cpu",
-                 batch_size: int = 32, quantize: bool | None = None,
+                 batch_size: int = 64, quantize: bool | None = None,
                  common_word_threshold: float | None = None) -> None:
         self.model = os.fspath(model)
         config = load_config(self.model)  # fail at construction, before any text is read
