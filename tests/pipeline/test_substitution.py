@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from textdp import Privatizer
-from textdp.name_vocabulary import name_key, name_spaces
+from textdp.name_vocabulary import name_key, name_spaces, origin_group
 from textdp.pipeline.substitution import name_units
 
 NAME_WORDS = {"sofia", "van", "den", "heuvel", "carlos", "de", "la", "fuente", "noor", "al",
-              "hashimi", "sayed", "seo", "yeon", "qzyxa", "qzyxb"}
+              "hashimi", "sayed", "seo", "yeon", "qzyxa", "qzyxb", "aditya", "okafor"}
 
 
 def names(docs):
@@ -64,3 +64,15 @@ def test_an_unlisted_name_greeted_becomes_a_first_name(units_privatizer, text):
     outs = units_privatizer.privatize([text] * 50)
     at = [w.casefold() for w in text.replace(",", "").split(" ")].index("qzyxa")
     assert all(name_key(o.text.replace(",", "").split(" ")[at]) in firsts for o in outs)
+
+
+def test_name_origin_keep_draws_within_the_group_and_says_so(units_privatizer):
+    texts = ["Aditya Okafor called."] * 60
+    keep = Privatizer(seed=5, detector=names, name_origin="keep")
+    kept = keep.privatize(texts)
+    assert {origin_group(name_key(o.text.split(" ")[0])) for o in kept} == {"south_asian"}
+    assert {origin_group(name_key(o.text.split(" ")[1])) for o in kept} == {"west_african"}
+    assert "origin group" in kept[0].report.holds_between
+    across = units_privatizer.privatize(texts)  # the default: across all origins
+    assert len({origin_group(name_key(o.text.split(" ")[0])) for o in across}) >= 4
+    assert "origin group" not in across[0].report.holds_between

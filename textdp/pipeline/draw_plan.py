@@ -31,7 +31,7 @@ import numpy as np
 
 from textdp.addresses import Speller, Spelling
 from textdp.detect.pii import PII_LABELS
-from textdp.name_vocabulary import PERSON, name_key, vocabulary_kind
+from textdp.name_vocabulary import PERSON, name_key, origin_group, vocabulary_kind
 from textdp.surface import parse_address
 
 #: Name particles: a closed public list. Inside a person name (not its last word; not its
@@ -235,7 +235,8 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
                positions: Sequence[str | None], *, replace: str, consistency: str,
                spell_addresses: bool = False,
                remembered: Mapping[int, Collection[str]] | None = None,
-               context_kinds: Mapping[int, str | None] | None = None) -> DrawPlan:
+               context_kinds: Mapping[int, str | None] | None = None,
+               keep_origin: bool = False) -> DrawPlan:
     """Group a batch's targets into draws.
 
     Args:
@@ -254,6 +255,9 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
             address may be spelt from too.
         context_kinds: per target, its kind from context (:func:`name_kinds`); without one,
             its place in a run of ``positions``, then the lists, then ``"any"``.
+        keep_origin: a person name's kind carries its origin group
+            (``"first@south_asian"``, :func:`~textdp.name_vocabulary.origin_group`) when the
+            lists give it one (``name_origin="keep"``).
     """
     of_target = np.empty(len(tokens), dtype=np.int64)
     first: list[int] = []
@@ -284,8 +288,10 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
             kinds.append("tag")
         elif replace == "name" and label == PERSON:
             placed = position if position in ("first", "last") else None
-            kinds.append((context_kinds or {}).get(t) or placed
-                         or vocabulary_kind(key or name_key(token)) or "any")
+            name = key or name_key(token)
+            kind = (context_kinds or {}).get(t) or placed or vocabulary_kind(name) or "any"
+            group = origin_group(name) if keep_origin else None
+            kinds.append(f"{kind}@{group}" if group else kind)
         else:
             kinds.append("word")
     return DrawPlan(of_target, np.asarray(first, dtype=np.int64), kinds, keys, spelt)

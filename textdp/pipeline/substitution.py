@@ -25,7 +25,7 @@ from textdp.contextual import ContextualEncoder
 from textdp.keyed_sources import canonical_token, keyed_source
 from textdp.mechanisms import Mechanism
 from textdp.mechanisms.base import ContextMechanism
-from textdp.name_vocabulary import PERSON
+from textdp.name_vocabulary import NAME_KINDS, PERSON
 from textdp.pipeline.candidates import CandidateSpace
 from textdp.pipeline.contexts import target_contexts
 from textdp.pipeline.draw_plan import (
@@ -46,6 +46,7 @@ from textdp.report import (
     HOLDS_BETWEEN_ANY_CASING,
     HOLDS_BETWEEN_BATCH,
     HOLDS_BETWEEN_NAME_KINDS,
+    HOLDS_BETWEEN_ORIGIN,
     HOLDS_BETWEEN_REPEATS,
     HOLDS_BETWEEN_SPANS,
     Report,
@@ -75,6 +76,8 @@ def report_template(config: PrivatizerConfig, mechanism: Mechanism,
     replace = space.replace if space is not None else config.effective_replace
     if replace == "name":
         holds_between += HOLDS_BETWEEN_NAME_KINDS
+        if config.name_origin == "keep":
+            holds_between += HOLDS_BETWEEN_ORIGIN
     if config.consistency != "mention" and config.targets != "all" and replace != "tag":
         holds_between += HOLDS_BETWEEN_REPEATS
     if compute_dtype is not None and compute_dtype != torch.float32 and replace != "tag":
@@ -267,7 +270,8 @@ class Substituter:
                           replace=self.replace, consistency=self.config.consistency,
                           spell_addresses=self.config.surface == "input",
                           remembered=remembered,
-                          context_kinds={t: context[d][k] for t, (d, k) in enumerate(flat)})
+                          context_kinds={t: context[d][k] for t, (d, k) in enumerate(flat)},
+                          keep_origin=self.config.name_origin == "keep")
         first = plan.first.tolist()
         return BatchTargets(flat, tokens, labels, plan, first,
                             [owners[flat[t][0]] for t in first], remembered,
@@ -432,7 +436,8 @@ class Substituter:
                     for i, word in zip(rows, candidates.draw(self.mechanism, vecs, inv,
                                                              source)):
                         token = tokens[reps[i]]
-                        if "-" in token and labels[reps[i]] == PERSON and kind != "word":
+                        if "-" in token and labels[reps[i]] == PERSON and \
+                                kind.split("@")[0] in NAME_KINDS:
                             # A hyphenated name in its shape; its further parts are public
                             # names drawn independently of the input (post-processing).
                             more = candidates.public_names(compound_parts(token) - 1, source)
