@@ -1,6 +1,6 @@
 """Do first names become first names and surnames surnames, for names of every origin?
 
-    python -m textdp.evaluate.name_kinds [--texts 600] [--seed 0]
+    textdp evaluate name-kinds [--texts 600] [--seed 0]
 
 A dev sample of short texts (:func:`dev_sample`): :data:`TEMPLATES` (greetings, sign-offs,
 honorifics, full names, particles, hyphenated names) filled with names of the held-apart part
@@ -18,7 +18,6 @@ substitute at each slot read back through the template (:func:`evaluate_name_kin
 
 from __future__ import annotations
 
-import argparse
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -147,21 +146,3 @@ def evaluate_name_kinds(privatizer: Any, samples: list[Sample]) -> dict[str, Any
         "missed": missed, "unread": unread, "particle_names": particle_names,
         "compounds": compounds, "compound_shape": compound_ok / max(compounds, 1),
     }
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Command line: print the figures for the default privatizer."""
-    from textdp import Privatizer
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--texts", type=int, default=600)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    figures = evaluate_name_kinds(Privatizer(seed=args.seed),
-                                  dev_sample(args.texts, args.seed))
-    print("  ".join(f"{k} {v:.3f}" if isinstance(v, float) else f"{k} {v}"
-                    for k, v in figures.items()))
-
-
-if __name__ == "__main__":
-    main()

@@ -16,11 +16,11 @@ written in Title case; the vocabulary holds one-part alphabetic names only.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import importlib
 import pkgutil
 import re
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -125,12 +125,5 @@ def write(out: Path = OUT) -> None:
     print(f"{len(vocabulary)} vocabulary names, {len(apart)} held apart -> {out}")
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Command line: ``python -m textdp.training.name_lists [--out DIR]``."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=OUT)
-    write(parser.parse_args(argv).out)
-
-
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # python -m textdp.training.name_lists [OUT_DIR]
+    write(Path(sys.argv[1]) if len(sys.argv) > 1 else OUT)
