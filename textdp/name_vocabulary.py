@@ -217,8 +217,9 @@ def name_spaces(table: EmbeddingTable, exclude: frozenset[str] = frozenset()) ->
     word of the table ("Will", "Rose"). A name's vector is the row its spelling looks up, the
     same function that gives a person target its vector (``EmbeddingTable.lookup``).
 
-    First names are the names any list holds as first names; surnames the others of the
-    surname lists ("Donald" reads as a first name). Everything here is public: the table, the
+    The census lists decide for their names (a name in both, "Donald", is a first name);
+    a name of the other lists is a first name when any of them holds it as one, else a
+    surname. Everything here is public: the table, the
     lists and the exclusions.
     """
     memo = table.__dict__.setdefault("_name_spaces", {})
@@ -265,17 +266,18 @@ def name_spaces(table: EmbeddingTable, exclude: frozenset[str] = frozenset()) ->
             return None  # a row of its own that reads as a word ("China", "January")
         return row
 
+    census_last = {n.casefold() for n in found["last"]}
     listed = listed_names()
     for kind in ("first", "last"):
         for key, entry in listed.items():
-            if kind not in entry.kinds or (kind == "last" and key in firsts):
+            # The census decides for its names; a listed name of both kinds is a first name.
+            if kind not in entry.kinds or key in (firsts if kind == "last" else census_last):
                 continue
             row = listed_row(key)
             if row is not None:
                 found[kind].setdefault(spellings[key], (row, entry.group))
                 if kind == "first":
                     firsts.add(key)
-    found["last"] = {n: v for n, v in found["last"].items() if n.casefold() not in firsts}
     if min(len(names) for names in found.values()) < MIN_NAMES:
         raise ValueError(f"table {table.name!r} has no public name vocabulary (fewer than "
                          f"{MIN_NAMES} first names or surnames of the census lists); use "

@@ -98,14 +98,17 @@ def test_a_lone_name_takes_its_kind_from_context_then_the_lists(text, name, kind
     assert _kinds(text, {name}) == {name: kind}
 
 
-def test_in_a_name_position_wins_and_particles_are_not_names():
-    words = ["Sofia", "van", "den", "Heuvel", "and", "LeBron", "James", "and", "Ibn", "Khaldun"]
-    names = {"Sofia", "van", "den", "Heuvel", "LeBron", "James", "Ibn", "Khaldun"}
+def test_in_a_name_the_census_then_the_place_decide_and_particles_are_not_names():
+    words = ["Sofia", "van", "den", "Heuvel", "and", "Qzyxa", "Qzyx", "and", "Ibn", "Khaldun"]
+    names = {"Sofia", "van", "den", "Heuvel", "Qzyxa", "Qzyx", "Ibn", "Khaldun"}
     mask = [P if w in names else None for w in words]
     assert [is_particle(words, mask, k) for k in range(len(words))] == \
         [False, True, True, False, False, False, False, False, True, False]
     assert name_kinds(mask, words) == ["first", None, None, "last", None, "first", "last",
                                        None, None, "last"]
+    words = ["Mary", "James", "and", "Aditya", "Qzyx"]  # census kind, else the place
+    mask = [P, P, None, P, P]
+    assert name_kinds(mask, words) == ["first", "first", None, "first", "last"]
     # "Van" opening a name is a name; a particle ending a name is a name too.
     words = ["Van", "Morrison", "sang", "with", "Jan", "de"]
     mask = [P, P, None, None, P, P]

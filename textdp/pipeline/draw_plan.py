@@ -31,7 +31,13 @@ import numpy as np
 
 from textdp.addresses import Speller, Spelling
 from textdp.detect.pii import PII_LABELS
-from textdp.name_vocabulary import PERSON, name_key, origin_group, vocabulary_kind
+from textdp.name_vocabulary import (
+    PERSON,
+    lexicon_kind,
+    name_key,
+    origin_group,
+    vocabulary_kind,
+)
 from textdp.surface import parse_address
 
 #: Name particles: a closed public list. Inside a person name (not its last word; not its
@@ -87,7 +93,8 @@ def name_kinds(mask: Sequence[str | None], words: Sequence[str]) -> list[str | N
     the name lists; ``None`` for other tokens and for particles (:func:`is_particle`).
 
     In a run of person targets (particles inside it count; a leading lower-case greeting
-    taken for a name, "bday mateo", does not) the last name word is a surname, the ones
+    taken for a name, "bday mateo", does not) a name word the census lists know has their
+    kind ("LeBron James": a first name), else the last name word is a surname and the ones
     before it first names; a name word after particles only is a surname. A lone target is
     a surname after an honorific (:data:`SURNAME_AFTER`) or with a prefix particle
     ("Al-Hashimi"), a first name after a greeting (:data:`GREETINGS`); else the kind
@@ -109,10 +116,10 @@ def name_kinds(mask: Sequence[str | None], words: Sequence[str]) -> list[str | N
             kinds[k] = "any"  # "bday" of "happy bday mateo" taken for a name: not the name's
             k += 1
         names = [j for j in range(k, end + 1) if not particle[j]]
-        if len(names) > 1:
-            for j in names[:-1]:
-                kinds[j] = "first"
-            kinds[names[-1]] = "last"
+        if len(names) > 1:  # the census lists, else the place in the name
+            for j in names:
+                kinds[j] = lexicon_kind(name_key(words[j])) or \
+                    ("last" if j == names[-1] else "first")
         elif names:  # a name after a particle is a surname ("Ibn Khaldun")
             kinds[names[0]] = "last" if names[0] > k else _lone_kind(words, names[0], end)
         k = end + 1
