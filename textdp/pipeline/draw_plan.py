@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from textdp.addresses import Speller, Spelling
+from textdp.detect import lexicon
 from textdp.detect.pii import PII_LABELS
 from textdp.name_vocabulary import (
     PERSON,
@@ -89,19 +90,19 @@ def _previous_word(words: Sequence[str], k: int) -> str:
 
 
 def name_kinds(mask: Sequence[str | None], words: Sequence[str]) -> list[str | None]:
-    """Per token of one text, the kind of a person target from its context, position and
-    the name lists; ``None`` for other tokens and for particles (:func:`is_particle`).
-
-    In a run of person targets (particles inside it count; a leading lower-case greeting
-    taken for a name, "bday mateo", does not) a name word the census lists know has their
-    kind ("LeBron James": a first name), else the last name word is a surname and the ones
-    before it first names; a name word after particles only is a surname. A lone target is
-    a surname after an honorific (:data:`SURNAME_AFTER`) or with a prefix particle
-    ("Al-Hashimi"), a first name after a greeting (:data:`GREETINGS`); else the kind
-    the lists give it (:func:`~textdp.name_vocabulary.vocabulary_kind`); else a first name
-    before one of :data:`FIRST_BEFORE` or when it opens the text followed by a comma
-    ("Aditya, can you"); else ``"any"``. Everything read is the text's public structure
-    around the name and the public lists: the kind is released (``holds_between``)."""
+    """Per token of one text, the kind of a person target from its context, position and the
+    name lists; ``None`` for other tokens and for particles (:func:`is_particle`). In a run
+    of person targets (particles inside it count; a leading lower-case greeting taken for a
+    name, "bday mateo", does not) a name word the census lists know well has their kind
+    (:func:`_census_kind`: "LeBron James", a first name), else the last name word is a
+    surname and the ones before it first names; a name word after particles only is a
+    surname. A lone target is a surname after an honorific (:data:`SURNAME_AFTER`) or with a
+    prefix particle ("Al-Hashimi"), a first name after a greeting (:data:`GREETINGS`); else
+    the kind the lists give it (:func:`~textdp.name_vocabulary.vocabulary_kind`); else a
+    first name before one of :data:`FIRST_BEFORE` or when it opens the text followed by a
+    comma ("Aditya, can you"); else ``"any"``. Everything read is the text's public
+    structure around the name and the public lists: the kind is released
+    (``holds_between``)."""
     particle = [is_particle(words, mask, k) for k in range(len(mask))]
     kinds: list[str | None] = [None] * len(mask)
     k = 0
@@ -116,14 +117,29 @@ def name_kinds(mask: Sequence[str | None], words: Sequence[str]) -> list[str | N
             kinds[k] = "any"  # "bday" of "happy bday mateo" taken for a name: not the name's
             k += 1
         names = [j for j in range(k, end + 1) if not particle[j]]
-        if len(names) > 1:  # the census lists, else the place in the name
+        if len(names) > 1:  # the census lists' common names, else the place in the name
             for j in names:
-                kinds[j] = lexicon_kind(name_key(words[j])) or \
+                kinds[j] = _census_kind(name_key(words[j])) or \
                     ("last" if j == names[-1] else "first")
         elif names:  # a name after a particle is a surname ("Ibn Khaldun")
             kinds[names[0]] = "last" if names[0] > k else _lone_kind(words, names[0], end)
         k = end + 1
     return kinds
+
+
+#: Inside a name, a census surname overrides the place only within this rank: the long tail
+#: of the surname list holds many first names ("Abner", "Amin", "Boaz").
+COMMON_SURNAME_RANK = 1000
+
+
+def _census_kind(key: str) -> str | None:
+    """The census kind of ``key`` where it is confident: a census first name (within the
+    vocabulary's rank cut), or one of the :data:`COMMON_SURNAME_RANK` most common census
+    surnames that is no first name ("Jones")."""
+    kind = lexicon_kind(key)
+    if kind == "last" and not lexicon.is_surname(key, COMMON_SURNAME_RANK):
+        return None
+    return kind
 
 
 def _lone_kind(words: Sequence[str], k: int, end: int) -> str:
