@@ -109,6 +109,8 @@ def test_in_a_name_the_census_then_the_place_decide_and_particles_are_not_names(
     words = ["Mary", "James", "and", "Aditya", "Qzyx"]  # census kind, else the place
     mask = [P, P, None, P, P]
     assert name_kinds(mask, words) == ["first", "first", None, "first", "last"]
+    words = ["Sofia", "van", "den", "Heuvel"]  # only "Sofia van" detected: "van" is kept
+    assert is_particle(words, [P, P, None, None], 1)
     # "Van" opening a name is a name; a particle ending a name is a name too.
     words = ["Van", "Morrison", "sang", "with", "Jan", "de"]
     mask = [P, P, None, None, P, P]

@@ -70,12 +70,18 @@ SURNAME_AFTER = frozenset({"mr", "mrs", "ms", "mx", "miss", "dr", "prof", "profe
 
 def is_particle(words: Sequence[str], mask: Sequence[str | None], k: int) -> bool:
     """Whether person target ``k`` is a particle of its name: in :data:`PARTICLES`, followed
-    by another person target, and in lower case or not the name's first word ("van" of
-    "Sofia van den Heuvel", "de" of "Robert De Niro"; not "Van" of "Van Morrison"), or one
-    of :data:`PATRONYMIC` ("Ibn Khaldun")."""
+    by another person target (or by more particles and a capitalised word: "van" of "Sofia
+    van den Heuvel" when only "Sofia van" was detected), and in lower case or not the
+    name's first word ("van" of "Sofia van den Heuvel", "de" of "Robert De Niro"; not "Van"
+    of "Van Morrison"), or one of :data:`PATRONYMIC` ("Ibn Khaldun")."""
     if mask[k] != PERSON or words[k].casefold() not in PARTICLES:
         return False
-    if k + 1 >= len(mask) or mask[k + 1] != PERSON:
+    j = k + 1  # past further particles ("van den"), whether or not they are targets
+    while j < len(mask) and words[j].casefold() in PARTICLES:
+        j += 1
+    if j >= len(mask):
+        return False
+    if mask[j] != PERSON and (j == k + 1 or not words[j][:1].isupper()):
         return False
     return words[k].islower() or words[k].casefold() in PATRONYMIC \
         or (k > 0 and mask[k - 1] == PERSON)
