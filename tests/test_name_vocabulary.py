@@ -1,5 +1,5 @@
-"""The public name vocabulary: names become census names of the table, of their kind
-(textdp.name_vocabulary)."""
+"""The public name vocabulary: names become census or multi-origin names of the table, of
+their kind (textdp.name_vocabulary)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,14 @@ from scipy import stats
 from textdp import Privatizer
 from textdp.detect import lexicon
 from textdp.evaluate.pseudonyms import is_lexicon_name, unchanged_rates
-from textdp.name_vocabulary import lexicon_kind, name_key, name_spaces
+from textdp.name_vocabulary import (
+    NAMES_DIR,
+    ORIGIN_GROUPS,
+    lexicon_kind,
+    listed_names,
+    name_key,
+    name_spaces,
+)
 
 
 @pytest.mark.parametrize("token", ["Merkel", "MERKEL", "merkel's", "Merkel’s", "ＭＥＲＫＥＬ"])
@@ -29,14 +36,48 @@ def test_lexicon_kind_prefers_first_names_and_knows_surnames():
 def test_name_vocabulary_is_public_names_of_the_table(names_privatizer):
     spaces = name_spaces(names_privatizer.candidates)
     first, last = set(spaces.first.words), set(spaces.last.words)
-    assert len(first) > 500 and len(last) > 300
+    assert len(first | last) >= 5000 and len(last) > 3000
     assert first.isdisjoint(last)
     assert set(spaces.any.words) == first | last
-    assert all(w[0].isupper() and w[1:].islower() for w in first | last)
-    assert all(lexicon.is_first_name(w) for w in first)
-    assert all(lexicon.is_surname(w) for w in last)
-    # Words that read as words, not names, are left out.
-    assert not {"In", "January", "China", "Lady", "Judge"} & (first | last)
+    assert all(w[0].isupper() and w.isalpha() for w in first | last)
+    listed = listed_names()
+    assert all(lexicon.is_first_name(w) or "first" in listed[name_key(w)].kinds for w in first)
+    assert all(lexicon.is_surname(w) or "last" in listed[name_key(w)].kinds for w in last)
+    # Names of many origins; words that read as words, not names, are left out.
+    assert {"Aditya", "Kwame", "Mateo", "Mary"} <= first
+    assert {"Smith", "Nakamura", "Okafor"} & last
+    assert not {"In", "January", "China", "Lady", "Judge", "Will"} & (first | last)
+
+
+def test_vocabulary_has_eight_origin_groups_and_states_its_licence(names_privatizer):
+    spaces = name_spaces(names_privatizer.candidates)
+    groups = {group for _, group in spaces.by_kind["any"].values()}
+    assert set(ORIGIN_GROUPS) == groups and len(groups) >= 8
+    for group in groups:  # every group offers names of both kinds
+        assert len(spaces.get("first", group)) >= 40 and len(spaces.get("last", group)) >= 40
+    licence = (NAMES_DIR / "LICENSE.md").read_text(encoding="utf-8")
+    assert "Faker" in licence and "MIT" in licence and "Census" in licence
+
+
+def test_a_vocabulary_name_reads_the_vector_a_target_of_that_name_reads(names_privatizer):
+    """The space is one public function of the spelling: EmbeddingTable.lookup gives a
+    person target its row, and every vocabulary name sits at that very row."""
+    table = names_privatizer.candidates
+    for kind in ("first", "last"):
+        name_set = name_spaces(table)[kind]
+        for row, names in zip(name_set.table.candidate_rows.tolist(), name_set.names):
+            assert set(table.lookup(list(names)).tolist()) == {row}
+
+
+def test_shipped_lists_are_what_the_generator_builds():
+    pytest.importorskip("faker")
+    from textdp.training.name_lists import build
+
+    vocabulary, apart = build()
+    shipped = [tuple(line.split("\t")) for line in (NAMES_DIR / "vocabulary.tsv").read_text(
+        encoding="utf-8").splitlines() if not line.startswith("#")]
+    assert shipped == vocabulary
+    assert not {n for n, _, _ in apart} & {n for n, _, _ in vocabulary}
 
 
 def test_replaced_person_tokens_are_names_of_the_lexicon(names_privatizer):
@@ -48,7 +89,9 @@ def test_replaced_person_tokens_are_names_of_the_lexicon(names_privatizer):
 
 
 @pytest.mark.parametrize("word, kind", [("John", "first"), ("Smith", "last"),
-                                        ("Angela", "first"), ("Merkel", "last")])
+                                        ("Angela", "first"), ("Merkel", "last"),
+                                        ("Aditya", "first"), ("Kwame", "first"),
+                                        ("Nakamura", "last")])
 def test_a_name_comes_back_unchanged_in_under_one_percent(names_privatizer, word, kind):
     """P(unchanged) < 1 % at the default ε: one-sided binomial test on 20,000 draws decoded
     exactly as the privatizer decodes (rejecting p ≥ 1 % at the 0.1 % level)."""

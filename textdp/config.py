@@ -32,7 +32,7 @@ from textdp.index import BACKENDS
 from textdp.keyed_sources import resolve_key
 from textdp.mechanisms import Mechanism, create_mechanism, registry
 from textdp.quasi import DEFAULT_EPSILON_AGE, DEFAULT_EPSILON_DATE
-from textdp.replacement import CONSISTENCY, REPLACEMENTS, check_replace
+from textdp.replacement import CONSISTENCY, NAME_ORIGINS, REPLACEMENTS, check_replace
 from textdp.settings import choices_of, front_end_default, setting, settings_of, value_type
 from textdp.tables import EmbeddingTable, check_table_spec
 from textdp.targets import DEFAULT_TARGETS, PII_LABELS, resolve_targets
@@ -121,6 +121,10 @@ class PrivatizerConfig:
             ``"name"`` where the mechanism can decode to a subset of its candidates, else
             ``"word"`` (:attr:`effective_replace`). Decoding to a public subset is
             post-processing: the guarantee is the same.
+        name_origin: with ``replace="name"``: ``"any"`` (a person name draws among the
+            names of every origin) or ``"keep"`` (among the names of its origin group, a
+            coarse public label of the name lists, e.g. ``"south_asian"``, released; a name
+            no list holds draws across all origins).
         consistency: which mentions share one draw: ``"document"`` (one draw per distinct
             name per text, ε charged once per name), ``"dataset"`` (one draw per distinct name
             per scope, derived from ``key``), or ``"mention"`` (every mention draws). Shared
@@ -221,6 +225,10 @@ class PrivatizerConfig:
         choices=REPLACEMENTS, check=False,  # check_replace names the mechanism
         help="what a person name becomes: a public name (default where the mechanism can), "
              "any public word, or a [PERSON] tag (no ε)"))
+    name_origin: str = field(default="any", metadata=setting(
+        choices=NAME_ORIGINS,
+        help="with `replace` name: draw a person name's pseudonym across all origins, or "
+             "keep its origin group (a coarse public label of the name lists, released)"))
     consistency: str = field(default="document", metadata=setting(
         choices=CONSISTENCY,
         help="one draw per distinct name per text, per dataset (keyed: the same in every run "

@@ -1,19 +1,34 @@
-"""The public name vocabulary: which words of a candidate table are names, and of which kind.
+"""The public name vocabulary: which names a person may become, and of which kind.
 
-With ``replace="name"`` person targets decode to the words of the candidate table that the
-census name lists know (:func:`name_spaces`), first names to first names and surnames to
-surnames. Two mentions are the same name when their :func:`name_key` agrees.
+With ``replace="name"`` person targets decode to public names (:func:`name_spaces`): the
+census names of the candidate table (US Census 1990 lists, public domain) and the names of
+the multi-origin lists shipped in ``textdp/data/names/`` (derived from Faker's per-locale
+lists, MIT licence; 11 coarse origin groups, :data:`ORIGIN_GROUPS`) that the table has a
+vector for. First names decode to first names and surnames to surnames. Two mentions are the
+same name when their :func:`name_key` agrees.
 
-The name kind (first name, surname, either) is chosen from the census lists when the name is
-in one of them (first-name lists first, :func:`lexicon_kind`), and otherwise from its position
-(:func:`textdp.pipeline.draw_plan.positional_kinds`): the kind is released without noise, like
-the casing class, and the guarantee holds between names of the same kind.
+**The space.** A name's vector is the table row its spelling looks up
+(``EmbeddingTable.lookup``), for a person target and for a vocabulary name alike; in the
+default spaCy table that is the name's own row or the kept row spaCy points the pruned key at
+(514k keys over 20k rows), so several names share a row. The mechanism draws a row of the
+name set; the name written is a uniformly random name of that row (post-processing). The
+guarantee is the mechanism's, unchanged: ε·d(x, x') between two person names with d the
+Euclidean distance of their (clipped) table vectors, diameter 2 × the clip radius; a name the
+table lacks reads the public person stand-in (docs/architecture.md rule 2), and the report's
+``epsilon_at_name_distance`` is ε times the median distance between common census names.
+
+The name kind (first name, surname, either) comes from the name's context and position in the
+text first, then from the lists (:func:`vocabulary_kind`, see
+:func:`textdp.pipeline.draw_plan.name_kinds`): the kind is released without noise, like the
+casing class, and the guarantee holds between names of the same kind.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -57,27 +72,155 @@ def lexicon_kind(key: str) -> str | None:
     return None
 
 
+#: Where the multi-origin name lists are (built by ``python -m textdp.training.name_lists``
+#: from Faker, MIT licence: ``data/names/LICENSE.md``).
+NAMES_DIR = Path(__file__).resolve().parent / "data" / "names"
+#: The coarse public origin groups of the vocabulary (``data/names/vocabulary.tsv``); census
+#: names that no other list holds are ``"anglo"``.
+ORIGIN_GROUPS = ("anglo", "germanic", "nordic_finnic", "romance", "central_eastern_european",
+                 "south_asian", "west_african", "east_southern_african", "arabic_turkic",
+                 "east_asian", "southeast_asian")
+
+
+@dataclass(frozen=True)
+class ListedName:
+    """A name of the multi-origin lists: its kinds (``"first"``, ``"last"`` or both) and its
+    origin group."""
+
+    kinds: frozenset[str]
+    group: str
+
+
+@lru_cache(maxsize=2)
+def listed_names(file: str = "vocabulary.tsv") -> dict[str, ListedName]:
+    """The names of one list of :data:`NAMES_DIR`, by :func:`name_key` (a name spelt two ways
+    keeps its first spelling's entry)."""
+    out: dict[str, ListedName] = {}
+    for line in (NAMES_DIR / file).read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        name, kind, group = line.split("\t")
+        kinds = frozenset(("first", "last") if kind == "both" else (kind,))
+        out.setdefault(name_key(name), ListedName(kinds, group))
+    return out
+
+
+@lru_cache(maxsize=1)
+def listed_spellings() -> dict[str, str]:
+    """The vocabulary's spelling of each listed name, by :func:`name_key`."""
+    out: dict[str, str] = {}
+    for line in (NAMES_DIR / "vocabulary.tsv").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            name = line.split("\t", 1)[0]
+            out.setdefault(name_key(name), name)
+    return out
+
+
+def origin_group(key: str) -> str | None:
+    """The public origin group of the name ``key`` (a :func:`name_key`): its group in the
+    multi-origin lists, ``"anglo"`` for a name only the census lists hold, else ``None``."""
+    listed = listed_names().get(key)
+    if listed is not None:
+        return listed.group
+    return "anglo" if lexicon_kind(key) is not None else None
+
+
+def vocabulary_kind(key: str) -> str | None:
+    """The kind the name lists give ``key``: :func:`lexicon_kind` (census), else
+    ``"first"``/``"last"`` when the multi-origin lists hold it as only that kind, else
+    ``None`` (unknown, or listed as both)."""
+    kind = lexicon_kind(key)
+    if kind is not None:
+        return kind
+    listed = listed_names().get(key)
+    if listed is None or len(listed.kinds) != 1:
+        return None
+    return next(iter(listed.kinds))
+
+
+@dataclass(frozen=True)
+class NameSet:
+    """The names of one kind (and origin group) of a table's vocabulary.
+
+    Attributes:
+        table: the table with the distinct rows of those names as its candidates (a name's
+            row is the one its spelling looks up: its own, or the kept row spaCy points a
+            pruned key at, so several names may share one row).
+        names: per candidate row, the names it decodes to (a draw that decodes to a row
+            becomes a uniformly random one of them: post-processing).
+    """
+
+    table: EmbeddingTable
+    names: tuple[tuple[str, ...], ...]
+
+    @property
+    def words(self) -> list[str]:
+        """Every name of the set."""
+        return [n for row in self.names for n in row]
+
+    def __len__(self) -> int:
+        return sum(len(row) for row in self.names)
+
+
 @dataclass(frozen=True)
 class NameSpaces:
-    """The name vocabulary of a candidate table, per kind (each a table whose candidates are
-    the kind's names; ``"any"`` is their union)."""
+    """The name vocabulary of a candidate table, per kind (``"any"`` is the union of
+    ``"first"`` and ``"last"``) and per origin group (:meth:`get`)."""
 
-    first: EmbeddingTable
-    last: EmbeddingTable
-    any: EmbeddingTable
+    table: EmbeddingTable
+    by_kind: dict[str, dict[str, tuple[int, str]]]
 
-    def __getitem__(self, kind: str) -> EmbeddingTable:
-        return getattr(self, kind)
+    def __getitem__(self, kind: str) -> NameSet:
+        return self.get(kind)
+
+    def get(self, kind: str, group: str | None = None) -> NameSet:
+        """The names of ``kind``, of origin ``group`` only when given (memoised). Raises
+        ``KeyError`` for a group without names of that kind."""
+        memo = self.__dict__.setdefault("_sets", {})
+        if (kind, group) not in memo:
+            picked = {name: row for name, (row, g) in self.by_kind[kind].items()
+                      if group is None or g == group}
+            if not picked:
+                raise KeyError(f"no {kind!r} names of origin {group!r}")
+            rows: dict[int, list[str]] = {}
+            for name, row in sorted(picked.items()):
+                rows.setdefault(row, []).append(name)
+            order = sorted(rows)
+            table = self.table.with_candidates(np.asarray(order),
+                                               suffix=f"names:{kind}:{group or 'all'}")
+            memo[(kind, group)] = NameSet(table, tuple(tuple(rows[r]) for r in order))
+        return memo[(kind, group)]
+
+    @property
+    def first(self) -> NameSet:
+        return self.get("first")
+
+    @property
+    def last(self) -> NameSet:
+        return self.get("last")
+
+    @property
+    def any(self) -> NameSet:
+        return self.get("any")
 
 
 def name_spaces(table: EmbeddingTable, exclude: frozenset[str] = frozenset()) -> NameSpaces:
     """The name vocabulary of ``table`` (memoised on it).
 
-    A row is a name candidate when its word is a real word, is in a census list within the
-    rank cuts, is spelled as a name (Title case; any case in an uncased table, such as a
-    transformer's vocabulary) and its vector points towards the mean of the most common
-    census names (:data:`MIN_NAME_COSINE`), and is not in ``exclude`` (lower-case words never
-    written). Everything here is public: the table, the lists and the exclusions.
+    Two sources, both public: the census lists, whose rows are kept when the row's word is a
+    real word spelled as a name (Title case; any case in an uncased table), in the rank cuts,
+    and its vector points towards the mean of the most common census names
+    (:data:`MIN_NAME_COSINE`); and the multi-origin lists (:func:`listed_names`), whose names
+    are kept when the table has a vector for their spelling (a row's word or, in spaCy
+    tables, one of the pruned keys it points at a kept row). Either way a name is left out
+    when it is in ``exclude`` or, in a cased table, its lower-case spelling is a more frequent
+    word of the table ("Will", "Rose"). A name's vector is the row its spelling looks up, the
+    same function that gives a person target its vector (``EmbeddingTable.lookup``).
+
+    The census lists decide for their names (a name in both, "Donald", is a first name);
+    a name of the other lists is a first name when any of them holds it as one, else a
+    surname. Everything here is public: the table, the
+    lists and the exclusions.
     """
     memo = table.__dict__.setdefault("_name_spaces", {})
     if exclude in memo:
@@ -101,21 +244,58 @@ def name_spaces(table: EmbeddingTable, exclude: frozenset[str] = frozenset()) ->
     # A surname set of surnames only: "Donald" or "Gary" read as first names.
     rows["last"] = {k: r for k, r in rows["last"].items() if k not in rows["first"]}
     centroid = _name_direction(table, unit, rows)
-    chosen = {kind: sorted(r for r in found.values()
-                           if unit[r] @ centroid >= MIN_NAME_COSINE
-                           and not _mainly_a_word(table, r))
-              for kind, found in rows.items()}
-    if min(len(rows) for rows in chosen.values()) < MIN_NAMES:
+    # name -> (row, group) per kind; census names first, written in Title case.
+    found: dict[str, dict[str, tuple[int, str]]] = {"first": {}, "last": {}}
+    for kind, census in rows.items():
+        for key, row in census.items():
+            if unit[row] @ centroid >= MIN_NAME_COSINE and not _mainly_a_word(table, row):
+                found[kind][key.title()] = (row, origin_group(key) or "anglo")
+    spellings = listed_spellings()
+    firsts = {n.casefold() for n in found["first"]}
+
+    def listed_row(key: str) -> int | None:
+        """The row of the listed name ``key``, or ``None`` when it is left out."""
+        name = spellings[key]
+        if key in exclude or not name.isalpha() or (cased and not name[:1].isupper()):
+            return None
+        row = table.key_to_row.get(name if cased else key)
+        if row is None or (cased and _lower_is_a_word(table, name, row)):
+            return None
+        if table.row_words[row] == name and (unit[row] @ centroid < MIN_NAME_COSINE
+                                             or _mainly_a_word(table, row)):
+            return None  # a row of its own that reads as a word ("China", "January")
+        return row
+
+    census_last = {n.casefold() for n in found["last"]}
+    listed = listed_names()
+    for kind in ("first", "last"):
+        for key, entry in listed.items():
+            # The census decides for its names; a listed name of both kinds is a first name.
+            if kind not in entry.kinds or key in (firsts if kind == "last" else census_last):
+                continue
+            row = listed_row(key)
+            if row is not None:
+                found[kind].setdefault(spellings[key], (row, entry.group))
+                if kind == "first":
+                    firsts.add(key)
+    if min(len(names) for names in found.values()) < MIN_NAMES:
         raise ValueError(f"table {table.name!r} has no public name vocabulary (fewer than "
                          f"{MIN_NAMES} first names or surnames of the census lists); use "
                          "replace='word' or 'tag'")
-    spaces = NameSpaces(
-        first=table.with_candidates(np.asarray(chosen["first"]), suffix="names:first"),
-        last=table.with_candidates(np.asarray(chosen["last"]), suffix="names:last"),
-        any=table.with_candidates(np.asarray(sorted(set(chosen["first"]) | set(chosen["last"]))),
-                                  suffix="names:any"))
+    by_kind = dict(found, any={**found["last"], **found["first"]})
+    spaces = NameSpaces(table, by_kind)
     memo[exclude] = spaces
     return spaces
+
+
+def _lower_is_a_word(table: EmbeddingTable, name: str, row: int) -> bool:
+    """Whether the lower-case spelling of ``name`` (at lookup ``row``) is a word of the table
+    trained for it that comes before the name's own row, or the name has no row of its own
+    ("Will", "Rose", "Bay"): such a name would often not read as one."""
+    low = table.key_to_row.get(name.lower())
+    if low is None or table.row_words[low] != name.lower():
+        return False
+    return table.row_words[row] != name or low < row
 
 
 def _mainly_a_word(table: EmbeddingTable, row: int) -> bool:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 REPLACEMENTS = ("name", "word", "tag")
 CONSISTENCY = ("document", "dataset", "mention")
+#: ``name_origin``: draw across all origins, or keep the name's origin group.
+NAME_ORIGINS = ("any", "keep")
 
 
 def check_replace(replace: str | None, decodes_subsets: bool, mechanism: str) -> str:

@@ -48,7 +48,13 @@ HOLDS_BETWEEN_ANY_CASING = ("texts with the same detection outcome (which tokens
                             "and the same tokenisation")
 #: Added with ``replace="name"``: the kind of each person name chooses its candidates.
 HOLDS_BETWEEN_NAME_KINDS = ("; for person names, the same kind (first name, surname or either: "
-                            "by the census lists, else by position in the name)")
+                            "by the words around the name and its position in it, else the "
+                            "name lists), the same particles (van, de la, bin, al-, ...: kept "
+                            "as written) and the same hyphenated shape (number of parts, "
+                            "casing)")
+#: Added with ``name_origin="keep"``: a person name draws among names of its origin group.
+HOLDS_BETWEEN_ORIGIN = ("; for person names, the same origin group (a coarse public label of "
+                        "the name lists; names no list holds draw across all origins)")
 #: Added with consistent pseudonyms: which mentions share a draw is released, and an
 #: address spelt from names of its text is written from their draws (textdp.addresses).
 #: Added where contextual vectors are computed in bfloat16/float16 (``precision="auto"`` on a

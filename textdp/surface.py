@@ -75,12 +75,19 @@ def surface_form(substitute: str, original: str) -> str:
     keep reading as such, punctuation glued to any of them kept (``.@john`` → ``.@vivian``);
     any other token is a word.
 
+    A hyphenated original with a substitute of as many parts is cased part by part
+    (``Seo-yeon`` → ``Ji-woo``, ``AL-SAYED`` → ``AL-COOPER``).
+
     This releases the original's casing class and form without noise: the guarantee then
     holds between inputs of the same casing class and form only (``surface="table"`` avoids
     both)."""
     address = parse_address(original)
     if address is not None:
         return address.written(surface_form(substitute, address.body))
+    parts = original.split("-")
+    if len(parts) > 1 and all(parts) and substitute.count("-") == len(parts) - 1:
+        # A hyphenated name written in the same shape: each part in its part's casing.
+        return "-".join(surface_form(s, o) for s, o in zip(substitute.split("-"), parts))
     if len(original) > 1 and original.isupper():
         return substitute.upper()
     if original[:1].isupper():

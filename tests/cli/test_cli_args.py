@@ -15,8 +15,8 @@ from textdp.cli.args import clip_norm_arg, epsilon_or_auto_arg, exclude_arg, mec
 
 COMMANDS = ["privatize", "mechanisms", "evaluate", "detect", "calibrate", "release-table",
             "train-detector", "train-embeddings", "build-index", "bench"]
-EVALUATIONS = ["detection", "privacy", "utility", "ner-utility", "pseudonyms", "polarized",
-               "samples", "pii", "quasi"]
+EVALUATIONS = ["detection", "privacy", "utility", "ner-utility", "pseudonyms", "name-kinds",
+               "polarized", "samples", "pii", "quasi"]
 
 
 def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:

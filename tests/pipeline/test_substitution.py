@@ -130,7 +130,7 @@ def test_count_charges_each_draw_to_the_doc_of_the_target_it_reads():
                       replace="word", consistency="document")
     batch = BatchTargets([(0, 0), (0, 1), (1, 0), (2, 0)], ["a", "b", "c", "a"],
                          ["PERSON"] * 4, plan, plan.first.tolist(), [0, 0, 1, 1], {},
-                         [None] * 4)
+                         [None] * 4, [])
     todo = np.asarray([0, 1, 2, 3])
     over = np.asarray([False, True, False, True])
     assert count(batch, todo, over, 3) == ([1, 1, 0], [1, 0, 1], [0, 0, 0], [0, 0, 0])

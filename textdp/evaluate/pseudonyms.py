@@ -11,7 +11,8 @@ with the original:
 
 * ``survived``: the output is the original word (missed by the detector, or drawn unchanged);
 * ``in_lexicon``: of the replaced person tokens, the share whose substitute is a name of the
-  census lists (any rank), and ``in_lexicon_strict`` within the vocabulary's rank cuts;
+  name lists (multi-origin lists, census lists at any rank), and ``in_lexicon_strict`` with
+  the census lists within the vocabulary's rank cuts;
 * ``consistent``: of the names repeated inside a text (same
   :func:`~textdp.name_vocabulary.name_key`, all mentions replaced), the share replaced the
   same way every time;
@@ -43,6 +44,7 @@ from textdp.name_vocabulary import (
     PERSON,
     SURNAME_MAX_RANK,
     lexicon_kind,
+    listed_names,
     name_key,
 )
 from textdp.pipeline.draw_plan import positional_kinds
@@ -53,10 +55,12 @@ UNCHANGED_LIMIT = 0.01  # the target: a name comes back unchanged in at most 1 %
 
 
 def is_lexicon_name(word: str, strict: bool = False) -> bool:
-    """Whether ``word`` is in the census name lists (within the vocabulary's rank cuts when
-    ``strict``)."""
+    """Whether ``word`` is in the name lists: the multi-origin lists of the vocabulary
+    (:func:`~textdp.name_vocabulary.listed_names`) or the census lists (within the
+    vocabulary's rank cuts when ``strict``)."""
     first, last = (FIRST_NAME_MAX_RANK, SURNAME_MAX_RANK) if strict else (None, None)
-    return lexicon.is_first_name(word, first) or lexicon.is_surname(word, last)
+    return name_key(word) in listed_names() or lexicon.is_first_name(word, first) \
+        or lexicon.is_surname(word, last)
 
 
 def score_texts(privatizer: Any, documents: list[Document]) -> dict[str, Any]:

@@ -75,11 +75,15 @@ class CandidateSet:
             own (the whole table).
         spread: per candidate, its ``k`` nearest candidates (itself first); a decoded
             candidate is replaced by a uniformly random one of them. ``None``: no spreading.
+        names: per candidate, the names it stands for (a name set's rows,
+            :class:`~textdp.name_vocabulary.NameSet`): a decoded candidate is written as a
+            uniformly random one of them. ``None``: the candidate's word.
     """
 
     table: EmbeddingTable
     index: NeighbourIndex | None = None
     spread: np.ndarray | None = None
+    names: tuple[tuple[str, ...], ...] | None = None
 
     def draw(self, mechanism: Mechanism, vectors: torch.Tensor, inverse: torch.Tensor,
              rng: RandomSource) -> list[str]:
@@ -90,25 +94,40 @@ class CandidateSet:
         if self.spread is not None:
             picked = self.spread[picked, rng.numpy.integers(0, self.spread.shape[1],
                                                             size=len(picked))]
+        if self.names is not None:
+            # Which name of the row: randomness that depends on neither input nor noise.
+            u = rng.numpy.random(len(picked))
+            return [row[int(x * len(row))] for row, x in
+                    zip((self.names[i] for i in picked.tolist()), u.tolist())]
         words = self.table.words
         return [words[i] for i in picked.tolist()]
 
+    def public_names(self, n: int, rng: RandomSource) -> list[str]:
+        """``n`` candidates drawn uniformly, independent of any input (the further parts of a
+        compound name, ``Seo-yeon`` -> ``Ji-woo``: post-processing)."""
+        pool = [w for row in self.names for w in row] if self.names is not None \
+            else self.table.words
+        return [pool[i] for i in rng.numpy.integers(0, len(pool), size=n).tolist()]
+
 
 def name_candidates(table: EmbeddingTable, mechanism: Mechanism, backend: str,
-                    device: torch.device, exclude: frozenset[str] = frozenset()
-                    ) -> dict[str, CandidateSet]:
-    """Per name kind, the name vocabulary of ``table`` with its index in ``mechanism``'s
-    decode space and its :data:`NAME_SPREAD` nearest names (computed on public data only)."""
+                    device: torch.device, exclude: frozenset[str] = frozenset(),
+                    group: str | None = None) -> dict[str, CandidateSet]:
+    """Per name kind, the name vocabulary of ``table`` (of origin ``group`` only, when
+    given) with its index in ``mechanism``'s decode space and its :data:`NAME_SPREAD`
+    nearest rows (computed on public data only). Raises ``KeyError`` when ``group`` has no
+    names of a kind."""
     out = {}
     for kind in NAME_KINDS:
-        names = name_spaces(table, exclude)[kind]
+        name_set = name_spaces(table, exclude).get(kind, group)
+        names = name_set.table
         space = mechanism.decode_space(names.vectors)
         index = shared_index(names, backend, device) if space is names.vectors else \
             NeighbourIndex(space, backend=backend, device=device)
-        k = min(NAME_SPREAD, len(names))
+        k = min(NAME_SPREAD, len(names.words))
         exact = NeighbourIndex(names.vectors, backend="exact", device=device)
         spread = exact.search(torch.from_numpy(names.vectors).to(device), k=k)[1].cpu().numpy()
-        out[kind] = CandidateSet(names, index, spread)
+        out[kind] = CandidateSet(names, index, spread, name_set.names)
     return out
 
 
@@ -149,12 +168,24 @@ class CandidateSpace:
                 if name_required:
                     raise  # asked for; the default falls back to "word" (see `replacing`)
         self.replace = "word" if replace == "name" and not self.names else replace
+        self._build_names = (mechanism, index_backend, device, exclude)
 
     def decoder(self, kind: str) -> CandidateSet:
         """The candidates a draw of ``kind`` decodes to: ``"word"`` (the whole table) or a
-        name kind (``"first"``, ``"last"``, ``"any"``) with ``replace="name"``."""
+        name kind (``"first"``, ``"last"``, ``"any"``) with ``replace="name"``, optionally of
+        one origin group (``"first@romance"``, ``name_origin="keep"``)."""
         if kind == "word":
             return CandidateSet(self.table)
+        if "@" in kind and kind not in self.names and self.names:
+            # A kind of one origin group ("first@romance"): built on first use.
+            group = kind.split("@", 1)[1]
+            mechanism, backend, device, exclude = self._build_names
+            try:
+                sets = name_candidates(self.table, mechanism, backend, device,
+                                       exclude=exclude, group=group)
+            except KeyError:  # the group lacks a kind: every kind draws across all origins
+                sets = {k: self.names[k] for k in NAME_KINDS}
+            self.names.update({f"{k}@{group}": v for k, v in sets.items()})
         if kind not in self.names:
             raise ValueError(f"no {kind!r} candidates: name kinds decode with replace='name', "
                              f"this privatizer has replace={self.replace!r}")

@@ -7,8 +7,11 @@
   function of (secret key, scope, name) (:func:`textdp.keyed_sources.keyed_source`), so every
   process, worker and rerun with the same key agrees without shared state; ``"mention"`` draws
   for every mention (each costs ε).
-* **What each draw decodes to**: its kind, a name kind (:func:`positional_kinds`,
-  :func:`~textdp.name_vocabulary.lexicon_kind`), ``"word"``, ``"tag"`` or ``"pii"``.
+* **What each draw decodes to**: its kind, a name kind (:func:`name_kinds`: context,
+  position, then :func:`~textdp.name_vocabulary.vocabulary_kind`), ``"word"``, ``"tag"`` or
+  ``"pii"``.
+* **Names as units**: particles (:func:`is_particle`) are kept, hyphenated names
+  (:func:`compound_names`) are one target written in their shape.
 * **Addresses spelt from names** (:func:`spelt_addresses`) have no draw of their own.
 
 What consistency releases. Re-using one draw for every mention is post-processing: the
@@ -21,15 +24,194 @@ is therefore as sensitive as ``seed``.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from textdp.addresses import Speller, Spelling
+from textdp.detect import lexicon
 from textdp.detect.pii import PII_LABELS
-from textdp.name_vocabulary import PERSON, lexicon_kind, name_key
+from textdp.name_vocabulary import (
+    PERSON,
+    lexicon_kind,
+    name_key,
+    origin_group,
+    vocabulary_kind,
+)
 from textdp.surface import parse_address
+
+#: Name particles: a closed public list. Inside a person name (not its last word; not its
+#: first word unless written in lower case) they are kept as written, never drawn: which
+#: particle a name has is released (``holds_between``), like its casing.
+PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "dei", "di", "da",
+                       "das", "dos", "du", "la", "le", "ter", "ten", "zu", "y", "bin", "binti",
+                       "bint", "ibn", "ben", "bat", "al", "el", "ap", "abu", "mac"})
+#: Particles that are particles even as a name's first word ("Ibn Khaldun", "Bin Laden").
+PATRONYMIC = frozenset({"bin", "binti", "bint", "ibn", "abu"})
+#: Particles written as the first part of a hyphenated name ("Al-Hashimi", "el-Sayed"):
+#: kept, the rest of the name drawn.
+PREFIX_PARTICLES = frozenset({"al", "el", "ul", "bin", "ibn", "abu", "abd", "ben", "ap"})
+#: A lone name after one of these words is a first name ("Hi Aditya", "happy bday mateo").
+GREETINGS = frozenset({"hi", "hello", "hey", "heya", "hiya", "dear", "thanks", "thank", "thx",
+                       "ty", "bye", "morning", "evening", "night", "congrats",
+                       "congratulations", "bday", "birthday", "welcome", "yo", "cheers",
+                       "love", "miss", "ciao", "hallo", "hola", "salut", "bonjour"})
+#: A lone name before one of these words is a first name, unless a list knows it
+#: ("Kwame from the plumbing company", "Aditya says hi").
+FIRST_BEFORE = frozenset({"from", "says", "here", "wrote", "writes", "asks", "asked"})
+#: A lone name after one of these (honorifics, textdp.pipeline.selection) is a surname.
+SURNAME_AFTER = frozenset({"mr", "mrs", "ms", "mx", "miss", "dr", "prof", "professor", "sir",
+                           "madam", "mister", "mrs.", "messrs", "rev", "fr", "judge",
+                           "sen", "senator", "rep", "gov", "president", "minister",
+                           "herr", "frau", "monsieur", "madame", "señor", "señora", "sr",
+                           "sra", "signor", "signora"})
+
+
+def is_particle(words: Sequence[str], mask: Sequence[str | None], k: int) -> bool:
+    """Whether person target ``k`` is a particle of its name: in :data:`PARTICLES`, followed
+    by another person target (or by more particles and a capitalised word: "van" of "Sofia
+    van den Heuvel" when only "Sofia van" was detected), and in lower case or not the
+    name's first word ("van" of "Sofia van den Heuvel", "de" of "Robert De Niro"; not "Van"
+    of "Van Morrison"), or one of :data:`PATRONYMIC` ("Ibn Khaldun")."""
+    if mask[k] != PERSON or words[k].casefold() not in PARTICLES:
+        return False
+    j = k + 1  # past further particles ("van den"), whether or not they are targets
+    while j < len(mask) and words[j].casefold() in PARTICLES:
+        j += 1
+    if j >= len(mask):
+        return False
+    if mask[j] != PERSON and (j == k + 1 or not words[j][:1].isupper()):
+        return False
+    return words[k].islower() or words[k].casefold() in PATRONYMIC \
+        or (k > 0 and mask[k - 1] == PERSON)
+
+
+def _previous_word(words: Sequence[str], k: int) -> str:
+    """The word before token ``k``, skipping a full stop and commas ("Dr. Patel")."""
+    j = k - 1
+    while j >= 0 and words[j] in (".", ","):
+        j -= 1
+    return words[j].casefold().rstrip(".") if j >= 0 else ""
+
+
+def name_kinds(mask: Sequence[str | None], words: Sequence[str]) -> list[str | None]:
+    """Per token of one text, the kind of a person target from its context, position and the
+    name lists; ``None`` for other tokens and for particles (:func:`is_particle`). In a run
+    of person targets (particles inside it count; a leading lower-case greeting taken for a
+    name, "bday mateo", does not) a name word the census lists know well has their kind
+    (:func:`_census_kind`: "LeBron James", a first name), else the last name word is a
+    surname and the ones before it first names; a name word after particles only is a
+    surname. A lone target is a surname after an honorific (:data:`SURNAME_AFTER`) or with a
+    prefix particle ("Al-Hashimi"), a first name after a greeting (:data:`GREETINGS`); else
+    the kind the lists give it (:func:`~textdp.name_vocabulary.vocabulary_kind`); else a
+    first name before one of :data:`FIRST_BEFORE` or when it opens the text followed by a
+    comma ("Aditya, can you"); else ``"any"``. Everything read is the text's public
+    structure around the name and the public lists: the kind is released
+    (``holds_between``)."""
+    particle = [is_particle(words, mask, k) for k in range(len(mask))]
+    kinds: list[str | None] = [None] * len(mask)
+    k = 0
+    while k < len(mask):
+        if mask[k] != PERSON:
+            k += 1
+            continue
+        end = k
+        while end + 1 < len(mask) and mask[end + 1] == PERSON:
+            end += 1
+        while k < end and words[k].islower() and words[k] in GREETINGS:
+            kinds[k] = "any"  # "bday" of "happy bday mateo" taken for a name: not the name's
+            k += 1
+        names = [j for j in range(k, end + 1) if not particle[j]]
+        if len(names) > 1:  # the census lists' common names, else the place in the name
+            for j in names:
+                kinds[j] = _census_kind(name_key(words[j])) or \
+                    ("last" if j == names[-1] else "first")
+        elif names:  # a name after a particle is a surname ("Ibn Khaldun")
+            kinds[names[0]] = "last" if names[0] > k else _lone_kind(words, names[0], end)
+        k = end + 1
+    return kinds
+
+
+#: Inside a name, a census surname overrides the place only within this rank: the long tail
+#: of the surname list holds many first names ("Abner", "Amin", "Boaz").
+COMMON_SURNAME_RANK = 1000
+
+
+def _census_kind(key: str) -> str | None:
+    """The census kind of ``key`` where it is confident: a census first name (within the
+    vocabulary's rank cut), or one of the :data:`COMMON_SURNAME_RANK` most common census
+    surnames that is no first name ("Jones")."""
+    kind = lexicon_kind(key)
+    if kind == "last" and not lexicon.is_surname(key, COMMON_SURNAME_RANK):
+        return None
+    return kind
+
+
+def _lone_kind(words: Sequence[str], k: int, end: int) -> str:
+    """The kind of the lone name word ``k`` (its run ends at ``end``), see
+    :func:`name_kinds`."""
+    before = _previous_word(words, k)
+    if before in SURNAME_AFTER or words[k].split("-")[0].casefold() in PREFIX_PARTICLES:
+        return "last"  # "Mr Patel", "Al-Hashimi"
+    if before in GREETINGS:
+        return "first"
+    listed = vocabulary_kind(name_key(words[k]))
+    if listed is not None:
+        return listed
+    after = words[end + 1].casefold() if end + 1 < len(words) else ""
+    if after in FIRST_BEFORE or (after == "," and before in ("", "\n")):
+        return "first"
+    return "any"
+
+
+def compound_names(words: Sequence[str], spaced: Sequence[bool],
+                   mask: Sequence[str | None],
+                   is_word: Callable[[str], bool] = lambda w: True) -> dict[int, int]:
+    """The hyphenated names of one text, each a unit: ``{start: end}`` (tokens
+    ``start..end-1``, e.g. "Seo", "-", "yeon") for alphabetic parts joined by hyphens with no
+    whitespace, at least one part a person target and every other part a prefix particle
+    (:data:`PREFIX_PARTICLES`), a target, written in the target's case (Title or UPPER), or
+    in lower case and not a common word (``is_word``, a public word list such as the table's
+    rows): "AL-SAYED", "Al-Hashimi", "Seo-yeon", "Heinz-gerd"; not "Obama-era". ``spaced``:
+    per token, whether whitespace follows it."""
+    out: dict[int, int] = {}
+    k = 0
+    while k < len(words):
+        end = k + 1
+        while end + 1 < len(words) and words[end] == "-" and not spaced[end - 1] \
+                and not spaced[end] and words[end + 1].isalpha():
+            end += 2
+        parts = range(k, end, 2)
+        if end > k + 1 and words[k].isalpha() and any(mask[j] == PERSON for j in parts):
+            shape = next(words[j] for j in parts if mask[j] == PERSON)
+            if all(mask[j] == PERSON or words[j].casefold() in PREFIX_PARTICLES
+                   or _same_case(words[j], shape)
+                   or (words[j].islower() and not is_word(words[j])) for j in parts):
+                out[k] = end
+        k = end
+    return out
+
+
+def _same_case(word: str, shape: str) -> bool:
+    """Whether ``word`` is written in the name case (Title or UPPER) of ``shape``."""
+    if shape.isupper():
+        return word.isupper()
+    return word[:1].isupper() and not word.isupper()
+
+
+def compound_substitute(token: str, first: str, more: Sequence[str]) -> str:
+    """The substitute of the hyphenated name ``token`` in its shape: prefix particles kept
+    (lower case; the surface form re-cases each part), the first other part ``first``, the
+    rest ``more`` in order ("AL-SAYED", "Cooper" -> "al-Cooper" -> "AL-COOPER")."""
+    names = iter([first, *more])
+    return "-".join(part.casefold() if part.casefold() in PREFIX_PARTICLES else next(names)
+                    for part in token.split("-"))
+
+
+def compound_parts(token: str) -> int:
+    """How many parts of the hyphenated name ``token`` are drawn (not prefix particles)."""
+    return sum(part.casefold() not in PREFIX_PARTICLES for part in token.split("-"))
 
 
 def positional_kinds(mask: Sequence[str | None]) -> list[str | None]:
@@ -81,7 +263,9 @@ class DrawPlan:
 def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[int],
                positions: Sequence[str | None], *, replace: str, consistency: str,
                spell_addresses: bool = False,
-               remembered: Mapping[int, Collection[str]] | None = None) -> DrawPlan:
+               remembered: Mapping[int, Collection[str]] | None = None,
+               context_kinds: Mapping[int, str | None] | None = None,
+               keep_origin: bool = False) -> DrawPlan:
     """Group a batch's targets into draws.
 
     Args:
@@ -98,6 +282,11 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
             ``consistency="mention"`` or ``replace="tag"``).
         remembered: per text, the person names drawn in its earlier batches, which an
             address may be spelt from too.
+        context_kinds: per target, its kind from context (:func:`name_kinds`); without one,
+            its place in a run of ``positions``, then the lists, then ``"any"``.
+        keep_origin: a person name's kind carries its origin group
+            (``"first@south_asian"``, :func:`~textdp.name_vocabulary.origin_group`) when the
+            lists give it one (``name_origin="keep"``).
     """
     of_target = np.empty(len(tokens), dtype=np.int64)
     first: list[int] = []
@@ -127,7 +316,11 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
         elif replace == "tag":
             kinds.append("tag")
         elif replace == "name" and label == PERSON:
-            kinds.append(lexicon_kind(key or name_key(token)) or position or "any")
+            placed = position if position in ("first", "last") else None
+            name = key or name_key(token)
+            kind = (context_kinds or {}).get(t) or placed or vocabulary_kind(name) or "any"
+            group = origin_group(name) if keep_origin else None
+            kinds.append(f"{kind}@{group}" if group else kind)
         else:
             kinds.append("word")
     return DrawPlan(of_target, np.asarray(first, dtype=np.int64), kinds, keys, spelt)

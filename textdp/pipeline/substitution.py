@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,10 +26,19 @@ from textdp.contextual import ContextualEncoder
 from textdp.keyed_sources import canonical_token, keyed_source
 from textdp.mechanisms import Mechanism
 from textdp.mechanisms.base import ContextMechanism
-from textdp.name_vocabulary import PERSON
+from textdp.name_vocabulary import NAME_KINDS, PERSON
 from textdp.pipeline.candidates import CandidateSpace
 from textdp.pipeline.contexts import target_contexts
-from textdp.pipeline.draw_plan import DrawPlan, plan_draws, positional_kinds
+from textdp.pipeline.draw_plan import (
+    DrawPlan,
+    compound_names,
+    compound_parts,
+    compound_substitute,
+    is_particle,
+    name_kinds,
+    plan_draws,
+    positional_kinds,
+)
 from textdp.pipeline.representation import contextual_inputs, static_inputs
 from textdp.pipeline.selection import Mask
 from textdp.pipeline.surrogates import pii_replacement, tag
@@ -39,6 +48,7 @@ from textdp.report import (
     HOLDS_BETWEEN_ANY_CASING,
     HOLDS_BETWEEN_BATCH,
     HOLDS_BETWEEN_NAME_KINDS,
+    HOLDS_BETWEEN_ORIGIN,
     HOLDS_BETWEEN_REPEATS,
     HOLDS_BETWEEN_REVIEW,
     HOLDS_BETWEEN_SPANS,
@@ -69,6 +79,8 @@ def report_template(config: PrivatizerConfig, mechanism: Mechanism,
     replace = space.replace if space is not None else config.effective_replace
     if replace == "name":
         holds_between += HOLDS_BETWEEN_NAME_KINDS
+        if config.name_origin == "keep":
+            holds_between += HOLDS_BETWEEN_ORIGIN
     if config.consistency != "mention" and config.targets != "all" and replace != "tag":
         holds_between += HOLDS_BETWEEN_REPEATS
     if compute_dtype is not None and compute_dtype != torch.float32 and replace != "tag":
@@ -98,6 +110,8 @@ class BatchTargets:
         draw_owner: per draw, the text it belongs to.
         remembered: per text, the person names drawn in its earlier batches.
         subs: per draw, its substitute once a step has made it (``None`` until then).
+        blank: (doc, token) of the further tokens of hyphenated names (the hyphens and later
+            parts): the name is written whole at its first token, these are emptied.
         quasi_costs: per draw of a date or an age, the DP releases it made (date offsets,
             age draws; :mod:`textdp.quasi`).
     """
@@ -110,6 +124,7 @@ class BatchTargets:
     draw_owner: list[int]
     remembered: dict[int, list[str]]
     subs: list[str | None]
+    blank: list[tuple[int, int]]
     quasi_costs: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
@@ -132,6 +147,37 @@ def count(batch: BatchTargets, todo: np.ndarray, over: np.ndarray, docs: int
         offsets[d] += n_offsets
         ages[d] += n_ages
     return charged, redacted, offsets, ages
+
+
+def _spaced(docs: Sequence[Any] | None, d: int, n: int) -> list[bool]:
+    """Per token of doc ``d``, whether whitespace follows it (all ``True`` without docs)."""
+    doc = docs[d] if docs is not None and d < len(docs) else None
+    if doc is None or not hasattr(doc, "__iter__"):
+        return [True] * n
+    return [bool(getattr(t, "whitespace_", " ")) for t in doc][:n] + [True] * max(
+        0, n - len(doc))
+
+
+def name_units(words: Sequence[str], spaced: Sequence[bool], mask: Mask,
+               is_word: Callable[[str], bool] = lambda w: True
+               ) -> tuple[Mask, list[str], list[int]]:
+    """One text's hyphenated names as units: its mask with each hyphenated name
+    (:func:`~textdp.pipeline.draw_plan.compound_names`) one target at its first token, the
+    token texts with each such name whole at its first token, and the tokens emptied (the
+    hyphens and further parts of those names)."""
+    mask = list(mask)
+    texts = list(words)
+    blank: list[int] = []
+    if PERSON not in mask:
+        return mask, texts, blank
+    for start, end in compound_names(words, spaced, mask, is_word).items():
+        mask[start] = PERSON
+        texts[start] = "".join(words[start:end])
+        for j in range(start + 1, end):
+            mask[j] = None
+            texts[j] = ""
+            blank.append(j)
+    return mask, texts, blank
 
 
 class Substituter:
@@ -197,7 +243,7 @@ class Substituter:
         of the text's earlier batches), :meth:`without_draw` (tags and PII surrogates),
         :meth:`charge` (the budget), :meth:`draw` (the rest), :meth:`write` (the surface
         forms) and :func:`count` (the report's counts)."""
-        batch = self.plan(words, masks, owners, states)
+        batch = self.plan(words, masks, owners, states, docs)
         if batch is None:
             return [(list(ws), self.report) for ws in words]
         self.reuse(batch, states)
@@ -211,15 +257,26 @@ class Substituter:
                 for d in range(len(words))]
 
     def plan(self, words: Sequence[Sequence[str]], masks: list[Mask], owners: list[int],
-             states: dict[int, TextState]) -> BatchTargets | None:
+             states: dict[int, TextState], docs: Sequence[Any] | None = None
+             ) -> BatchTargets | None:
         """Step 1, the draw plan: the batch's targets in order and the draws they share
         (:func:`~textdp.pipeline.draw_plan.plan_draws`), with the person names a text drew in
-        its earlier batches, which an address may be spelt from. ``None``: no target."""
+        its earlier batches, which an address may be spelt from; names as units
+        (:func:`name_units`: hyphenated names one target, particles kept; ``docs`` give the
+        whitespace) and their kinds from context
+        (:func:`~textdp.pipeline.draw_plan.name_kinds`). ``None``: no target."""
+        is_word = self._is_word()
+        units = [name_units(words[d], _spaced(docs, d, len(words[d])), mask, is_word)
+                 for d, mask in enumerate(masks)]
+        context = [name_kinds(mask, texts) for mask, texts, _ in units]
+        # Particles inside a name are kept as written (released, see holds_between).
+        masks = [[None if is_particle(texts, mask, k) else lab for k, lab in enumerate(mask)]
+                 for mask, texts, _ in units]
         flat = [(d, k) for d, mask in enumerate(masks) for k, lab in enumerate(mask)
                 if lab is not None]
         if not flat:
             return None
-        tokens = [words[d][k] for d, k in flat]
+        tokens = [units[d][1][k] for d, k in flat]
         labels = [masks[d][k] or "*" for d, k in flat]
         kinds = [positional_kinds(mask) for mask in masks]
         target_owners = [owners[d] for d, _ in flat]
@@ -229,11 +286,27 @@ class Substituter:
         plan = plan_draws(tokens, labels, target_owners, [kinds[d][k] for d, k in flat],
                           replace=self.replace, consistency=self.config.consistency,
                           spell_addresses=self.config.surface == "input",
-                          remembered=remembered)
+                          remembered=remembered,
+                          context_kinds={t: context[d][k] for t, (d, k) in enumerate(flat)},
+                          keep_origin=self.config.name_origin == "keep")
         first = plan.first.tolist()
         return BatchTargets(flat, tokens, labels, plan, first,
                             [owners[flat[t][0]] for t in first], remembered,
-                            [None] * len(first))
+                            [None] * len(first),
+                            [(d, k) for d, unit in enumerate(units) for k in unit[2]])
+
+    def _is_word(self) -> Callable[[str], bool]:
+        """Whether a lower-case word is a word of the public table (a row trained for it):
+        such a part does not join a hyphenated name ("Obama-era")."""
+        if self.space is None:
+            return lambda w: True
+        table = self.space.table
+
+        def is_word(word: str) -> bool:
+            row = table.key_to_row.get(word)
+            return row is not None and table.row_words[row] == word
+
+        return is_word
 
     def reuse(self, batch: BatchTargets, states: dict[int, TextState]) -> None:
         """Step 2: a draw whose name its text drew in an earlier batch re-uses that
@@ -324,6 +397,8 @@ class Substituter:
             out[d][k] = surface_form(sub, tok) if self.config.surface == "input" and \
                 plan.kinds[j] not in ("tag", "pii") else sub
             replaced[d] += 1
+        for d, k in batch.blank:  # a hyphenated name is written whole at its first token
+            out[d][k] = ""
         return out, replaced
 
     def _remember(self, batch: BatchTargets, j: int, states: dict[int, TextState]) -> None:
@@ -386,6 +461,13 @@ class Substituter:
                     inv = inverse[torch.as_tensor(rows, device=inverse.device)]
                     for i, word in zip(rows, candidates.draw(self.mechanism, vecs, inv,
                                                              source)):
+                        token = tokens[reps[i]]
+                        if "-" in token and labels[reps[i]] == PERSON and \
+                                kind.split("@")[0] in NAME_KINDS:
+                            # A hyphenated name in its shape; its further parts are public
+                            # names drawn independently of the input (post-processing).
+                            more = candidates.public_names(compound_parts(token) - 1, source)
+                            word = compound_substitute(token, word, more)
                         out[i] = word
         return out
 

@@ -5,6 +5,7 @@
     textdp evaluate utility --data ../shared/data --mechanism mlaplace,nadp -o report/
     textdp evaluate ner-utility --variants original,word,name --json ner-utility.json
     textdp evaluate pseudonyms --data ../shared/data
+    textdp evaluate name-kinds --texts 600
     textdp evaluate polarized --quick
     textdp evaluate samples --split dev
     textdp evaluate pii
@@ -24,6 +25,7 @@ def add_parser(sub: Any) -> None:
     """``textdp evaluate`` and its sub-commands (``sub``: the top-level subparsers)."""
     from textdp.cli.evaluate import (
         detection,
+        name_kinds,
         ner_utility,
         pii,
         polarized,
@@ -36,6 +38,6 @@ def add_parser(sub: Any) -> None:
 
     ev = sub.add_parser("evaluate", help="measure textdp's parts on public data")
     ev_sub = ev.add_subparsers(dest="what", required=True)
-    for command in (detection, privacy, utility, ner_utility, pseudonyms, polarized, samples,
-                    pii, quasi):
+    for command in (detection, privacy, utility, ner_utility, pseudonyms, name_kinds, polarized,
+                    samples, pii, quasi):
         command.add_parser(ev_sub)
