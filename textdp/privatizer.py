@@ -36,6 +36,7 @@ from textdp.pipeline.batching import stream as run_batches
 from textdp.pipeline.candidates import CandidateSpace, load_table
 from textdp.pipeline.selection import Selection, Selector, TargetSelector, piece_docs, shift_spans
 from textdp.pipeline.substitution import Substituter
+from textdp.place_vocabulary import targeted_places
 from textdp.report import Report, ScopeAccount
 from textdp.rng import RandomSource
 from textdp.surface import join_words
@@ -226,7 +227,8 @@ class Privatizer:
                     self.table, self.mechanism, clip_norm=self.config.clip_norm,
                     exclude=self.exclude, index_backend=self.config.index, device=self.device,
                     rng=self.rng, replace=self.config.effective_replace,
-                    name_required=self.config.replace == "name")
+                    name_required=self.config.replace == "name",
+                    places=bool(targeted_places(self.config.targets)))
             self._substituter = Substituter(self.config, self.mechanism, self._space,
                                             key=self.key, encoder=self._encoder,
                                             device=self.device)
@@ -339,6 +341,7 @@ class Privatizer:
                        states: dict[int, TextState] | None = None,
                        cores: Sequence[tuple[int, int] | None] | None = None,
                        selection: Selection | None = None,
+                       whole_places: bool = True,
                        ) -> list[tuple[list[str], Report]]:
         """Privatize tokenized spaCy docs; returns the new words of each doc and its report.
 
@@ -350,12 +353,16 @@ class Privatizer:
         ``max_epsilon_per_text`` budget and the pseudonyms drawn across pieces of one long
         text; ``cores`` (per doc, a character range or ``None`` for all) limits the targets
         to the tokens that start in it (the rest of a chunk is read as context only).
+        ``whole_places``: a place of several tokens is one target, written on its first token
+        and its other tokens empty (:func:`~textdp.surface.join_words` joins them); a caller
+        whose tokens may not be empty (a spaCy Doc, a list of pre-split words) passes
+        ``False``: each token of the place is then a target of its own.
         """
         substituter = self._setup()
         failure = None
         try:
             return self._privatize_docs(substituter, docs, spans, owners, states, cores,
-                                        selection)
+                                        selection, whole_places)
         except Exception as err:
             failure = withheld(err)  # no text in an error (textdp.errors)
             if failure is None:
@@ -366,7 +373,7 @@ class Privatizer:
                         spans: Sequence[Sequence[Span]] | None,
                         owners: Sequence[int] | None, states: dict[int, TextState] | None,
                         cores: Sequence[tuple[int, int] | None] | None,
-                        selection: Selection | None
+                        selection: Selection | None, whole_places: bool = True
                         ) -> list[tuple[list[str], Report]]:
         self.rng.next_batch()
         words = [[t.text for t in doc] for doc in docs]  # read once, for both stages
@@ -377,7 +384,8 @@ class Privatizer:
                                              states=states)
         out = substituter.substitute(docs, words, list(selection.masks), owners,
                                      {} if states is None else states, self.rng,
-                                     context_targets=selection.context_targets)
+                                     context_targets=selection.context_targets,
+                                     whole_places=whole_places)
         if selection.spans is None:
             return out
         return [(new, dataclasses.replace(report, spans=doc_spans))

@@ -26,6 +26,7 @@ from textdp.detect import (  # noqa: F401
 )
 from textdp.detect.base import Detector, Finding, Span, find, merge_spans, normalise_label
 from textdp.detect.ensemble import build_spec
+from textdp.detect.places import with_places
 from textdp.detect.registry import available, register_detector, registry
 from textdp.detect.spacy_ner import SpacyNERDetector
 from textdp.detect.spec import (
@@ -112,11 +113,15 @@ def build_detector(spec: Any = None, *, device: Any = "cpu", targets: Any = None
                    allow: Any = None, deny: Any = None, deny_label: str = "PERSON",
                    threshold: float | None = None) -> Detector:
     """The whole detection stage: :func:`create_detector` of ``spec``, with the PII
-    recognisers of the PII labels in ``targets`` (:func:`with_pii`), then the allow and deny
+    recognisers of the PII labels in ``targets`` (:func:`with_pii`) and spaCy's place spans
+    for its place labels (:func:`~textdp.detect.places.with_places`), then the allow and deny
     lists and the score threshold (:class:`~textdp.detect.lists.ListDetector`, outermost, so
     an allowed word is never targeted whatever found it). Every argument is validated here,
     before any text is read."""
-    detector = with_pii(create_detector(spec, device=device), targets)
+    from textdp.targets import resolve_targets
+
+    wanted = resolve_targets(targets) if targets is not None else None
+    detector = with_pii(with_places(create_detector(spec, device=device), wanted), targets)
     if allow is None and deny is None and threshold is None:
         return detector
     from textdp.detect.lists import ListDetector

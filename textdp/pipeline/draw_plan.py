@@ -8,7 +8,10 @@
   process, worker and rerun with the same key agrees without shared state; ``"mention"`` draws
   for every mention (each costs ε).
 * **What each draw decodes to**: its kind, a name kind (:func:`positional_kinds`,
-  :func:`~textdp.name_vocabulary.lexicon_kind`), ``"word"``, ``"tag"`` or ``"pii"``.
+  :func:`~textdp.name_vocabulary.lexicon_kind`), a place kind
+  (:func:`~textdp.place_vocabulary.place_kind`), ``"word"``, ``"tag"`` or ``"pii"``.
+* **Places of several tokens** (:func:`place_runs`): one target, the run's first token, which
+  carries the run's text; the other tokens are written empty (``of_target`` -2).
 * **Addresses spelt from names** (:func:`spelt_addresses`) have no draw of their own.
 
 What consistency releases. Re-using one draw for every mention is post-processing: the
@@ -29,6 +32,7 @@ import numpy as np
 from textdp.addresses import Speller, Spelling
 from textdp.detect.pii import PII_LABELS
 from textdp.name_vocabulary import PERSON, lexicon_kind, name_key
+from textdp.place_vocabulary import PLACE_LABELS, place_key, place_kind
 from textdp.surface import parse_address
 
 
@@ -65,10 +69,13 @@ class DrawPlan:
         kinds: per draw, the candidate set: ``"word"`` (the whole table), a name kind,
             ``"tag"``, or ``"pii"`` (a surrogate or tag of the value's format, no ε).
         keys: per draw, the name it stands for (``None`` for per-mention draws); the text's
-            remembered draws and keyed draws are looked up by it.
+            remembered draws and keyed draws are looked up by it. A place's key is its
+            :func:`~textdp.place_vocabulary.place_key`.
         spelt: the targets spelt from names of their text (addresses, profile URLs and
             run-together names, :mod:`textdp.addresses`): written from those names' draws,
             with no draw of their own (their ``of_target`` is -1).
+        continued: the targets that continue a place of several tokens: written empty, the
+            place's substitute being written on its first token (their ``of_target`` is -2).
     """
 
     of_target: np.ndarray
@@ -76,12 +83,32 @@ class DrawPlan:
     kinds: list[str]
     keys: list[str | None]
     spelt: dict[int, Spelling] = field(default_factory=dict)
+    continued: frozenset[int] = frozenset()
+
+
+def place_runs(mask: Sequence[str | None]) -> dict[int, int]:
+    """Per token of one text that starts a run of two tokens or more with one place label
+    (:data:`~textdp.place_vocabulary.PLACE_LABELS`: "New York", "United Kingdom"), the end
+    of the run (exclusive)."""
+    runs: dict[int, int] = {}
+    k = 0
+    while k < len(mask):
+        label = mask[k]
+        end = k + 1
+        if label in PLACE_LABELS:
+            while end < len(mask) and mask[end] == label:
+                end += 1
+            if end - k > 1:
+                runs[k] = end
+        k = end
+    return runs
 
 
 def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[int],
                positions: Sequence[str | None], *, replace: str, consistency: str,
                spell_addresses: bool = False,
-               remembered: Mapping[int, Collection[str]] | None = None) -> DrawPlan:
+               remembered: Mapping[int, Collection[str]] | None = None,
+               continued: Collection[int] = frozenset()) -> DrawPlan:
     """Group a batch's targets into draws.
 
     Args:
@@ -98,6 +125,8 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
             ``consistency="mention"`` or ``replace="tag"``).
         remembered: per text, the person names drawn in its earlier batches, which an
             address may be spelt from too.
+        continued: the targets that continue a place of several tokens (:func:`place_runs`;
+            the run's first target carries the whole place in ``tokens``): no draw.
     """
     of_target = np.empty(len(tokens), dtype=np.int64)
     first: list[int] = []
@@ -111,8 +140,12 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
         if t in spelt:
             of_target[t] = -1
             continue
+        if t in continued:
+            of_target[t] = -2
+            continue
+        place = label in PLACE_LABELS
         key = None if consistency == "mention" or label == "*" else \
-            (token if label in PII_LABELS else name_key(token))
+            (token if label in PII_LABELS else place_key(token) if place else name_key(token))
         if key is not None:
             draw = seen.get((owner, label, key))
             if draw is not None:
@@ -128,9 +161,12 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
             kinds.append("tag")
         elif replace == "name" and label == PERSON:
             kinds.append(lexicon_kind(key or name_key(token)) or position or "any")
+        elif replace == "name" and place:
+            kinds.append(place_kind(token))
         else:
             kinds.append("word")
-    return DrawPlan(of_target, np.asarray(first, dtype=np.int64), kinds, keys, spelt)
+    return DrawPlan(of_target, np.asarray(first, dtype=np.int64), kinds, keys, spelt,
+                    frozenset(continued))
 
 
 def spelt_addresses(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[int],

@@ -29,10 +29,11 @@ from textdp.mechanisms.base import ContextMechanism
 from textdp.name_vocabulary import PERSON
 from textdp.pipeline.candidates import CandidateSpace
 from textdp.pipeline.contexts import target_contexts
-from textdp.pipeline.draw_plan import DrawPlan, plan_draws, positional_kinds
+from textdp.pipeline.draw_plan import DrawPlan, place_runs, plan_draws, positional_kinds
 from textdp.pipeline.representation import contextual_inputs, static_inputs
 from textdp.pipeline.selection import Mask
 from textdp.pipeline.surrogates import pii_replacement, tag
+from textdp.place_vocabulary import GUARANTEE_PLACES, HOLDS_BETWEEN_PLACES, targeted_places
 from textdp.quasi import QUASI_LABELS, releases_for, with_quasi
 from textdp.report import (
     HOLDS_BETWEEN,
@@ -68,6 +69,9 @@ def report_template(config: PrivatizerConfig, mechanism: Mechanism,
     replace = space.replace if space is not None else config.effective_replace
     if replace == "name":
         holds_between += HOLDS_BETWEEN_NAME_KINDS
+        if targeted_places(config.targets):  # places decode to the gazetteer by kind
+            guarantee = f"{guarantee}; {GUARANTEE_PLACES}"
+            holds_between += HOLDS_BETWEEN_PLACES
     if config.consistency != "mention" and config.targets != "all" and replace != "tag":
         holds_between += HOLDS_BETWEEN_REPEATS
     if compute_dtype is not None and compute_dtype != torch.float32 and replace != "tag":
@@ -181,20 +185,21 @@ class Substituter:
 
     def substitute(self, docs: Sequence[Any], words: Sequence[Sequence[str]], masks: list[Mask],
                    owners: list[int], states: dict[int, TextState], rng: RandomSource, *,
-                   context_targets: Sequence[dict[int, str]] | None = None
-                   ) -> list[tuple[list[str], Report]]:
+                   context_targets: Sequence[dict[int, str]] | None = None,
+                   whole_places: bool = True) -> list[tuple[list[str], Report]]:
         """The new words of each doc and its report. ``words``: each doc's token texts;
         ``owners``: the text each doc belongs to; ``states``: per text, its budget left, names
         drawn and scope (updated here); ``rng``: the privatizer's random source (re-keyed per
         batch by the privatizer, and replaced by front ends that key a stream per batch);
         ``context_targets``: per doc, the targets of a neighbouring chunk's core that it reads
-        as context only (token → label), masked in every context read here.
+        as context only (token → label), masked in every context read here;
+        ``whole_places``: a place of several tokens is one target (:meth:`plan`).
 
         The steps, in order: :meth:`plan` (which targets share a draw), :meth:`reuse` (draws
         of the text's earlier batches), :meth:`without_draw` (tags and PII surrogates),
         :meth:`charge` (the budget), :meth:`draw` (the rest), :meth:`write` (the surface
         forms) and :func:`count` (the report's counts)."""
-        batch = self.plan(words, masks, owners, states)
+        batch = self.plan(words, masks, owners, states, whole_places=whole_places)
         if batch is None:
             return [(list(ws), self.report) for ws in words]
         self.reuse(batch, states)
@@ -208,16 +213,29 @@ class Substituter:
                 for d in range(len(words))]
 
     def plan(self, words: Sequence[Sequence[str]], masks: list[Mask], owners: list[int],
-             states: dict[int, TextState]) -> BatchTargets | None:
+             states: dict[int, TextState], *, whole_places: bool = True
+             ) -> BatchTargets | None:
         """Step 1, the draw plan: the batch's targets in order and the draws they share
         (:func:`~textdp.pipeline.draw_plan.plan_draws`), with the person names a text drew in
-        its earlier batches, which an address may be spelt from. ``None``: no target."""
+        its earlier batches, which an address may be spelt from. ``None``: no target. With
+        ``whole_places`` a place of several tokens is one target, its first token carrying
+        the place (:func:`~textdp.pipeline.draw_plan.place_runs`), its other tokens written
+        empty; without, each of its tokens is a target of its own."""
         flat = [(d, k) for d, mask in enumerate(masks) for k, lab in enumerate(mask)
                 if lab is not None]
         if not flat:
             return None
         tokens = [words[d][k] for d, k in flat]
         labels = [masks[d][k] or "*" for d, k in flat]
+        # A place of several tokens is one target: its first token carries the whole place.
+        runs = [place_runs(mask) if whole_places else {} for mask in masks]
+        continued: set[int] = set()
+        if any(runs):
+            at = {pos: t for t, pos in enumerate(flat)}
+            for d, doc_runs in enumerate(runs):
+                for start, end in doc_runs.items():
+                    tokens[at[(d, start)]] = " ".join(words[d][start:end])
+                    continued.update(at[(d, k)] for k in range(start + 1, end))
         kinds = [positional_kinds(mask) for mask in masks]
         target_owners = [owners[d] for d, _ in flat]
         # Names drawn in a text's earlier batches, which an address may be spelt from.
@@ -226,7 +244,7 @@ class Substituter:
         plan = plan_draws(tokens, labels, target_owners, [kinds[d][k] for d, k in flat],
                           replace=self.replace, consistency=self.config.consistency,
                           spell_addresses=self.config.surface == "input",
-                          remembered=remembered)
+                          remembered=remembered, continued=continued)
         first = plan.first.tolist()
         return BatchTargets(flat, tokens, labels, plan, first,
                             [owners[flat[t][0]] for t in first], remembered,
@@ -300,7 +318,9 @@ class Substituter:
               states: dict[int, TextState]) -> tuple[list[list[str]], list[int]]:
         """Step 6: each doc's words with every target written from its draw, in the
         original's surface form (tags and surrogates as they are); an address spelt from
-        names of its text from their draws. Also, per doc, the targets written."""
+        names of its text from their draws; the later tokens of a place of several tokens
+        empty (:func:`textdp.surface.join_words` drops the space before them). Also, per
+        doc, the targets written."""
         out = [list(ws) for ws in words]
         replaced = [0] * len(words)
         plan, labels, first = batch.plan, batch.labels, batch.first
@@ -311,6 +331,9 @@ class Substituter:
                          in enumerate(zip(plan.keys, batch.subs)) if labels[first[j]] == PERSON)
         for t, ((d, k), tok, j) in enumerate(zip(batch.flat, batch.tokens,
                                                  plan.of_target.tolist())):
+            if j == -2:  # a place's later token: its substitute is on the place's first
+                out[d][k] = ""
+                continue
             if j < 0:  # an address spelt from names of its text: written from their draws
                 spelling = plan.spelt[t]
                 out[d][k] = spelling.written([names[(owners[d], key)] for key in spelling.keys])
