@@ -152,11 +152,11 @@ def _unchanged(epsilon, seed):
 def test_a_place_rarely_comes_back_unchanged_at_the_default_epsilon():
     """At the default ε (0.3) a place of the vocabulary comes back as itself in 1.1 % of
     1,300 draws (14; seed 11; names: 1-2 %); bound: the 99 % upper Clopper-Pearson limit
-    below 3 % (uniform over its kind would be 1/130 for a country, 1/195 for a city). Positive control: at
-    ε = 1000 the draw decodes to the place itself, then the NAME_SPREAD post-processing picks
-    one of its 16 nearest places: it comes back unchanged about 1/16 of the time (at least
-    4 %, the 99 % lower limit) and nearly always among its 16 nearest (98 %; 19 % at the
-    default ε)."""
+    below 3 % (uniform over its kind would be 1/130 for a country, 1/195 for a city).
+    Positive control: at ε = 1000 the draw decodes to the place itself, then the
+    NAME_SPREAD post-processing picks one of its 16 nearest places: it comes back unchanged
+    about 1/16 of the time (at least 4 %, the 99 % lower limit) and nearly always among its
+    16 nearest (98 %; 19 % at the default ε)."""
     same, near_default = _unchanged(None, 11)
     upper = stats.binomtest(int(same.sum()), len(same)).proportion_ci(0.98).high
     print(f"default ε: unchanged {same.mean():.4f} (99 % upper {upper:.4f}), among its 16 "
