@@ -103,3 +103,24 @@ def test_an_address_spelt_from_names_of_its_text_has_no_draw_of_its_own():
                        consistency="document", spell_addresses=True,
                        remembered={0: ["anna", "lee"]})
     assert other.of_target.tolist() == [0] and not other.spelt
+
+
+def test_place_runs_and_place_draws():
+    """A run of one place label is one target (its first token carries the place, the others
+    draw nothing); places decode by their gazetteer kind, and every mention of a place in a
+    text shares its draw, whatever its casing or article."""
+    from textdp.pipeline.draw_plan import place_runs
+
+    mask = ["GPE", "GPE", None, "GPE", "LOC", "LOC", "LOC", "PERSON", "GPE"]
+    assert place_runs(mask) == {0: 2, 4: 7}
+    tokens = ["New York", "York", "Germany", "the Alps", "NEW YORK", "Paris"]
+    labels = ["GPE", "GPE", "GPE", "LOC", "GPE", "GPE"]
+    plan = plan_draws(tokens, labels, [0] * 6, [None] * 6, replace="name",
+                      consistency="document", continued={1})
+    assert plan.of_target.tolist() == [0, -2, 1, 2, 0, 3]
+    assert plan.kinds == ["city", "country", "place", "city"]
+    assert plan.keys == ["new york", "germany", "alps", "paris"]
+    assert plan.continued == frozenset({1})
+    word = plan_draws(tokens, labels, [0] * 6, [None] * 6, replace="word",
+                      consistency="document")
+    assert set(word.kinds) == {"word"}  # replace="word": the whole table, as before
