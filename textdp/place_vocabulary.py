@@ -33,8 +33,8 @@ from textdp.detect.places import PLACE_LABELS
 from textdp.tables import EmbeddingTable
 
 __all__ = ["GUARANTEE_PLACES", "HOLDS_BETWEEN_PLACES", "PLACE_KINDS", "PLACE_LABELS",
-           "PlaceSpaces", "gazetteer", "place_key", "place_kind", "place_spaces", "place_vector",
-           "targeted_places"]
+           "PlaceSpaces", "gazetteer", "place_key", "place_kind", "place_names", "place_spaces",
+           "place_vector", "targeted_places"]
 
 #: Candidate sets of a place target: its kind (``"place"``: either).
 PLACE_KINDS = ("city", "country", "place")
@@ -85,13 +85,22 @@ def place_key(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=1)
+def place_names() -> dict[str, tuple[str, ...]]:
+    """The shipped gazetteer's names as written, per kind (``"country"``, ``"city"``)."""
+    text = resources.files("textdp").joinpath("data/places.tsv").read_text(encoding="utf-8")
+    out: dict[str, list[str]] = {"country": [], "city": []}
+    for line in text.splitlines():
+        name, kind = line.split("\t")
+        out[kind].append(name)
+    return {kind: tuple(names) for kind, names in out.items()}
+
+
+@functools.lru_cache(maxsize=1)
 def gazetteer() -> dict[str, str]:
     """The shipped gazetteer: :func:`place_key` of each name → its kind (``"country"`` or
     ``"city"``; a name that is both is a country)."""
-    text = resources.files("textdp").joinpath("data/places.tsv").read_text(encoding="utf-8")
     out: dict[str, str] = {}
-    for line in text.splitlines():
-        name, kind = line.split("\t")
+    for kind, name in ((k, n) for k, names in place_names().items() for n in names):
         key = place_key(name)
         if out.get(key) != "country":
             out[key] = kind
