@@ -95,8 +95,9 @@ class Privatizer:
                                                              self._encoder)
         detector = None if config.targets == "all" else build_detector(
             config.detector, device=self.device, targets=config.targets, allow=config.allow,
-            deny=config.deny, threshold=config.threshold)
-        self.selector: Selector = TargetSelector(config.targets, detector)
+            deny=config.deny, threshold=config.threshold, phone_region=config.phone_region)
+        self.selector: Selector = TargetSelector(config.targets, detector,
+                                                 phone_region=config.phone_region)
         self.exclude = resolve_exclude(config.exclude)
         self._nlp = nlp
         if nlp is not None:  # its own tokenizer makes the detector's normalised views

@@ -52,7 +52,8 @@ def drop_honorifics(mask: list[str | None], words: Sequence[str]) -> list[str | 
             else label for k, label in enumerate(mask)]
 
 
-def merge_pii_tokens(docs: Sequence[Any], labels: Sequence[str]) -> list[Any]:
+def merge_pii_tokens(docs: Sequence[Any], labels: Sequence[str],
+                     region: str | None = None) -> list[Any]:
     """``docs`` with the tokens of every ``labels`` match (e-mail, phone, card, ...) that
     spans several tokens ("555 123 4567") made one token, so each value is one target that
     one surrogate or tag replaces (:mod:`textdp.detect.pii`). Only public patterns decide.
@@ -64,7 +65,7 @@ def merge_pii_tokens(docs: Sequence[Any], labels: Sequence[str]) -> list[Any]:
         return list(docs)
     from textdp.detect.pii import PIIDetector
 
-    detector = PIIDetector(labels)
+    detector = PIIDetector(labels) if region is None else PIIDetector(labels, region)
     out = []
     for doc in docs:
         ends = {a: b for a, b, _ in detector([doc])[0] if b - a > 1}
@@ -114,18 +115,22 @@ class TargetSelector:
         detector: the detector that finds spans when a caller gives none (``None`` with
             ``targets="all"``); :func:`textdp.detect.build_detector` builds it from the
             settings.
+        phone_region: where phone numbers without a country code are read when their
+            tokens are merged (:meth:`prepare`; ``None``: the default, ``"US"``).
     """
 
-    def __init__(self, targets: tuple[str, ...] | str, detector: Any) -> None:
+    def __init__(self, targets: tuple[str, ...] | str, detector: Any,
+                 phone_region: str | None = None) -> None:
         self.targets = targets
         self.detector = detector
+        self.phone_region = phone_region
         #: The PII labels among the targets: their tokens are merged into one token each.
         self.pii_labels = [] if targets == "all" else [t for t in targets if t in PII_LABELS]
 
     def prepare(self, docs: Sequence[Any]) -> list[Any]:
         """``docs`` with the tokens of each multi-token PII value of a targeted label made one
         token (:func:`merge_pii_tokens`); the docs themselves otherwise."""
-        return merge_pii_tokens(docs, self.pii_labels)
+        return merge_pii_tokens(docs, self.pii_labels, self.phone_region)
 
     def select(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None, *,
                entities: Sequence[Sequence[Span] | None] | None = None,
