@@ -165,7 +165,8 @@ class PrivatizingTokenizer:
         out = [list(ws) for ws in batch]
         if live:
             docs = [Doc(core.nlp.vocab, words=batch[i]) for i in live]
-            for i, (words, _report) in zip(live, core.privatize_docs(docs)):
+            # One word per word given: each token of a place is a target of its own.
+            for i, (words, _report) in zip(live, core.privatize_docs(docs, whole_units=False)):
                 out[i] = words
         return out
 

@@ -356,7 +356,8 @@ class DPPrivatizer(Pipe):
         selection = privatizer.select(
             docs, entities=None if self.targets == "all" else self.pipeline_entities(docs),
             entities_only=self.ents_only)
-        results = privatizer.privatize_docs(docs, selection=selection)
+        # A Doc's tokens may not be empty: each token of a place is a target of its own.
+        results = privatizer.privatize_docs(docs, selection=selection, whole_units=False)
         return [self._rebuild(doc, words, np.fromiter((label is not None for label in mask),
                                                       bool, count=len(mask)), report)
                 for doc, mask, (words, report) in zip(docs, selection.masks, results)]

@@ -62,9 +62,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # What replaces a target, below the configuration that checks it: the public name
     # vocabulary (from detect's name lexicon), the keyed sources of consistency="dataset",
     # the replace and consistency choices, addresses spelt from a text's names,
-    # and the DP releases of dates and ages (textdp.quasi).
+    # the DP releases of dates and ages (textdp.quasi), and the public place vocabulary
+    # (from the shipped gazetteer).
     ("substitution", ("textdp.name_vocabulary", "textdp.keyed_sources", "textdp.replacement",
-                      "textdp.addresses", "textdp.quasi")),
+                      "textdp.addresses", "textdp.quasi", "textdp.place_vocabulary")),
     # What ε means on a space: automatic ε (the Privatizer's epsilon="auto") and the scale
     # figures of a report (common census names from detect's lexicon).
     ("calibration", ("textdp.calibration", "textdp.scale")),

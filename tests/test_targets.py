@@ -38,7 +38,7 @@ def test_names_stay_importable_from_the_privatizer():
     ("pii", ("PERSON", *IDENTIFIER_LABELS)),
     ("pii,ORG", ("PERSON", *IDENTIFIER_LABELS, "ORG")),
     (["EMAIL", "names"], ("EMAIL", "PERSON")),
-    ("quasi", ("PERSON", *IDENTIFIER_LABELS, "DATE", "AGE")),
+    ("quasi", ("PERSON", *IDENTIFIER_LABELS, "DATE", "AGE", "GPE", "LOC", "FAC")),
 ])
 def test_valid_targets_resolve(given, expected):
     assert resolve_targets(given) == expected

@@ -57,6 +57,8 @@ class Auditor:
         device: where model-based detectors run (``"auto"``: CUDA when available).
         nlp: the spaCy pipeline whose tokenizer splits the text (default: the embedded one).
         batch_size: chunks per detector call.
+        phone_region: where phone numbers without a country code are read (ISO 3166
+            alpha-2; the privatizer's ``phone_region``).
 
     The defaults of ``device`` and ``batch_size`` are the privatizer's (its config's fields).
 
@@ -66,7 +68,8 @@ class Auditor:
     def __init__(self, *, targets: Any = DEFAULT_TARGETS, detector: Any = None,
                  allow: Any = None, deny: Any = None, deny_label: str = "PERSON",
                  threshold: float | None = None, device: Any = _DEFAULTS["device"],
-                 nlp: Any = None, batch_size: int = _DEFAULTS["batch_size"]) -> None:
+                 nlp: Any = None, batch_size: int = _DEFAULTS["batch_size"],
+                 phone_region: str = _DEFAULTS["phone_region"]) -> None:
         from textdp.validation import check_positive_int
 
         self.targets = resolve_targets(targets)
@@ -77,7 +80,9 @@ class Auditor:
                                                       device=resolve_device(device),
                                                       targets=self.targets, allow=allow,
                                                       deny=deny, deny_label=deny_label,
-                                                      threshold=threshold))
+                                                      threshold=threshold,
+                                                      phone_region=phone_region),
+                                       phone_region=phone_region)
         self._nlp = nlp
 
     @property

@@ -27,6 +27,7 @@ from textdp.budget import BUDGET_POLICIES
 from textdp.calibration import check_auto
 from textdp.contextual import DEFAULT_LAYER, PRECISIONS
 from textdp.defaults import DEFAULT_CONTEXTUAL_EPSILON, DEFAULT_EPSILON, default_epsilon
+from textdp.detect.pii import check_region
 from textdp.detect.spec import parse_detector_spec
 from textdp.index import BACKENDS
 from textdp.keyed_sources import resolve_key
@@ -98,6 +99,9 @@ class PrivatizerConfig:
             offset that shifts every date of a text (:mod:`textdp.quasi`).
         epsilon_age: with ``AGE`` targets, ε per year of the two-sided geometric noise on
             each distinct age of a text.
+        phone_region: the region (ISO 3166 alpha-2) whose national format ``PHONE`` reads
+            numbers written without ``+`` and a country code in (``phonenumbers``' default
+            region; ``"US"``): ``"DE"`` finds ``030 8063654``.
         budget_policy: ``"truncate"`` or ``"refuse"``.
         surface: ``"input"`` gives each substitute the casing class and the form (word,
             @handle, e-mail address) of the token it replaces (released without noise: the
@@ -200,6 +204,9 @@ class PrivatizerConfig:
              "every date of a text (textdp.quasi)"))
     epsilon_age: float = field(default=DEFAULT_EPSILON_AGE, metadata=setting(
         help="with AGE targets (preset quasi): ε per year of the noise on each age"))
+    phone_region: str = field(default="US", metadata=setting(
+        help="region (ISO 3166 alpha-2, e.g. DE) whose national format PHONE reads numbers "
+             "written without + and a country code in (phonenumbers' default region)"))
     budget_policy: str = field(default="truncate", metadata=setting(
         choices=BUDGET_POLICIES,
         help="over budget: redact the rest at no cost, or stop naming the text"))
@@ -296,6 +303,7 @@ class PrivatizerConfig:
                 check_positive("max_epsilon_per_text", self.max_epsilon_per_text))
         put("epsilon_date", check_positive("epsilon_date", self.epsilon_date))
         put("epsilon_age", check_positive("epsilon_age", self.epsilon_age))
+        put("phone_region", check_region(self.phone_region))
         check_replace(self.replace, mechanism.decodes_subsets, mechanism.name)
         if self.model is not None:
             put("model", os.fspath(self.model))

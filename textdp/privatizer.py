@@ -36,6 +36,7 @@ from textdp.pipeline.batching import stream as run_batches
 from textdp.pipeline.candidates import CandidateSpace, load_table
 from textdp.pipeline.selection import Selection, Selector, TargetSelector, piece_docs, shift_spans
 from textdp.pipeline.substitution import Substituter
+from textdp.place_vocabulary import targeted_places
 from textdp.report import REVIEW_REASONS, Report, ScopeAccount
 from textdp.rng import RandomSource
 from textdp.surface import join_words
@@ -94,9 +95,10 @@ class Privatizer:
                                                              self._encoder)
         detector = None if config.targets == "all" else build_detector(
             config.detector, device=self.device, targets=config.targets, allow=config.allow,
-            deny=config.deny, threshold=config.threshold)
+            deny=config.deny, threshold=config.threshold, phone_region=config.phone_region)
         self.selector: Selector = TargetSelector(config.targets, detector,
-                                                 review=config.review)
+                                                 review=config.review,
+                                                 phone_region=config.phone_region)
         self.exclude = resolve_exclude(config.exclude)
         self._nlp = nlp
         if nlp is not None:  # its own tokenizer makes the detector's normalised views
@@ -227,7 +229,8 @@ class Privatizer:
                     self.table, self.mechanism, clip_norm=self.config.clip_norm,
                     exclude=self.exclude, index_backend=self.config.index, device=self.device,
                     rng=self.rng, replace=self.config.effective_replace,
-                    name_required=self.config.replace == "name")
+                    name_required=self.config.replace == "name",
+                    places=bool(targeted_places(self.config.targets)))
             self._substituter = Substituter(self.config, self.mechanism, self._space,
                                             key=self.key, encoder=self._encoder,
                                             device=self.device)
@@ -343,6 +346,7 @@ class Privatizer:
                        states: dict[int, TextState] | None = None,
                        cores: Sequence[tuple[int, int] | None] | None = None,
                        selection: Selection | None = None,
+                       whole_units: bool = True,
                        ) -> list[tuple[list[str], Report]]:
         """Privatize tokenized spaCy docs; returns the new words of each doc and its report.
 
@@ -354,12 +358,17 @@ class Privatizer:
         ``max_epsilon_per_text`` budget and the pseudonyms drawn across pieces of one long
         text; ``cores`` (per doc, a character range or ``None`` for all) limits the targets
         to the tokens that start in it (the rest of a chunk is read as context only).
+        ``whole_units``: a place or a hyphenated name of several tokens is one target,
+        written on its first token and its other tokens empty
+        (:func:`~textdp.surface.join_words` joins them); a caller whose tokens may not be
+        empty (a spaCy Doc, a list of pre-split words) passes ``False``: each token is then a
+        target of its own.
         """
         substituter = self._setup()
         failure = None
         try:
             return self._privatize_docs(substituter, docs, spans, owners, states, cores,
-                                        selection)
+                                        selection, whole_units)
         except Exception as err:
             failure = withheld(err)  # no text in an error (textdp.errors)
             if failure is None:
@@ -370,7 +379,7 @@ class Privatizer:
                         spans: Sequence[Sequence[Span]] | None,
                         owners: Sequence[int] | None, states: dict[int, TextState] | None,
                         cores: Sequence[tuple[int, int] | None] | None,
-                        selection: Selection | None
+                        selection: Selection | None, whole_units: bool = True
                         ) -> list[tuple[list[str], Report]]:
         self.rng.next_batch()
         words = [[t.text for t in doc] for doc in docs]  # read once, for both stages
@@ -381,7 +390,8 @@ class Privatizer:
                                              states=states)
         out = substituter.substitute(docs, words, list(selection.masks), owners,
                                      {} if states is None else states, self.rng,
-                                     context_targets=selection.context_targets)
+                                     context_targets=selection.context_targets,
+                                     whole_units=whole_units)
         if selection.review is not None:
             out = [(new, dataclasses.replace(report, review=review))
                    for review, (new, report) in zip(selection.review, out)]

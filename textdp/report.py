@@ -52,6 +52,8 @@ HOLDS_BETWEEN_NAME_KINDS = ("; for person names, the same kind (first name, surn
                             "name lists), the same particles (van, de la, bin, al-, ...: kept "
                             "as written) and the same hyphenated shape (number of parts, "
                             "casing)")
+#: The same with ``surface="table"``, whose substitutes do not copy the parts' casing.
+HOLDS_BETWEEN_NAME_KINDS_ANY_CASING = HOLDS_BETWEEN_NAME_KINDS.replace(", casing)", ")")
 #: Added with ``name_origin="keep"``: a person name draws among names of its origin group.
 HOLDS_BETWEEN_ORIGIN = ("; for person names, the same origin group (a coarse public label of "
                         "the name lists; names no list holds draw across all origins)")

@@ -101,7 +101,9 @@ def join_words(words: Sequence[str], doc: Any, start: int, end: int, *,
                collapse_tags: bool) -> str:
     """The text of ``doc``'s tokens that start in ``[start, end)`` with ``words`` in their
     place. With ``collapse_tags`` a run of one tag over consecutive tokens ("[PERSON]
-    [PERSON]" for "Angela Merkel") is written once, as a placeholder tool would."""
+    [PERSON]" for "Angela Merkel") is written once, as a placeholder tool would. An empty
+    word where the token was not (the later tokens of a place of several tokens, written
+    whole on its first) takes the whitespace before it with it: "New York is" → "Lyon is"."""
     out: list[str] = []
     previous = None
     for word, token in zip(words, doc):
@@ -111,6 +113,9 @@ def join_words(words: Sequence[str], doc: Any, start: int, end: int, *,
                 word.startswith("[") and word.endswith("]") and out and out[-1] == " ":
             out.pop()  # the space before the repeated tag goes with it
             out.append(token.whitespace_)
+            continue
+        if not word and token.text and out:
+            out[-1] = token.whitespace_  # the whitespace before it goes with it
             continue
         out.append(word)
         out.append(token.whitespace_)

@@ -23,7 +23,8 @@ The valid labels are
 * ``pii``: ``PERSON`` and every identifier label (:data:`~textdp.detect.pii.IDENTIFIER_LABELS`:
   e-mail addresses, phones, URLs, handles, IPs, cards, IBANs, national numbers, ...);
 * ``quasi``: ``pii`` and the quasi-identifiers ``DATE`` and ``AGE`` (released with DP noise,
-  :mod:`textdp.quasi`).
+  :mod:`textdp.quasi`) and the places ``GPE``, ``LOC`` and ``FAC`` (drawn from a public
+  gazetteer as names are, :mod:`textdp.place_vocabulary`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from collections.abc import Iterable, Sequence
 
 from textdp.detect.base import normalise_label
 from textdp.detect.pii import IDENTIFIER_LABELS, PII_LABELS, QUASI_LABELS
+from textdp.detect.places import PLACE_LABELS
 
 DEFAULT_TARGETS = ("PERSON",)
 # spaCy's English NER labels (OntoNotes 5), as en_core_web_sm/md/lg/trf produce them.
@@ -46,7 +48,7 @@ VALID_LABELS = frozenset(SPACY_LABELS + CONLL_LABELS + PII_LABELS)
 PRESETS: dict[str, tuple[str, ...]] = {
     "names": DEFAULT_TARGETS,
     "pii": (*DEFAULT_TARGETS, *IDENTIFIER_LABELS),
-    "quasi": (*DEFAULT_TARGETS, *IDENTIFIER_LABELS, *QUASI_LABELS),
+    "quasi": (*DEFAULT_TARGETS, *IDENTIFIER_LABELS, *QUASI_LABELS, *PLACE_LABELS),
 }
 
 

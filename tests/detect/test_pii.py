@@ -427,3 +427,31 @@ def test_url_end_drops_unbalanced_closing_brackets_of_a_long_url(tail, kept):
 def test_a_long_run_before_a_missing_at_is_no_address():
     assert find_pii("x@" + "a-" * 2500, ["EMAIL"]) == []
     assert find_pii("a." * 2500 + "@", ["EMAIL", "HANDLE"]) == []
+
+
+def test_the_phone_region_setting_reads_german_national_numbers(tmp_path):
+    """``phone_region`` (one setting: PrivatizerConfig, the command line, spaCy): a German
+    national number (``030 8063654``, Berlin) read in region DE: ``phone_region="DE"`` finds
+    it through the Privatizer and the command line, the region
+    reaching the recogniser; a region phonenumbers does not know is refused before any text
+    is read."""
+    from textdp import Privatizer, PrivatizerConfig
+    from textdp.cli import main
+    from textdp.detect.pii import _phone_candidates
+
+    text = "Rufen Sie mich unter 030 8063654 an."
+    assert [text[m.start:m.end] for m in _phone_candidates(text, "DE")] == ["030 8063654"]
+    p = Privatizer(targets="PHONE", seed=0, phone_region="de", report_spans=True)
+    assert p.selector.detector.pii.region == p.selector.phone_region == "DE"
+    r = p.privatize([text])[0]
+    assert "030 8063654" not in r.text
+    assert [(s[0], s[1], s[2]) for s in r.report.spans] == [(21, 32, "PHONE")]
+    assert PrivatizerConfig(phone_region="de").phone_region == "DE"
+    with pytest.raises(ValueError, match="phone_region"):
+        PrivatizerConfig(phone_region="Germany")
+    src = tmp_path / "in.txt"
+    src.write_text(text + "\n")
+    out = tmp_path / "out.txt"
+    assert main(["privatize", str(src), "-o", str(out), "--targets", "PHONE", "--seed", "0",
+                 "--phone-region", "DE", "--no-progress"]) == 0
+    assert "030 8063654" not in out.read_text()

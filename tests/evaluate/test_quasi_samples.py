@@ -21,11 +21,17 @@ def test_the_generator_makes_real_dates_and_ages_of_many_styles():
     ordinary = negatives(300, seed=4)
     assert all(it.label is None and it.kind != "date" for it in ordinary)
     assert any(it.kind == "not an age" for it in ordinary)
+    from textdp.place_vocabulary import place_kind
+
+    kinds = [place_kind(v) for v in by_label["PLACE"]]
+    assert set(kinds) == {"city", "country"} and 60 <= kinds.count("city") <= 140
 
 
 def test_the_check_runs_through_the_quasi_preset():
     stats = check(per_label=15, n_ordinary=40, seed=2)
-    assert stats["DATE"]["n"] == stats["AGE"]["n"] == 15
+    assert stats["DATE"]["n"] == stats["AGE"]["n"] == stats["PLACE"]["n"] == 15
+    # a place is found or left verbatim; most are replaced (figures: docs/pii.md)
+    assert stats["PLACE"]["unchanged"] <= stats["PLACE"]["n"] // 2
     assert stats["DATE"]["missed"] == stats["AGE"]["missed"] == 0
     assert stats["AGE"]["p_zero"] == zero_noise(0.2)
     assert sum(s["taken"] for label, s in stats.items() if label.startswith("ordinary:")) == 0

@@ -183,3 +183,24 @@ def test_hyphenated_names_are_one_unit_in_the_same_shape():
     assert surface_form(compound_substitute("Seo-yeon", "Ji", ["Woo"]), "Seo-yeon") == "Ji-woo"
     assert surface_form(compound_substitute("ANNE-MARIE", "Ji", ["Woo"]),
                         "Anne-Marie") == "Ji-Woo"
+
+
+def test_place_runs_and_place_draws():
+    """A run of one place label is one target (its first token carries the place, the others
+    draw nothing); places decode by their gazetteer kind, and every mention of a place in a
+    text shares its draw, whatever its casing or article."""
+    from textdp.pipeline.draw_plan import place_runs
+
+    mask = ["GPE", "GPE", None, "GPE", "LOC", "LOC", "LOC", "PERSON", "GPE"]
+    assert place_runs(mask) == {0: 2, 4: 7}
+    tokens = ["New York", "York", "Germany", "the Alps", "NEW YORK", "Paris"]
+    labels = ["GPE", "GPE", "GPE", "LOC", "GPE", "GPE"]
+    plan = plan_draws(tokens, labels, [0] * 6, [None] * 6, replace="name",
+                      consistency="document", continued={1})
+    assert plan.of_target.tolist() == [0, -2, 1, 2, 0, 3]
+    assert plan.kinds == ["city", "country", "place", "city"]
+    assert plan.keys == ["new york", "germany", "alps", "paris"]
+    assert plan.continued == frozenset({1})
+    word = plan_draws(tokens, labels, [0] * 6, [None] * 6, replace="word",
+                      consistency="document")
+    assert set(word.kinds) == {"word"}  # replace="word": the whole table, as before

@@ -118,11 +118,12 @@ def test_init_fill_config_fills_the_defaults(fresh_process):
         "targets": "all", "representation": "static", "table": None, "detector": None,
         "seed": None, "secure": False, "device": "cpu", "index": "auto",
         "keep_original": False, "batch_size": 256, "clip_norm": "median",
-        "max_epsilon_per_text": None, "budget_policy": "truncate", "surface": "input",
+        "max_epsilon_per_text": None, "epsilon_date": 0.01, "epsilon_age": 0.2,
+        "phone_region": "US", "budget_policy": "truncate", "surface": "input",
         "model": None, "layer": 1, "precision": "auto", "contextual_index": None,
         "target_unchanged": None, "replace": None, "consistency": "document", "key": None,
         "allow": None, "deny": None, "threshold": None, "exclude": "default",
-        "report_spans": False,
+        "report_spans": False, "review": False, "name_origin": "any",
     }
 
 

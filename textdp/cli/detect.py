@@ -24,7 +24,8 @@ from textdp.records import FORMATS, InputError, detect_format, read_once
 
 #: The privatizer settings ``textdp detect`` takes: the selection stage's, as ``privatize``
 #: offers them (generated from the config's fields, textdp.cli.settings).
-DETECT_SETTINGS = ("targets", "detector", "allow", "deny", "threshold", "device", "batch_size")
+DETECT_SETTINGS = ("targets", "detector", "allow", "deny", "threshold", "phone_region", "device",
+                   "batch_size")
 
 
 def add_detection_arguments(p: argparse.ArgumentParser) -> None:

@@ -85,4 +85,10 @@ def run(args: argparse.Namespace) -> int:
           f"with {geometric.GUARANTEE}: {GUARANTEE_DATE}; {GUARANTEE_AGE}. ε per day "
           "(epsilon_date) and per year (epsilon_age) add to a report's epsilon_total; the "
           "intervals between a text's dates and each date's style are released as they are.")
+    from textdp.place_vocabulary import GUARANTEE_PLACES, HOLDS_BETWEEN_PLACES
+
+    print(f"\nPlaces (targets GPE, LOC and FAC, preset quasi; textdp.place_vocabulary) are "
+          f"drawn as names are, with each mechanism's guarantee above: {GUARANTEE_PLACES}. "
+          f"Released without noise{HOLDS_BETWEEN_PLACES.removeprefix(';')}. With "
+          "replace='word' they decode to the whole table.")
     return 0

@@ -26,6 +26,7 @@ from textdp.detect import (  # noqa: F401
 )
 from textdp.detect.base import Detector, Finding, Span, find, merge_spans, normalise_label
 from textdp.detect.ensemble import build_spec
+from textdp.detect.places import with_places
 from textdp.detect.registry import available, register_detector, registry
 from textdp.detect.spacy_ner import SpacyNERDetector
 from textdp.detect.spec import (
@@ -67,15 +68,17 @@ class PIIUnion:
     Args:
         inner: the name detector (or any detector).
         labels: the PII labels to recognise.
+        region: where phone numbers without a country code are read (``None``: the
+            default, :data:`textdp.detect.pii.DEFAULT_REGION`).
     """
 
-    def __init__(self, inner: Any, labels: Iterable[str]) -> None:
-        from textdp.detect.pii import PIIDetector
+    def __init__(self, inner: Any, labels: Iterable[str], region: str | None = None) -> None:
+        from textdp.detect.pii import DEFAULT_REGION, PIIDetector
 
         if not callable(inner):
             raise ValueError(f"inner must be a detector, got {type(inner).__name__}")
         self.inner = inner
-        self.pii = PIIDetector(labels)
+        self.pii = PIIDetector(labels, DEFAULT_REGION if region is None else region)
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -94,10 +97,11 @@ class PIIUnion:
         return f"PIIUnion({self.inner!r}, labels={list(self.labels)!r})"
 
 
-def with_pii(detector: Any, labels: Iterable[str] | None) -> Any:
+def with_pii(detector: Any, labels: Iterable[str] | None, region: str | None = None) -> Any:
     """``detector`` with the PII recognisers of ``labels`` added (:class:`PIIUnion`); only the
     PII labels among ``labels`` count, so a privatizer can pass its ``targets`` as they are
-    (``["PERSON", "EMAIL"]``). Returns ``detector`` itself when none is a PII label."""
+    (``["PERSON", "EMAIL"]``). Returns ``detector`` itself when none is a PII label.
+    ``region``: where phone numbers without a country code are read."""
     from textdp.detect.pii import PII_LABELS
     from textdp.targets import resolve_targets
 
@@ -105,18 +109,29 @@ def with_pii(detector: Any, labels: Iterable[str] | None) -> Any:
     if wanted == "all":
         return detector
     pii = [x for x in wanted if x in PII_LABELS]
-    return PIIUnion(detector, pii) if pii else detector
+    return PIIUnion(detector, pii, region) if pii else detector
 
 
 def build_detector(spec: Any = None, *, device: Any = "cpu", targets: Any = None,
                    allow: Any = None, deny: Any = None, deny_label: str = "PERSON",
-                   threshold: float | None = None) -> Detector:
+                   threshold: float | None = None, phone_region: str | None = None
+                   ) -> Detector:
     """The whole detection stage: :func:`create_detector` of ``spec``, with the PII
-    recognisers of the PII labels in ``targets`` (:func:`with_pii`), then the allow and deny
+    recognisers of the PII labels in ``targets`` (:func:`with_pii`) and spaCy's place spans
+    for its place labels (:func:`~textdp.detect.places.with_places`), then the allow and deny
     lists and the score threshold (:class:`~textdp.detect.lists.ListDetector`, outermost, so
-    an allowed word is never targeted whatever found it). Every argument is validated here,
-    before any text is read."""
-    detector = with_pii(create_detector(spec, device=device), targets)
+    an allowed word is never targeted whatever found it). ``phone_region``: where phone
+    numbers without a country code are read (``None``: ``"US"``). Every argument is
+    validated here, before any text is read."""
+    from textdp.targets import resolve_targets
+
+    wanted = resolve_targets(targets) if targets is not None else None
+    if phone_region is not None:
+        from textdp.detect.pii import check_region
+
+        phone_region = check_region(phone_region)
+    detector = with_pii(with_places(create_detector(spec, device=device), wanted), targets,
+                        phone_region)
     if allow is None and deny is None and threshold is None:
         return detector
     from textdp.detect.lists import ListDetector

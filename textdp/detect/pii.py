@@ -535,6 +535,18 @@ def _joined(*found: list[PIIMatch]) -> list[PIIMatch]:
     return sorted(kept, key=lambda m: m.start)
 
 
+def check_region(region: object, param: str = "phone_region") -> str:
+    """``region`` as a region code :mod:`phonenumbers` reads national numbers in (ISO 3166
+    alpha-2, upper-cased: ``"DE"``); raises ``ValueError`` naming ``param`` otherwise."""
+    import phonenumbers
+
+    code = region.strip().upper() if isinstance(region, str) else None
+    if code not in phonenumbers.SUPPORTED_REGIONS:
+        raise ValueError(f"{param} must be a region code of phonenumbers (ISO 3166 alpha-2, "
+                         f"e.g. 'US', 'DE', 'GB'), got {region!r}")
+    return code
+
+
 def check_labels(labels: Iterable[str]) -> tuple[str, ...]:
     """``labels`` as a tuple of PII labels; ``ValueError`` naming the valid ones otherwise."""
     if isinstance(labels, str):
@@ -555,7 +567,8 @@ class PIIDetector:
     Args:
         labels: which recognisers run (default: all of :data:`PII_LABELS`).
         region: where phone numbers without a country code are read (ISO 3166 alpha-2,
-            default :data:`DEFAULT_REGION`; the front ends use the default).
+            default :data:`DEFAULT_REGION`; the front ends pass the ``phone_region``
+            setting).
     """
 
     name = "pii"

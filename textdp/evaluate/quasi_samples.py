@@ -1,5 +1,5 @@
-"""A labelled dev sample for the quasi-identifiers of the ``quasi`` preset (dates and ages),
-generated with a fixed seed, and its check.
+"""A labelled dev sample for the quasi-identifiers of the ``quasi`` preset (dates, ages and
+places), generated with a fixed seed, and its check.
 
     textdp evaluate quasi                               # 100 values per label, seed 0
     textdp evaluate quasi --per-label 400 --ordinary 2000 --seed 1
@@ -7,20 +7,26 @@ generated with a fixed seed, and its check.
 Dates are written in many styles (ISO, U.S. and European numeric orders, two-digit years,
 month names and abbreviations, ordinals, weekdays, clinical ``04-MAR-1962``, month and year)
 and ages in many forms (``67 y/o``, ``45-year-old``, ``aged 34``, ``age: 52``, ``34M``), each
-in a sentence; the ordinary items are :mod:`textdp.evaluate.pii_samples`' numbers and words
+in a sentence; places (``PLACE``: a country or a city of the shipped gazetteer,
+``textdp/data/places.tsv``, half each, one word or several, in a sentence; any span of a
+place label, ``GPE``/``LOC``/``FAC``, covering it counts as found); the ordinary items are
+:mod:`textdp.evaluate.pii_samples`' numbers and words
 (but dates, which are targets here) and numbers of years that are not ages (``a 30-year
 mortgage``). Everything runs through ``Privatizer(targets="quasi", report_spans=True)``;
 per label it prints
 
-* ``missed``: the share of values no ``DATE``/``AGE`` span covers (the recogniser's misses,
-  published as they are);
+* ``missed``: the share of values no span of their label (a place label for ``PLACE``)
+  covers (the recogniser's misses, published as they are);
 * ``unchanged``: the share found verbatim in the output: the misses, plus the values the
   noise happened to leave where they were (an offset or a noise of 0, probability
   ``(1 − e^−ε) / (1 + e^−ε)``: about 0.5 % of dates at ``epsilon_date=0.01``, 10 % of
   ages at ``epsilon_age=0.2``; printed beside it as ``P(Z=0)``, a property of the
   mechanism, not a miss);
 
-and per kind of ordinary item the share a ``DATE`` or ``AGE`` span touches (``taken``).
+and per kind of ordinary item the share a ``DATE``, ``AGE`` or place span touches
+(``taken``). A place that comes back unchanged was missed or drawn as itself (the mechanism's
+draw, at about 1 % for a place of the vocabulary at the default ε:
+``tests/test_place_vocabulary.py``).
 """
 
 from __future__ import annotations
@@ -41,6 +47,11 @@ DATE_TEMPLATES = ("Admitted on {} after a fall.", "DOB: {}", "Seen in clinic {}.
                   "Follow-up ({}) was missed.")
 AGE_TEMPLATES = ("A {} woman presented with pain.", "Patient, {}, was discharged.",
                  "The driver ({}) was unhurt.", "{} with chest pain.", "Her son, {}, called.")
+PLACE_TEMPLATES = ("She moved to {} last year.", "The office in {} closed in March.",
+                   "He was born in {} and grew up there.", "Flights from {} were cancelled.",
+                   "Our team visited {} twice.")
+#: Labels whose spans find a place.
+PLACE_SPAN_LABELS = ("GPE", "LOC", "FAC")
 NOT_AGES = ("a 30-year mortgage", "5 years ago", "a $34M budget", "2M people", "page 34",
             "a 10-year plan", "over 200 years old buildings", "in 34 days", "size 34m",
             "aged cheese", "2 years later")
@@ -112,8 +123,17 @@ def age_value(rng: np.random.Generator) -> str:
     return f"{a} yrs old"
 
 
+def place_value(rng: np.random.Generator) -> str:
+    """A country or (as often) a city of the shipped gazetteer."""
+    from textdp.place_vocabulary import place_names
+
+    names = place_names()
+    kind = "country" if rng.random() < 0.5 else "city"
+    return _pick(rng, names[kind])
+
+
 def positives(per_label: int, seed: int = 0) -> list[Item]:
-    """``per_label`` dates and ages in sentences (fixed ``seed``)."""
+    """``per_label`` dates, ages and places in sentences (fixed ``seed``)."""
     rng = np.random.default_rng(seed + 10)
     out = []
     for label, make, templates in (("DATE", date_value, DATE_TEMPLATES),
@@ -123,6 +143,11 @@ def positives(per_label: int, seed: int = 0) -> list[Item]:
             # an ISO date with a time: the date part is the value (the time is not taken)
             value = re.sub(r"T\d\d:\d\d$", "", written)
             out.append(Item(_pick(rng, templates).format(written), value, label, label))
+    place_rng = np.random.default_rng(seed + 12)  # the dates and ages stay as they were
+    for _ in range(per_label):
+        value = place_value(place_rng)
+        out.append(Item(_pick(place_rng, PLACE_TEMPLATES).format(value), value, "PLACE",
+                        "PLACE"))
     return out
 
 
@@ -165,8 +190,9 @@ def check(per_label: int = 100, n_ordinary: int = 600, seed: int = 0,
     for it, res in zip(items, results):
         start = it.text.index(it.value)
         end = start + len(it.value)
-        spans = [(a, b, label) for a, b, label, _, _ in res.report.spans or ()
-                 if label in ("DATE", "AGE")]
+        spans = [(a, b, "PLACE" if label in PLACE_SPAN_LABELS else label)
+                 for a, b, label, _, _ in res.report.spans or ()
+                 if label in ("DATE", "AGE", *PLACE_SPAN_LABELS)]
         s = stats.setdefault(it.label or "ordinary:" + it.kind,
                              {"n": 0, "missed": 0, "unchanged": 0, "taken": 0})
         s["n"] += 1
@@ -188,8 +214,9 @@ def report_lines(stats: dict[str, dict]) -> list[str]:
     lines = [f"{'label':<24}{'n':>6}{'missed':>9}{'unchanged':>11}{'P(Z=0)':>9}"]
     for label, s in stats.items():
         if not label.startswith("ordinary:"):
+            zero = f"{s['p_zero']:>9.1%}" if "p_zero" in s else f"{'-':>9}"
             lines.append(f"{label:<24}{s['n']:>6}{s['missed'] / s['n']:>9.1%}"
-                         f"{s['unchanged'] / s['n']:>11.1%}{s.get('p_zero', 0):>9.1%}")
+                         f"{s['unchanged'] / s['n']:>11.1%}{zero}")
     lines.append(f"\n{'ordinary kind':<24}{'n':>6}{'taken':>10}")
     total = taken = 0
     for label, s in sorted(stats.items()):

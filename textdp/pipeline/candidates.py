@@ -10,6 +10,7 @@ to: the whole table, or with ``replace="name"`` the public name vocabulary per n
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,7 @@ from textdp.contextual_index import ContextualIndex
 from textdp.index import NeighbourIndex, shared_index
 from textdp.mechanisms import Mechanism
 from textdp.name_vocabulary import NAME_KINDS, name_spaces
+from textdp.place_vocabulary import PLACE_KINDS, place_spaces
 from textdp.rng import RandomSource
 from textdp.scale import Scale, space_scale
 from textdp.tables import EmbeddingTable
@@ -120,15 +122,35 @@ def name_candidates(table: EmbeddingTable, mechanism: Mechanism, backend: str,
     out = {}
     for kind in NAME_KINDS:
         name_set = name_spaces(table, exclude).get(kind, group)
-        names = name_set.table
-        space = mechanism.decode_space(names.vectors)
-        index = shared_index(names, backend, device) if space is names.vectors else \
-            NeighbourIndex(space, backend=backend, device=device)
-        k = min(NAME_SPREAD, len(names.words))
-        exact = NeighbourIndex(names.vectors, backend="exact", device=device)
-        spread = exact.search(torch.from_numpy(names.vectors).to(device), k=k)[1].cpu().numpy()
-        out[kind] = CandidateSet(names, index, spread, name_set.names)
+        out[kind] = _candidate_set(name_set.table, mechanism, backend, device,
+                                   names=name_set.names)
     return out
+
+
+def place_candidates(table: EmbeddingTable, mechanism: Mechanism, backend: str,
+                     device: torch.device, exclude: frozenset[str] = frozenset()
+                     ) -> dict[str, CandidateSet]:
+    """Per place kind, the place vocabulary of ``table``
+    (:func:`~textdp.place_vocabulary.place_spaces`) with its index in ``mechanism``'s decode
+    space and its :data:`NAME_SPREAD` nearest places, as :func:`name_candidates`."""
+    spaces = place_spaces(table, exclude)
+    return {kind: _candidate_set(spaces[kind], mechanism, backend, device)
+            for kind in PLACE_KINDS}
+
+
+def _candidate_set(candidates: EmbeddingTable, mechanism: Mechanism, backend: str,
+                   device: torch.device,
+                   names: tuple[tuple[str, ...], ...] | None = None) -> CandidateSet:
+    """``candidates`` as a candidate set: its index in ``mechanism``'s decode space and each
+    candidate's :data:`NAME_SPREAD` nearest (public data only); ``names``: the names each
+    row stands for (:attr:`CandidateSet.names`)."""
+    space = mechanism.decode_space(candidates.vectors)
+    index = shared_index(candidates, backend, device) if space is candidates.vectors else \
+        NeighbourIndex(space, backend=backend, device=device)
+    k = min(NAME_SPREAD, len(candidates.words))
+    exact = NeighbourIndex(candidates.vectors, backend="exact", device=device)
+    spread = exact.search(torch.from_numpy(candidates.vectors).to(device), k=k)[1].cpu().numpy()
+    return CandidateSet(candidates, index, spread, names)
 
 
 class CandidateSpace:
@@ -144,12 +166,14 @@ class CandidateSpace:
         replace: the effective ``replace``; ``"name"`` builds the name candidate sets.
         name_required: with ``replace="name"``, whether a table without a name vocabulary is
             an error (asked for) or falls back to ``"word"`` (the default).
+        places: whether places are targets: with ``replace="name"`` the place candidate sets
+            are built (:func:`place_candidates`).
     """
 
     def __init__(self, table: EmbeddingTable, mechanism: Mechanism, *,
                  clip_norm: float | str | None, exclude: frozenset[str], index_backend: str,
                  device: torch.device, rng: RandomSource, replace: str,
-                 name_required: bool) -> None:
+                 name_required: bool, places: bool = False) -> None:
         self.radius: float | None = table.median_norm() if clip_norm == "median" \
             else clip_norm
         space = table if self.radius is None else table.clipped(self.radius)
@@ -169,11 +193,22 @@ class CandidateSpace:
                     raise  # asked for; the default falls back to "word" (see `replacing`)
         self.replace = "word" if replace == "name" and not self.names else replace
         self._build_names = (mechanism, index_backend, device, exclude)
+        # Places decode to the place vocabulary where names decode to theirs; a table without
+        # one decodes them to the whole table (place kinds then read "word").
+        self.places: dict[str, CandidateSet] = {}
+        if self.replace == "name" and places:
+            with contextlib.suppress(ValueError):
+                self.places = place_candidates(self.table, mechanism, index_backend, device,
+                                               exclude=exclude)
 
     def decoder(self, kind: str) -> CandidateSet:
         """The candidates a draw of ``kind`` decodes to: ``"word"`` (the whole table) or a
         name kind (``"first"``, ``"last"``, ``"any"``) with ``replace="name"``, optionally of
-        one origin group (``"first@romance"``, ``name_origin="keep"``)."""
+        one origin group (``"first@romance"``, ``name_origin="keep"``), or a place kind
+        (``"city"``, ``"country"``, ``"place"``): the place vocabulary, the whole table where
+        there is none."""
+        if kind in PLACE_KINDS:
+            return self.places[kind] if self.places else CandidateSet(self.table)
         if kind == "word":
             return CandidateSet(self.table)
         if "@" in kind and kind not in self.names and self.names:

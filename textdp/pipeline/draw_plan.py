@@ -8,10 +8,12 @@
   process, worker and rerun with the same key agrees without shared state; ``"mention"`` draws
   for every mention (each costs ε).
 * **What each draw decodes to**: its kind, a name kind (:func:`name_kinds`: context,
-  position, then :func:`~textdp.name_vocabulary.vocabulary_kind`), ``"word"``, ``"tag"`` or
-  ``"pii"``.
+  position, then :func:`~textdp.name_vocabulary.vocabulary_kind`), a place kind
+  (:func:`~textdp.place_vocabulary.place_kind`), ``"word"``, ``"tag"`` or ``"pii"``.
 * **Names as units**: particles (:func:`is_particle`) are kept, hyphenated names
   (:func:`compound_names`) are one target written in their shape.
+* **Places of several tokens** (:func:`place_runs`): one target, the run's first token, which
+  carries the run's text; the other tokens are written empty (``of_target`` -2).
 * **Addresses spelt from names** (:func:`spelt_addresses`) have no draw of their own.
 
 What consistency releases. Re-using one draw for every mention is post-processing: the
@@ -39,6 +41,7 @@ from textdp.name_vocabulary import (
     origin_group,
     vocabulary_kind,
 )
+from textdp.place_vocabulary import PLACE_LABELS, place_key, place_kind
 from textdp.surface import parse_address
 
 #: Name particles: a closed public list. Inside a person name (not its last word; not its
@@ -247,10 +250,13 @@ class DrawPlan:
         kinds: per draw, the candidate set: ``"word"`` (the whole table), a name kind,
             ``"tag"``, or ``"pii"`` (a surrogate or tag of the value's format, no ε).
         keys: per draw, the name it stands for (``None`` for per-mention draws); the text's
-            remembered draws and keyed draws are looked up by it.
+            remembered draws and keyed draws are looked up by it. A place's key is its
+            :func:`~textdp.place_vocabulary.place_key`.
         spelt: the targets spelt from names of their text (addresses, profile URLs and
             run-together names, :mod:`textdp.addresses`): written from those names' draws,
             with no draw of their own (their ``of_target`` is -1).
+        continued: the targets that continue a place of several tokens: written empty, the
+            place's substitute being written on its first token (their ``of_target`` is -2).
     """
 
     of_target: np.ndarray
@@ -258,6 +264,25 @@ class DrawPlan:
     kinds: list[str]
     keys: list[str | None]
     spelt: dict[int, Spelling] = field(default_factory=dict)
+    continued: frozenset[int] = frozenset()
+
+
+def place_runs(mask: Sequence[str | None]) -> dict[int, int]:
+    """Per token of one text that starts a run of two tokens or more with one place label
+    (:data:`~textdp.place_vocabulary.PLACE_LABELS`: "New York", "United Kingdom"), the end
+    of the run (exclusive)."""
+    runs: dict[int, int] = {}
+    k = 0
+    while k < len(mask):
+        label = mask[k]
+        end = k + 1
+        if label in PLACE_LABELS:
+            while end < len(mask) and mask[end] == label:
+                end += 1
+            if end - k > 1:
+                runs[k] = end
+        k = end
+    return runs
 
 
 def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[int],
@@ -265,7 +290,8 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
                spell_addresses: bool = False,
                remembered: Mapping[int, Collection[str]] | None = None,
                context_kinds: Mapping[int, str | None] | None = None,
-               keep_origin: bool = False) -> DrawPlan:
+               keep_origin: bool = False,
+               continued: Collection[int] = frozenset()) -> DrawPlan:
     """Group a batch's targets into draws.
 
     Args:
@@ -287,6 +313,8 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
         keep_origin: a person name's kind carries its origin group
             (``"first@south_asian"``, :func:`~textdp.name_vocabulary.origin_group`) when the
             lists give it one (``name_origin="keep"``).
+        continued: the targets that continue a place of several tokens (:func:`place_runs`;
+            the run's first target carries the whole place in ``tokens``): no draw.
     """
     of_target = np.empty(len(tokens), dtype=np.int64)
     first: list[int] = []
@@ -300,8 +328,12 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
         if t in spelt:
             of_target[t] = -1
             continue
+        if t in continued:
+            of_target[t] = -2
+            continue
+        place = label in PLACE_LABELS
         key = None if consistency == "mention" or label == "*" else \
-            (token if label in PII_LABELS else name_key(token))
+            (token if label in PII_LABELS else place_key(token) if place else name_key(token))
         if key is not None:
             draw = seen.get((owner, label, key))
             if draw is not None:
@@ -321,9 +353,12 @@ def plan_draws(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[in
             kind = (context_kinds or {}).get(t) or placed or vocabulary_kind(name) or "any"
             group = origin_group(name) if keep_origin else None
             kinds.append(f"{kind}@{group}" if group else kind)
+        elif replace == "name" and place:
+            kinds.append(place_kind(token))
         else:
             kinds.append("word")
-    return DrawPlan(of_target, np.asarray(first, dtype=np.int64), kinds, keys, spelt)
+    return DrawPlan(of_target, np.asarray(first, dtype=np.int64), kinds, keys, spelt,
+                    frozenset(continued))
 
 
 def spelt_addresses(tokens: Sequence[str], labels: Sequence[str], owners: Sequence[int],

@@ -18,27 +18,39 @@ from textdp.contextual import ContextualEncoder
 from textdp.name_vocabulary import PERSON
 from textdp.pipeline.candidates import CandidateSpace
 from textdp.pipeline.contexts import target_contexts
+from textdp.place_vocabulary import PLACE_LABELS, place_vector
 
 
 def static_inputs(space: CandidateSpace, tokens: list[str], labels: list[str | None],
                   over: np.ndarray, device: torch.device
                   ) -> tuple[torch.Tensor, torch.Tensor]:
-    """The distinct table vectors of the targets and which one each target uses."""
+    """The distinct table vectors of the targets and which one each target uses. A place
+    the table has no row for ("New York") reads the mean of its words' rows
+    (:func:`~textdp.place_vocabulary.place_vector`)."""
     table = space.table
     rows = table.lookup(tokens)
     # Out-of-vocabulary (and over-budget) targets get a public fallback key: -1 (general)
-    # or -2 (person).
+    # or -2 (person); a place of several words its own key, -3 and below.
     rows = np.where(over, -1, rows)
     oov = rows < 0
+    phrases: list[np.ndarray] = []
     if oov.any():
         person = np.fromiter((lab == PERSON for lab in labels), bool, count=len(labels))
         rows = np.where(oov & person, -2, rows)
+        for i in np.flatnonzero(oov & ~over).tolist():
+            if labels[i] in PLACE_LABELS:
+                vec = place_vector(table, tokens[i])
+                if vec is not None:
+                    rows[i] = -3 - len(phrases)
+                    phrases.append(vec)
     uniq, inverse = np.unique(rows, return_inverse=True)
     vecs = np.empty((len(uniq), table.dim), dtype=np.float32)
     known = uniq >= 0
     vecs[known] = table.lookup_vectors[uniq[known]]
     vecs[uniq == -1] = space.fallback["*"]
     vecs[uniq == -2] = space.fallback[PERSON]
+    for u in np.flatnonzero(uniq <= -3).tolist():
+        vecs[u] = phrases[-3 - int(uniq[u])]
     return (torch.from_numpy(vecs).to(device),
             torch.from_numpy(inverse.astype(np.int64).reshape(-1)).to(device))
 

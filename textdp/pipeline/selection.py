@@ -62,7 +62,8 @@ def drop_honorifics(mask: list[str | None], words: Sequence[str]) -> list[str | 
             else label for k, label in enumerate(mask)]
 
 
-def merge_pii_tokens(docs: Sequence[Any], labels: Sequence[str]) -> list[Any]:
+def merge_pii_tokens(docs: Sequence[Any], labels: Sequence[str],
+                     region: str | None = None) -> list[Any]:
     """``docs`` with the tokens of every ``labels`` match (e-mail, phone, card, ...) that
     spans several tokens ("555 123 4567") made one token, so each value is one target that
     one surrogate or tag replaces (:mod:`textdp.detect.pii`). Only public patterns decide.
@@ -74,7 +75,7 @@ def merge_pii_tokens(docs: Sequence[Any], labels: Sequence[str]) -> list[Any]:
         return list(docs)
     from textdp.detect.pii import PIIDetector
 
-    detector = PIIDetector(labels)
+    detector = PIIDetector(labels) if region is None else PIIDetector(labels, region)
     out = []
     for doc in docs:
         ends = {a: b for a, b, _ in detector([doc])[0] if b - a > 1}
@@ -128,12 +129,15 @@ class TargetSelector:
             ``targets="all"``); :func:`textdp.detect.build_detector` builds it from the
             settings.
         review: also give each doc's review signal (:attr:`Selection.review`).
+        phone_region: where phone numbers without a country code are read when their
+            tokens are merged (:meth:`prepare`; ``None``: the default, ``"US"``).
     """
 
     def __init__(self, targets: tuple[str, ...] | str, detector: Any, *,
-                 review: bool = False) -> None:
+                 review: bool = False, phone_region: str | None = None) -> None:
         self.targets = targets
         self.detector = detector
+        self.phone_region = phone_region
         self.review = bool(review)
         #: The score threshold the review signal measures "near" from (``None``: no
         #: scoring member known, so no span is near).
@@ -148,7 +152,7 @@ class TargetSelector:
         label made one token (:func:`merge_pii_tokens`); the docs
         themselves where neither applies. Every front end prepares here: the core's chunks
         straight from the tokenizer, the spaCy component's annotated Docs alike."""
-        return merge_pii_tokens(split_glued(docs), self.pii_labels)
+        return merge_pii_tokens(split_glued(docs), self.pii_labels, self.phone_region)
 
     def select(self, docs: Sequence[Any], spans: Sequence[Sequence[Span]] | None = None, *,
                entities: Sequence[Sequence[Span] | None] | None = None,

@@ -36,18 +36,21 @@ from textdp.pipeline.draw_plan import (
     compound_substitute,
     is_particle,
     name_kinds,
+    place_runs,
     plan_draws,
     positional_kinds,
 )
 from textdp.pipeline.representation import contextual_inputs, static_inputs
 from textdp.pipeline.selection import Mask
 from textdp.pipeline.surrogates import pii_replacement, tag
+from textdp.place_vocabulary import GUARANTEE_PLACES, HOLDS_BETWEEN_PLACES, targeted_places
 from textdp.quasi import QUASI_LABELS, releases_for, with_quasi
 from textdp.report import (
     HOLDS_BETWEEN,
     HOLDS_BETWEEN_ANY_CASING,
     HOLDS_BETWEEN_BATCH,
     HOLDS_BETWEEN_NAME_KINDS,
+    HOLDS_BETWEEN_NAME_KINDS_ANY_CASING,
     HOLDS_BETWEEN_ORIGIN,
     HOLDS_BETWEEN_REPEATS,
     HOLDS_BETWEEN_REVIEW,
@@ -78,9 +81,13 @@ def report_template(config: PrivatizerConfig, mechanism: Mechanism,
     holds_between = HOLDS_BETWEEN if config.surface == "input" else HOLDS_BETWEEN_ANY_CASING
     replace = space.replace if space is not None else config.effective_replace
     if replace == "name":
-        holds_between += HOLDS_BETWEEN_NAME_KINDS
+        holds_between += HOLDS_BETWEEN_NAME_KINDS if config.surface == "input" \
+            else HOLDS_BETWEEN_NAME_KINDS_ANY_CASING
         if config.name_origin == "keep":
             holds_between += HOLDS_BETWEEN_ORIGIN
+        if targeted_places(config.targets):  # places decode to the gazetteer by kind
+            guarantee = f"{guarantee}; {GUARANTEE_PLACES}"
+            holds_between += HOLDS_BETWEEN_PLACES
     if config.consistency != "mention" and config.targets != "all" and replace != "tag":
         holds_between += HOLDS_BETWEEN_REPEATS
     if compute_dtype is not None and compute_dtype != torch.float32 and replace != "tag":
@@ -230,20 +237,21 @@ class Substituter:
 
     def substitute(self, docs: Sequence[Any], words: Sequence[Sequence[str]], masks: list[Mask],
                    owners: list[int], states: dict[int, TextState], rng: RandomSource, *,
-                   context_targets: Sequence[dict[int, str]] | None = None
-                   ) -> list[tuple[list[str], Report]]:
+                   context_targets: Sequence[dict[int, str]] | None = None,
+                   whole_units: bool = True) -> list[tuple[list[str], Report]]:
         """The new words of each doc and its report. ``words``: each doc's token texts;
         ``owners``: the text each doc belongs to; ``states``: per text, its budget left, names
         drawn and scope (updated here); ``rng``: the privatizer's random source (re-keyed per
         batch by the privatizer, and replaced by front ends that key a stream per batch);
         ``context_targets``: per doc, the targets of a neighbouring chunk's core that it reads
-        as context only (token → label), masked in every context read here.
+        as context only (token → label), masked in every context read here;
+        ``whole_units``: a place or hyphenated name of several tokens is one target (:meth:`plan`).
 
         The steps, in order: :meth:`plan` (which targets share a draw), :meth:`reuse` (draws
         of the text's earlier batches), :meth:`without_draw` (tags and PII surrogates),
         :meth:`charge` (the budget), :meth:`draw` (the rest), :meth:`write` (the surface
         forms) and :func:`count` (the report's counts)."""
-        batch = self.plan(words, masks, owners, states, docs)
+        batch = self.plan(words, masks, owners, states, docs, whole_units=whole_units)
         if batch is None:
             return [(list(ws), self.report) for ws in words]
         self.reuse(batch, states)
@@ -257,16 +265,21 @@ class Substituter:
                 for d in range(len(words))]
 
     def plan(self, words: Sequence[Sequence[str]], masks: list[Mask], owners: list[int],
-             states: dict[int, TextState], docs: Sequence[Any] | None = None
-             ) -> BatchTargets | None:
+             states: dict[int, TextState], docs: Sequence[Any] | None = None, *,
+             whole_units: bool = True) -> BatchTargets | None:
         """Step 1, the draw plan: the batch's targets in order and the draws they share
         (:func:`~textdp.pipeline.draw_plan.plan_draws`), with the person names a text drew in
         its earlier batches, which an address may be spelt from; names as units
         (:func:`name_units`: hyphenated names one target, particles kept; ``docs`` give the
         whitespace) and their kinds from context
-        (:func:`~textdp.pipeline.draw_plan.name_kinds`). ``None``: no target."""
+        (:func:`~textdp.pipeline.draw_plan.name_kinds`). ``None``: no target. With
+        ``whole_units`` a place or a hyphenated name of several tokens is one target, its
+        first token carrying it (:func:`~textdp.pipeline.draw_plan.place_runs`,
+        :func:`name_units`), its other tokens written empty; without, each of its tokens is a
+        target of its own."""
         is_word = self._is_word()
         units = [name_units(words[d], _spaced(docs, d, len(words[d])), mask, is_word)
+                 if whole_units else (list(mask), list(words[d]), [])
                  for d, mask in enumerate(masks)]
         context = [name_kinds(mask, texts) for mask, texts, _ in units]
         # Particles inside a name are kept as written (released, see holds_between).
@@ -278,6 +291,15 @@ class Substituter:
             return None
         tokens = [units[d][1][k] for d, k in flat]
         labels = [masks[d][k] or "*" for d, k in flat]
+        # A place of several tokens is one target: its first token carries the whole place.
+        runs = [place_runs(mask) if whole_units else {} for mask in masks]
+        continued: set[int] = set()
+        if any(runs):
+            at = {pos: t for t, pos in enumerate(flat)}
+            for d, doc_runs in enumerate(runs):
+                for start, end in doc_runs.items():
+                    tokens[at[(d, start)]] = " ".join(words[d][start:end])
+                    continued.update(at[(d, k)] for k in range(start + 1, end))
         kinds = [positional_kinds(mask) for mask in masks]
         target_owners = [owners[d] for d, _ in flat]
         # Names drawn in a text's earlier batches, which an address may be spelt from.
@@ -288,7 +310,8 @@ class Substituter:
                           spell_addresses=self.config.surface == "input",
                           remembered=remembered,
                           context_kinds={t: context[d][k] for t, (d, k) in enumerate(flat)},
-                          keep_origin=self.config.name_origin == "keep")
+                          keep_origin=self.config.name_origin == "keep",
+                          continued=continued)
         first = plan.first.tolist()
         return BatchTargets(flat, tokens, labels, plan, first,
                             [owners[flat[t][0]] for t in first], remembered,
@@ -376,7 +399,9 @@ class Substituter:
               states: dict[int, TextState]) -> tuple[list[list[str]], list[int]]:
         """Step 6: each doc's words with every target written from its draw, in the
         original's surface form (tags and surrogates as they are); an address spelt from
-        names of its text from their draws. Also, per doc, the targets written."""
+        names of its text from their draws; the later tokens of a place of several tokens
+        empty (:func:`textdp.surface.join_words` drops the space before them). Also, per
+        doc, the targets written."""
         out = [list(ws) for ws in words]
         replaced = [0] * len(words)
         plan, labels, first = batch.plan, batch.labels, batch.first
@@ -387,6 +412,9 @@ class Substituter:
                          in enumerate(zip(plan.keys, batch.subs)) if labels[first[j]] == PERSON)
         for t, ((d, k), tok, j) in enumerate(zip(batch.flat, batch.tokens,
                                                  plan.of_target.tolist())):
+            if j == -2:  # a place's later token: its substitute is on the place's first
+                out[d][k] = ""
+                continue
             if j < 0:  # an address spelt from names of its text: written from their draws
                 spelling = plan.spelt[t]
                 out[d][k] = spelling.written([names[(owners[d], key)] for key in spelling.keys])
