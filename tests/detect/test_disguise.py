@@ -37,6 +37,15 @@ def test_plain_text_is_left_alone(text):
     assert is_normal(text)
 
 
+@pytest.mark.parametrize("text", [
+    "[11:45] <yusuf> can you send the file", "<mei> yay\n<joaquin> ok", "x <br> y",
+    "<crystal>: lol",
+])
+def test_a_tag_that_touches_no_word_is_read_as_written(text):
+    # A chat speaker label has the form of a tag; folded away, its name left the view.
+    assert normalise_text(text).text == text
+
+
 @pytest.mark.parametrize(("text", "name", "original"), [
     ("ask Каrеn now", "Karen", "Каrеn"),
     ("ask J o h n  S m i t h now", "John", "J o h n"),

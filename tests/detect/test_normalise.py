@@ -151,6 +151,16 @@ def test_spans_map_to_every_overlapping_token_and_merge(nlp):
     assert map_spans(doc, view, norm, [(5, 9, "PERSON")]) == []
 
 
+def test_a_name_in_a_lone_tag_stays_a_person_and_a_tag_beside_a_word_does_not(nlp):
+    # <yusuf> opening a chat line is a speaker label; the b of <b>John</b> is markup.
+    inner = Recorder({"yusuf", "mei", "b", "John"})
+    docs = [nlp.tokenizer(t) for t in ("[11:45] <yusuf> hi", "<mei> ok", "See <b>John</b> now")]
+    spans = NormalisedView(inner)(docs)
+    assert [docs[0][s:e].text for s, e, _ in spans[0]] == ["yusuf"]
+    assert [docs[1][s:e].text for s, e, _ in spans[1]] == ["mei"]
+    assert [docs[2][s:e].text for s, e, _ in spans[2]] == ["John</b"]  # not the b of <b>
+
+
 def test_docs_of_another_vocab_are_tokenized_with_that_vocab():
     import spacy
 
@@ -196,6 +206,21 @@ def test_hidden_names_are_replaced(privatizer, text, names, rest):
         assert name not in out
         assert unicodedata.normalize("NFKC", name) not in _plain(out)
     assert rest in out  # the rest of the text is published as it was
+
+
+@pytest.mark.parametrize(("text", "names", "rest"), [
+    ("[16:18] Yusuf: meeting moved to 3\n[11:45] <yusuf> can you send the file",
+     ["yusuf"], ["] <", "> can you send the file", ": meeting moved to 3"]),
+    ("<mei> yay that was hilarious\n<joaquin> are u coming tonight\n<mei> oops",
+     ["mei", "joaquin"], ["> yay that was hilarious\n<", "> are u coming tonight\n<"]),
+])
+def test_bracketed_chat_speakers_are_replaced(privatizer, text, names, rest):
+    # The folded view took <name> for a markup tag: the speaker survived (issue 33).
+    out = privatizer(text).text
+    for name in names:
+        assert f"<{name}>" not in out.casefold()
+    for part in rest:
+        assert part in out
 
 
 @pytest.mark.parametrize("char", INVISIBLE, ids=[f"U+{ord(c):04X}" for c in INVISIBLE])

@@ -317,3 +317,39 @@ def test_the_organisation_of_the_mail_is_no_name():
     assert marked(text, "Accenture") == ["Accenture"]
     text = "From : ann@lee.org\nCc : bob@lee.org\nLee will call you ."
     assert marked(text, "Lee") == ["Lee"]
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("URGENT : DELIVERY TO PARK CLOSE DELAYED . CUSTOMER STRONG NOT HOME .", ["STRONG"]),
+    ("CLIENT HUNTER PRICE WANTS REFUND .", ["HUNTER", "PRICE"]),
+    ("SKY KAUR CALLED RE INVOICE 9738 . WANTS REFUND .", ["SKY", "KAUR"]),
+    ("NOTE : HUNTER PRICE CALLED RE BILL .", ["HUNTER", "PRICE"]),
+])
+def test_names_that_are_words_in_capitals_found_by_their_context(text, names):
+    # In a note written in capitals the tagger reads none of these (issue 33's HUNTER PRICE).
+    assert marked(text) == names
+
+
+@pytest.mark.parametrize("text", [
+    "CUSTOMER SERVICE CALLED . CLIENT WILL CALL BACK . PATIENT HOME TODAY .",
+    "OFFICE MANAGER CALLED RE BILL .", "HEAD OFFICE CALLED .",
+    "PLEASE SEE HUNTER PRICE CALLED",           # not opening its line or a sentence
+    "The customer Strong was not home .",      # mixed case: the tagger's to read
+])
+def test_capitals_contexts_leave_ordinary_words(text):
+    assert marked(text) == []
+
+
+def test_the_default_privatizer_replaces_names_in_capitals_from_their_context():
+    from textdp.privatizer import Privatizer
+
+    p = Privatizer(seed=3)
+    out = p.privatize(["URGENT: DELIVERY TO PARK CLOSE DELAYED. CUSTOMER STRONG NOT HOME.",
+                       "HUNTER PRICE CALLED RE INVOICE 9738. WANTS REFUND.",
+                       "CUSTOMER SERVICE CALLED. CLIENT WILL CALL BACK."])
+    first, second, control = (r.text for r in out)
+    assert first.startswith("URGENT: DELIVERY TO PARK CLOSE DELAYED. CUSTOMER ")
+    assert "STRONG" not in first and first.endswith(" NOT HOME.")
+    assert "HUNTER" not in second and "PRICE" not in second
+    assert second.endswith(" CALLED RE INVOICE 9738. WANTS REFUND.")
+    assert control == "CUSTOMER SERVICE CALLED. CLIENT WILL CALL BACK."

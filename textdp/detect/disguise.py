@@ -16,7 +16,8 @@ A name can be written so that a tagger no longer reads it, and is then published
   letter is read as the letter (``&amp;``, ``&lt;`` and other non-letters are left alone);
 * **tags inside or around a name**: ``Jo<b></b>hn``, ``<b>John</b>``: a run of markup tags is
   read as nothing inside a word (a lower-case letter follows it) and as a space between two
-  words;
+  words; a run that touches no letter or digit (the chat speaker label ``<yusuf> hi``) hides
+  nothing and is read as written;
 * **letter-spacing and dotted letters**: ``J o h n  S m i t h``, ``J.o.h.n``: a run of three
   single letters or more, one space or one dot apart, is read as the word it spells when
   it is title case, three letters a word or more (``John``; a capital after a lower-case
@@ -169,7 +170,12 @@ _TAGS = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9]*(?:\s+[A-Za-z_:][-\w:.]*"
 
 
 def fold_tags(text: str) -> list[Edit]:
-    """Runs of markup tags: nothing inside a word, a space between two words."""
+    """Runs of markup tags that touch a word: nothing inside a word, a space between two
+    words.
+
+    A run with no letter or digit on either side hides nothing and is left as written: the
+    chat speaker label ``<yusuf> running late`` has the form of a tag, and folding it away
+    took the name out of the view every detector reads (the speaker was never replaced)."""
     if "<" not in text:
         return []
     edits = []
@@ -177,6 +183,8 @@ def fold_tags(text: str) -> list[Edit]:
         a, b = m.span()
         before = text[a - 1] if a else " "
         after = text[b] if b < len(text) else " "
+        if not before.isalnum() and not after.isalnum():
+            continue
         inside = before.isalpha() and after.isalpha() and after.islower()
         space = not inside and not before.isspace() and not after.isspace()
         edits.append(_same(a, b, " " if space else ""))

@@ -298,8 +298,14 @@ def _is_markup(doc: Any, k: int) -> bool:
         return _TAG_TOKEN.fullmatch(text) is not None
     if not (0 < k < len(doc) - 1) or doc[k - 1].whitespace_ or doc[k].whitespace_:
         return False
-    return doc[k - 1].text.endswith(("<", "</")) and doc[k + 1].text.startswith((">", "/>")) \
-        and text.isalnum()
+    if not (doc[k - 1].text.endswith(("<", "</")) and doc[k + 1].text.startswith((">", "/>"))
+            and text.isalnum()):
+        return False
+    # A tag that touches no letter or digit hides nothing: ``<yusuf> hi`` is a chat speaker
+    # label, a name (as :func:`~textdp.detect.disguise.fold_tags` leaves it unfolded).
+    before = doc[k - 2].text[-1] if k >= 2 and not doc[k - 2].whitespace_ else " "
+    after = doc[k + 2].text[0] if k + 2 < len(doc) and not doc[k + 1].whitespace_ else " "
+    return before.isalnum() or after.isalnum()
 
 
 def drop_markup(doc: Any, spans: Sequence[Span]) -> list[Span]:

@@ -107,6 +107,19 @@ _AGE_SEX = re.compile(r"^\d{1,3}(y/?o|yo)?[mf]$", re.IGNORECASE)
 _DASHES = re.compile(r"-{3,}|_{3,}|={3,}")
 _ADDRESS_PART = re.compile(r"[._\-+]")
 MAX_RUN = 3  # capitalised words taken before a role word or a street type
+#: Nouns for a person that a name follows in a note written in capitals (``CUSTOMER
+#: STRONG NOT HOME``): in capitals the tagger barely reads a name that is also a word.
+PERSON_NOUNS = frozenset({"customer", "client", "patient", "caller", "tenant", "resident"})
+#: Census rank cuts for a capitals word read as a name in those contexts (chosen on the
+#: register sample's dev split): after a person noun a common surname or first name; a
+#: two-word name before ``CALLED`` needs one census word.
+CAPS_FIRST_RANK = 2000
+CAPS_SURNAME_RANK = 5000
+CAPS_PAIR_SURNAME_RANK = 25000
+# Auxiliaries and negations that follow a person noun ("CLIENT WILL CALL"), never a name
+# there although the census lists some (Will, May).
+_CAPS_NOT_NAME = frozenset({"will", "may", "can", "not", "has", "had", "must", "should",
+                            "would", "could", "says", "said", "wants", "called"})
 
 
 @functools.cache
@@ -661,6 +674,7 @@ class RegisterStage:
                     run = text.cap_run_after(k, 2)
                     if run and all(ok(words[j]) for j in run):
                         out.update(run)
+        out.update(_caps_names(text))
         # Chat transcripts: the speaker labels of timestamped or <bracketed> lines.
         labels = _speaker_labels(text)
         if len(labels) >= 2:
@@ -832,6 +846,53 @@ def _plain_name_word(word: str) -> bool:
     return _capitalised(word) and core.isalpha() and not core.isupper() and \
         key(word) not in STOP_WORDS and key(word) not in NON_NAMES and \
         key(word) not in SIGN_OFFS and not _in_any_vocabulary(key(word))
+
+
+def _caps_word(word: str) -> bool:
+    """An ALL-CAPS word that may be a name: letters only, in no vocabulary, no stop word."""
+    low = word.casefold()
+    return len(word) >= 2 and word.isalpha() and word.isupper() and \
+        low not in STOP_WORDS and low not in NON_NAMES and low not in SIGN_OFFS and \
+        low not in _CAPS_NOT_NAME and low not in PERSON_NOUNS and low not in AFTER_NAME \
+        and not _in_any_vocabulary(low)
+
+
+def _caps_names(text: _Text) -> set[int]:
+    """Names in a note written in capitals, read from their context: the one or two words
+    after a person noun (``CUSTOMER STRONG NOT HOME``: a common census name first), and a
+    name of two words opening a line or sentence before ``CALLED`` (``SKY KAUR CALLED RE
+    …``: one of them a census name). Only ALL-CAPS words and contexts: in mixed case the
+    tagger reads these, and the title-case rules of :meth:`RegisterStage.names` apply."""
+    from textdp.detect.lexicon import is_first_name, is_surname
+
+    words, keys = text.words, text.keys
+    out: set[int] = set()
+    for k, w in enumerate(words):
+        if not (w.isalpha() and w.isupper() and len(w) > 2):
+            continue
+        if keys[k] in PERSON_NOUNS:
+            j = text.next(k)
+            if j is None or not _caps_word(words[j]) or not (
+                    is_first_name(keys[j], CAPS_FIRST_RANK)
+                    or is_surname(keys[j], CAPS_SURNAME_RANK)):
+                continue
+            out.add(j)
+            j2 = text.next(j)
+            if j2 is not None and _caps_word(words[j2]) and (
+                    is_surname(keys[j2], CAPS_PAIR_SURNAME_RANK)):
+                out.add(j2)
+        elif keys[k] in AFTER_NAME:
+            second = text.prev(k)
+            first = text.prev(second) if second is not None else None
+            if first is None or not (_caps_word(words[first]) and _caps_word(words[second])):
+                continue
+            before = text.prev(first)
+            if before is not None and words[before] not in (".", "!", "?", ":"):
+                continue  # opening its line or a sentence
+            if is_first_name(keys[first], CAPS_FIRST_RANK) or \
+                    is_surname(keys[second], CAPS_PAIR_SURNAME_RANK):
+                out.update((first, second))
+    return out
 
 
 def _inside_name(text: _Text, k: int, persons: set[int]) -> bool:
