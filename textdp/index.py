@@ -301,6 +301,10 @@ class NeighbourIndex:
         device: where the exact backend computes (and faiss-gpu when installed).
         recall: for the graph / inverted-list backends (``hnsw``, ``ivf``), the share of the
             search effort between 0 and 1: higher is slower and closer to exact.
+
+    The arguments are checked here; the backend is resolved (``"auto"`` timed) and built on
+    first use (:attr:`built`), so an index that no draw decodes to costs neither the time
+    nor the memory of its structures.
     """
 
     def __init__(
@@ -315,26 +319,59 @@ class NeighbourIndex:
         check_open_unit("recall", recall) if recall != 1 else None
         self.device = resolve_device(device)
         self.vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        self.recall = recall
+        self._requested = backend
+        self._backend: str | None = None  # resolved and built on first use (see _ensure)
+        self._choice: dict[str, Any] | None = None
+        self._build_lock = threading.Lock()
+        self._matrix: torch.Tensor | None = None
+        self._half_sq_norms: torch.Tensor | None = None
+        self._faiss_index: Any = None
+
+    @property
+    def backend(self) -> str:
+        """The backend in use (``"auto"`` resolved; resolving builds the index)."""
+        return self._ensure()
+
+    @property
+    def choice(self) -> dict[str, Any] | None:
+        """How "auto" chose: ``{"rates": {backend: queries/s}, "chosen": backend}`` where it
+        measured, else ``None`` (an explicit backend, a GPU or a small table). Reading it
+        builds the index."""
+        self._ensure()
+        return self._choice
+
+    @property
+    def built(self) -> bool:
+        """Whether the search structures exist yet. They are built on the first search (or
+        the first read of :attr:`backend`): a privatizer whose draws all decode to smaller
+        candidate sets (names-only with ``replace="name"``) never builds, times or holds the
+        whole table's index."""
+        return self._backend is not None
+
+    def _ensure(self) -> str:
+        """Resolve the backend and build its structures, once (thread-safe)."""
+        if self._backend is not None:
+            return self._backend
+        with self._build_lock:
+            if self._backend is None:
+                self._build(self._requested)
+        assert self._backend is not None
+        return self._backend
+
+    def _build(self, backend: str) -> None:
         rows, dim = self.vectors.shape
-        #: How "auto" chose: ``{"rates": {backend: queries/s}, "chosen": backend}`` where it
-        #: measured, else ``None`` (an explicit backend, a GPU or a small table).
-        self.choice: dict[str, Any] | None = None
         if backend == "auto":
             backend = "exact"
             if self.device.type == "cpu" and rows * dim > AUTO_EXACT_MAX_CELLS and \
                     len(cpu_backends()) > 1:
                 rates = measure_backends(self.vectors)
                 backend = choose_backend(rates)
-                self.choice = {"rates": {b: round(r) for b, r in rates.items()},
-                               "chosen": backend}
+                self._choice = {"rates": {b: round(r) for b, r in rates.items()},
+                                "chosen": backend}
         elif backend in ("int8", "bf16") and (self.device.type != "cpu" or
                                               backend not in cpu_backends()):
             backend = "exact"  # a GPU, or a torch without the CPU kernel: exact is the fallback
-        self.backend = backend
-        self.recall = recall
-        self._matrix: torch.Tensor | None = None
-        self._half_sq_norms: torch.Tensor | None = None
-        self._faiss_index: Any = None
         if backend in ("exact", "int8", "bf16"):
             self._build_exact()
             if backend == "int8":
@@ -343,6 +380,7 @@ class NeighbourIndex:
                 self._build_bf16()
         else:
             self._faiss_index = self._build_faiss(backend, rows, dim)
+        self._backend = backend
 
     def _build_exact(self) -> None:
         rows = len(self)
@@ -438,12 +476,18 @@ class NeighbourIndex:
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
+        state["_build_lock"] = None  # a lock does not pickle; __setstate__ makes a fresh one
         if "_scratch" in state:
             state["_scratch"] = {}  # scratch buffers are per process and thread
         return state
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._build_lock = threading.Lock()
+
     def __repr__(self) -> str:
-        return f"NeighbourIndex(backend={self.backend!r}, rows={len(self)}, device={self.device})"
+        backend = self._backend or f"{self._requested} (not built)"
+        return f"NeighbourIndex(backend={backend!r}, rows={len(self)}, device={self.device})"
 
     def search(self, queries: torch.Tensor | np.ndarray, k: int = 1) -> tuple[torch.Tensor,
                                                                                torch.Tensor]:
@@ -451,11 +495,12 @@ class NeighbourIndex:
 
         Distances are Euclidean (not squared); both tensors are ``(n, k)`` on the index device.
         """
-        if self.backend in ("exact", "int8", "bf16"):
+        backend = self._ensure()
+        if backend in ("exact", "int8", "bf16"):
             q = torch.as_tensor(queries, device=self.device, dtype=torch.float32)
-            if self.backend == "int8":
+            if backend == "int8":
                 return self._int8(q, k)
-            if self.backend == "bf16":
+            if backend == "bf16":
                 return self._bf16(q, k)
             return self._exact(q, k)
         q_np = queries.detach().float().cpu().numpy() if isinstance(queries, torch.Tensor) \
