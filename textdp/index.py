@@ -26,9 +26,10 @@ privacy guarantee, it only changes which public word is written. Backends:
 * ``"ivf"``: faiss inverted lists; ``recall`` sets ``nprobe``;
 * ``"auto"``: exact on a GPU; on CPU exact up to :data:`AUTO_EXACT_MAX_CELLS` rows × dims;
   above, the candidate backends (exact, bf16, int8, where they run) are *timed* on the actual
-  table (:func:`measure_backends`, ~0.1 s, once per process, table shape and thread count) and
-  the fastest wins, an approximate one only if at least :data:`AUTO_MIN_GAIN` × exact. Which
-  kernel is fast is a property of the CPU, not of what runs: int8 matmul ran 2.5× float32 on a
+  table (:func:`measure_backends`, ~0.1 s, once per machine, torch build, table shape and
+  thread count: kept in the user cache, :func:`backend_rates`) and the fastest wins, an
+  approximate one only if at least :data:`AUTO_MIN_GAIN` × exact. Which kernel is fast is a
+  property of the CPU, not of what runs: int8 matmul ran 2.5× float32 on a
   Cascade Lake Xeon (VNNI) and 22× slower on an AVX2-only EPYC; bfloat16 runs ~10× float32 with
   AMX and far slower without. The choice and the rates are on ``index.choice``.
 
@@ -61,6 +62,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
 import sys
 import threading
@@ -228,6 +230,92 @@ def measure_backends(vectors: np.ndarray) -> dict[str, float]:
     return dict(rates)
 
 
+# The rates "auto" measured, kept across processes in the user cache directory
+# (:func:`textdp.tables.cache_dir`), keyed by what they depend on: the CPU (model and flags),
+# torch's version and thread count, and the table's shape. A later process on the same machine
+# skips the timing (~0.1 s quiet, seconds on a loaded machine) and builds only the chosen
+# backend instead of all three. An entry that does not read as rates of this build's
+# backends (corrupt file, older version, another torch) is ignored and measured again.
+RATES_FILE = "index_backends.json"
+
+
+@functools.lru_cache(maxsize=1)
+def _cpu_signature() -> str:
+    """The CPU's model name and feature flags (Linux ``/proc/cpuinfo``; else the platform)."""
+    import platform
+
+    fields = {"model name": "", "flags": ""}
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                name, _, value = line.partition(":")
+                name = name.strip()
+                if name in fields and not fields[name]:
+                    fields[name] = value.strip()
+                if all(fields.values()):
+                    break
+    except OSError:
+        pass
+    return "|".join((platform.machine(), platform.processor(), *fields.values()))
+
+
+def _rates_key(rows: int, dim: int) -> str:
+    import hashlib
+
+    text = "|".join((_cpu_signature(), torch.__version__, ",".join(cpu_backends()),
+                     str(torch.get_num_threads()), f"{rows}x{dim}"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def _rates_path() -> Any:
+    from textdp.tables import cache_dir
+
+    return cache_dir() / RATES_FILE
+
+
+def _read_rates_file() -> dict[str, Any]:
+    try:
+        with open(_rates_path(), encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _valid_rates(entry: Any) -> dict[str, float] | None:
+    """``entry`` as rates of exactly this build's CPU backends, or ``None``."""
+    if not isinstance(entry, dict) or set(entry) != set(cpu_backends()):
+        return None
+    if not all(isinstance(r, (int, float)) and not isinstance(r, bool) and
+               np.isfinite(r) and r > 0 for r in entry.values()):
+        return None
+    return {b: float(r) for b, r in entry.items()}
+
+
+def backend_rates(vectors: np.ndarray) -> dict[str, float]:
+    """:func:`measure_backends` of ``vectors``, remembered across processes: read from the
+    user cache where a valid entry for this machine, torch build, thread count and table shape
+    exists, else measured and stored (a cache that cannot be written is skipped)."""
+    rows, dim = vectors.shape
+    key = _rates_key(rows, dim)
+    cached = _valid_rates(_read_rates_file().get(key))
+    if cached is not None:
+        _MEASURED.setdefault((rows, dim, torch.get_num_threads()), dict(cached))
+        return cached
+    rates = measure_backends(vectors)
+    data = _read_rates_file()
+    data[key] = rates
+    path = _rates_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)  # atomic: a concurrent reader sees the old or the new file
+    except OSError:
+        pass
+    return rates
+
+
 def choose_backend(rates: dict[str, float]) -> str:
     """The fastest measured backend; an approximate one (int8, bf16) only where it beats
     exact by :data:`AUTO_MIN_GAIN` (they agree with it on ≥ 99.9 % of decodes, not all)."""
@@ -365,7 +453,7 @@ class NeighbourIndex:
             backend = "exact"
             if self.device.type == "cpu" and rows * dim > AUTO_EXACT_MAX_CELLS and \
                     len(cpu_backends()) > 1:
-                rates = measure_backends(self.vectors)
+                rates = backend_rates(self.vectors)
                 backend = choose_backend(rates)
                 self._choice = {"rates": {b: round(r) for b, r in rates.items()},
                                 "chosen": backend}
