@@ -15,6 +15,13 @@ EXACT_BACKENDS = ("exact", "flat")
 APPROXIMATE_BACKENDS = tuple(b for b in BACKENDS if b not in ("auto", *EXACT_BACKENDS))
 
 
+@pytest.fixture(autouse=True)
+def _own_rates_cache(monkeypatch, tmp_path):
+    """Each test measures into its own user cache: "auto" keeps measured rates across
+    processes (index.backend_rates), which would otherwise answer for faked timings."""
+    monkeypatch.setenv("TEXTDP_CACHE", str(tmp_path / "textdp-cache"))
+
+
 def _brute_force(data: np.ndarray, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     d2 = ((queries[:, None, :].astype(np.float64) - data[None, :, :].astype(np.float64)) ** 2
           ).sum(axis=2)
@@ -213,6 +220,7 @@ def test_index_is_built_on_first_search_only(monkeypatch, uniform):
 
 def _cache_to(monkeypatch, tmp_path):
     monkeypatch.setenv("TEXTDP_CACHE", str(tmp_path))
+    monkeypatch.setattr(index_module, "_MEASURED", {})  # nothing measured in this process
     return tmp_path / index_module.RATES_FILE
 
 
@@ -226,6 +234,7 @@ def test_backend_rates_are_kept_in_the_user_cache(monkeypatch, tmp_path, uniform
     first = index_module.backend_rates(data)
     assert measured == [1] and path.exists()
     assert set(first) == set(index_module.cpu_backends())
+    monkeypatch.setattr(index_module, "_MEASURED", {})  # as a new process: the file answers
     assert index_module.backend_rates(data) == first and measured == [1]  # read, not measured
     assert index_module.backend_rates(data[:-1]) and measured == [1, 1]  # another shape
 
@@ -244,6 +253,7 @@ def test_a_stale_or_corrupt_rates_cache_is_ignored(monkeypatch, tmp_path, unifor
                                                          index_module.cpu_backends()})
     rates = index_module.backend_rates(data)
     assert measured == [1] and rates == {b: 10.0 for b in index_module.cpu_backends()}
+    monkeypatch.setattr(index_module, "_MEASURED", {})
     assert index_module.backend_rates(data) == rates and measured == [1]  # rewritten
 
 

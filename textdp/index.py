@@ -297,6 +297,8 @@ def backend_rates(vectors: np.ndarray) -> dict[str, float]:
     user cache where a valid entry for this machine, torch build, thread count and table shape
     exists, else measured and stored (a cache that cannot be written is skipped)."""
     rows, dim = vectors.shape
+    if (rows, dim, torch.get_num_threads()) in _MEASURED:  # this process measured or read it
+        return dict(_MEASURED[(rows, dim, torch.get_num_threads())])
     key = _rates_key(rows, dim)
     cached = _valid_rates(_read_rates_file().get(key))
     if cached is not None:
