@@ -289,7 +289,7 @@ def _valid_rates(entry: Any) -> dict[str, float] | None:
     if not all(isinstance(r, (int, float)) and not isinstance(r, bool) and
                np.isfinite(r) and r > 0 for r in entry.values()):
         return None
-    return {b: float(r) for b, r in entry.items()}
+    return {b: float(entry[b]) for b in cpu_backends()}  # in measure_backends' order
 
 
 def backend_rates(vectors: np.ndarray) -> dict[str, float]:
