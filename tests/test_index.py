@@ -15,6 +15,13 @@ EXACT_BACKENDS = ("exact", "flat")
 APPROXIMATE_BACKENDS = tuple(b for b in BACKENDS if b not in ("auto", *EXACT_BACKENDS))
 
 
+@pytest.fixture(autouse=True)
+def _own_rates_cache(monkeypatch, tmp_path):
+    """Each test measures into its own user cache: "auto" keeps measured rates across
+    processes (index.backend_rates), which would otherwise answer for faked timings."""
+    monkeypatch.setenv("TEXTDP_CACHE", str(tmp_path / "textdp-cache"))
+
+
 def _brute_force(data: np.ndarray, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     d2 = ((queries[:, None, :].astype(np.float64) - data[None, :, :].astype(np.float64)) ** 2
           ).sum(axis=2)
@@ -187,3 +194,73 @@ def test_cuda_exact_matches_brute_force(backend, clustered):
     assert dist.device.type == "cuda" and ids.device.type == "cuda"
     np.testing.assert_array_equal(ids.cpu().numpy(), ref_i)
     np.testing.assert_allclose(dist.cpu().numpy(), ref_d, rtol=1e-4)
+
+
+# ====================================================================== laziness and cache
+def test_index_is_built_on_first_search_only(monkeypatch, uniform):
+    """The arguments are checked at once; the backend is resolved (and timed) on first use."""
+    calls = []
+    monkeypatch.setattr(index_module, "AUTO_EXACT_MAX_CELLS", 1000)
+    monkeypatch.setattr(index_module, "backend_rates",
+                        lambda v: calls.append(v.shape) or {b: 1.0 for b in
+                                                            index_module.cpu_backends()})
+    data, queries, (_, ref_i) = uniform
+    index = NeighbourIndex(data, backend="auto", device="cpu")
+    assert not index.built and calls == [] and "not built" in repr(index)
+    ids = index.search(queries, k=1)[1].numpy()[:, 0]
+    assert index.built and calls == [data.shape] and index.backend == "exact"
+    assert (ids == ref_i[:, 0]).all()
+    index.search(queries[:3], k=1)
+    assert calls == [data.shape]  # built once
+    # distances_to needs no structure: it does not build
+    fresh = NeighbourIndex(data, backend="exact")
+    fresh.distances_to(torch.from_numpy(queries[:2]))
+    assert not fresh.built
+
+
+def _cache_to(monkeypatch, tmp_path):
+    monkeypatch.setenv("TEXTDP_CACHE", str(tmp_path))
+    monkeypatch.setattr(index_module, "_MEASURED", {})  # nothing measured in this process
+    return tmp_path / index_module.RATES_FILE
+
+
+def test_backend_rates_are_kept_in_the_user_cache(monkeypatch, tmp_path, uniform):
+    path = _cache_to(monkeypatch, tmp_path)
+    data = uniform[0]
+    measured = []
+    real = index_module.measure_backends
+    monkeypatch.setattr(index_module, "measure_backends",
+                        lambda v: measured.append(1) or real(v))
+    first = index_module.backend_rates(data)
+    assert measured == [1] and path.exists()
+    assert set(first) == set(index_module.cpu_backends())
+    monkeypatch.setattr(index_module, "_MEASURED", {})  # as a new process: the file answers
+    assert index_module.backend_rates(data) == first and measured == [1]  # read, not measured
+    assert index_module.backend_rates(data[:-1]) and measured == [1, 1]  # another shape
+
+
+@pytest.mark.parametrize("content", ["{not json", "[1, 2]", '{"%s": {"exact": -1}}',
+                                     '{"%s": {"exact": 1e9, "nonsense": 5}}',
+                                     '{"%s": {"exact": "fast"}}', '{"%s": {}}'])
+def test_a_stale_or_corrupt_rates_cache_is_ignored(monkeypatch, tmp_path, uniform, content):
+    path = _cache_to(monkeypatch, tmp_path)
+    data = uniform[0]
+    key = index_module._rates_key(*data.shape)
+    path.write_text(content.replace("%s", key), encoding="utf-8")
+    measured = []
+    monkeypatch.setattr(index_module, "measure_backends",
+                        lambda v: measured.append(1) or {b: 10.0 for b in
+                                                         index_module.cpu_backends()})
+    rates = index_module.backend_rates(data)
+    assert measured == [1] and rates == {b: 10.0 for b in index_module.cpu_backends()}
+    monkeypatch.setattr(index_module, "_MEASURED", {})
+    assert index_module.backend_rates(data) == rates and measured == [1]  # rewritten
+
+
+def test_an_unwritable_rates_cache_is_skipped(monkeypatch, tmp_path, uniform):
+    blocker = tmp_path / "file"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv("TEXTDP_CACHE", str(blocker / "sub"))  # a directory under a file
+    rates = index_module.backend_rates(uniform[0])
+    assert set(rates) == set(index_module.cpu_backends())
+

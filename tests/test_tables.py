@@ -319,3 +319,11 @@ def test_from_transformer_word_pieces_are_lookup_keys_only(transformer_table):
     assert not any(SPECIAL.match(w) for w in pieces.row_words)
     assert pieces.words == transformer_table.words
     np.testing.assert_array_equal(pieces.vectors, transformer_table.vectors)
+
+
+def test_cache_dir_honours_xdg_cache_home(monkeypatch, tmp_path):
+    monkeypatch.delenv("TEXTDP_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache_dir() == tmp_path / "textdp"
+    monkeypatch.setenv("TEXTDP_CACHE", str(tmp_path / "own"))
+    assert cache_dir() == tmp_path / "own"

@@ -26,9 +26,10 @@ privacy guarantee, it only changes which public word is written. Backends:
 * ``"ivf"``: faiss inverted lists; ``recall`` sets ``nprobe``;
 * ``"auto"``: exact on a GPU; on CPU exact up to :data:`AUTO_EXACT_MAX_CELLS` rows × dims;
   above, the candidate backends (exact, bf16, int8, where they run) are *timed* on the actual
-  table (:func:`measure_backends`, ~0.1 s, once per process, table shape and thread count) and
-  the fastest wins, an approximate one only if at least :data:`AUTO_MIN_GAIN` × exact. Which
-  kernel is fast is a property of the CPU, not of what runs: int8 matmul ran 2.5× float32 on a
+  table (:func:`measure_backends`, ~0.1 s, once per machine, torch build, table shape and
+  thread count: kept in the user cache, :func:`backend_rates`) and the fastest wins, an
+  approximate one only if at least :data:`AUTO_MIN_GAIN` × exact. Which kernel is fast is a
+  property of the CPU, not of what runs: int8 matmul ran 2.5× float32 on a
   Cascade Lake Xeon (VNNI) and 22× slower on an AVX2-only EPYC; bfloat16 runs ~10× float32 with
   AMX and far slower without. The choice and the rates are on ``index.choice``.
 
@@ -61,6 +62,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
 import sys
 import threading
@@ -228,6 +230,94 @@ def measure_backends(vectors: np.ndarray) -> dict[str, float]:
     return dict(rates)
 
 
+# The rates "auto" measured, kept across processes in the user cache directory
+# (:func:`textdp.tables.cache_dir`), keyed by what they depend on: the CPU (model and flags),
+# torch's version and thread count, and the table's shape. A later process on the same machine
+# skips the timing (~0.1 s quiet, seconds on a loaded machine) and builds only the chosen
+# backend instead of all three. An entry that does not read as rates of this build's
+# backends (corrupt file, older version, another torch) is ignored and measured again.
+RATES_FILE = "index_backends.json"
+
+
+@functools.lru_cache(maxsize=1)
+def _cpu_signature() -> str:
+    """The CPU's model name and feature flags (Linux ``/proc/cpuinfo``; else the platform)."""
+    import platform
+
+    fields = {"model name": "", "flags": ""}
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                name, _, value = line.partition(":")
+                name = name.strip()
+                if name in fields and not fields[name]:
+                    fields[name] = value.strip()
+                if all(fields.values()):
+                    break
+    except OSError:
+        pass
+    return "|".join((platform.machine(), platform.processor(), *fields.values()))
+
+
+def _rates_key(rows: int, dim: int) -> str:
+    import hashlib
+
+    text = "|".join((_cpu_signature(), torch.__version__, ",".join(cpu_backends()),
+                     str(torch.get_num_threads()), f"{rows}x{dim}"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def _rates_path() -> Any:
+    from textdp.tables import cache_dir
+
+    return cache_dir() / RATES_FILE
+
+
+def _read_rates_file() -> dict[str, Any]:
+    try:
+        with open(_rates_path(), encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _valid_rates(entry: Any) -> dict[str, float] | None:
+    """``entry`` as rates of exactly this build's CPU backends, or ``None``."""
+    if not isinstance(entry, dict) or set(entry) != set(cpu_backends()):
+        return None
+    if not all(isinstance(r, (int, float)) and not isinstance(r, bool) and
+               np.isfinite(r) and r > 0 for r in entry.values()):
+        return None
+    return {b: float(entry[b]) for b in cpu_backends()}  # in measure_backends' order
+
+
+def backend_rates(vectors: np.ndarray) -> dict[str, float]:
+    """:func:`measure_backends` of ``vectors``, remembered across processes: read from the
+    user cache where a valid entry for this machine, torch build, thread count and table shape
+    exists, else measured and stored (a cache that cannot be written is skipped)."""
+    rows, dim = vectors.shape
+    if (rows, dim, torch.get_num_threads()) in _MEASURED:  # this process measured or read it
+        return dict(_MEASURED[(rows, dim, torch.get_num_threads())])
+    key = _rates_key(rows, dim)
+    cached = _valid_rates(_read_rates_file().get(key))
+    if cached is not None:
+        _MEASURED.setdefault((rows, dim, torch.get_num_threads()), dict(cached))
+        return cached
+    rates = measure_backends(vectors)
+    data = _read_rates_file()
+    data[key] = rates
+    path = _rates_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)  # atomic: a concurrent reader sees the old or the new file
+    except OSError:
+        pass
+    return rates
+
+
 def choose_backend(rates: dict[str, float]) -> str:
     """The fastest measured backend; an approximate one (int8, bf16) only where it beats
     exact by :data:`AUTO_MIN_GAIN` (they agree with it on ≥ 99.9 % of decodes, not all)."""
@@ -301,6 +391,10 @@ class NeighbourIndex:
         device: where the exact backend computes (and faiss-gpu when installed).
         recall: for the graph / inverted-list backends (``hnsw``, ``ivf``), the share of the
             search effort between 0 and 1: higher is slower and closer to exact.
+
+    The arguments are checked here; the backend is resolved (``"auto"`` timed) and built on
+    first use (:attr:`built`), so an index that no draw decodes to costs neither the time
+    nor the memory of its structures.
     """
 
     def __init__(
@@ -315,26 +409,59 @@ class NeighbourIndex:
         check_open_unit("recall", recall) if recall != 1 else None
         self.device = resolve_device(device)
         self.vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        self.recall = recall
+        self._requested = backend
+        self._backend: str | None = None  # resolved and built on first use (see _ensure)
+        self._choice: dict[str, Any] | None = None
+        self._build_lock = threading.Lock()
+        self._matrix: torch.Tensor | None = None
+        self._half_sq_norms: torch.Tensor | None = None
+        self._faiss_index: Any = None
+
+    @property
+    def backend(self) -> str:
+        """The backend in use (``"auto"`` resolved; resolving builds the index)."""
+        return self._ensure()
+
+    @property
+    def choice(self) -> dict[str, Any] | None:
+        """How "auto" chose: ``{"rates": {backend: queries/s}, "chosen": backend}`` where it
+        measured, else ``None`` (an explicit backend, a GPU or a small table). Reading it
+        builds the index."""
+        self._ensure()
+        return self._choice
+
+    @property
+    def built(self) -> bool:
+        """Whether the search structures exist yet. They are built on the first search (or
+        the first read of :attr:`backend`): a privatizer whose draws all decode to smaller
+        candidate sets (names-only with ``replace="name"``) never builds, times or holds the
+        whole table's index."""
+        return self._backend is not None
+
+    def _ensure(self) -> str:
+        """Resolve the backend and build its structures, once (thread-safe)."""
+        if self._backend is not None:
+            return self._backend
+        with self._build_lock:
+            if self._backend is None:
+                self._build(self._requested)
+        assert self._backend is not None
+        return self._backend
+
+    def _build(self, backend: str) -> None:
         rows, dim = self.vectors.shape
-        #: How "auto" chose: ``{"rates": {backend: queries/s}, "chosen": backend}`` where it
-        #: measured, else ``None`` (an explicit backend, a GPU or a small table).
-        self.choice: dict[str, Any] | None = None
         if backend == "auto":
             backend = "exact"
             if self.device.type == "cpu" and rows * dim > AUTO_EXACT_MAX_CELLS and \
                     len(cpu_backends()) > 1:
-                rates = measure_backends(self.vectors)
+                rates = backend_rates(self.vectors)
                 backend = choose_backend(rates)
-                self.choice = {"rates": {b: round(r) for b, r in rates.items()},
-                               "chosen": backend}
+                self._choice = {"rates": {b: round(r) for b, r in rates.items()},
+                                "chosen": backend}
         elif backend in ("int8", "bf16") and (self.device.type != "cpu" or
                                               backend not in cpu_backends()):
             backend = "exact"  # a GPU, or a torch without the CPU kernel: exact is the fallback
-        self.backend = backend
-        self.recall = recall
-        self._matrix: torch.Tensor | None = None
-        self._half_sq_norms: torch.Tensor | None = None
-        self._faiss_index: Any = None
         if backend in ("exact", "int8", "bf16"):
             self._build_exact()
             if backend == "int8":
@@ -343,6 +470,7 @@ class NeighbourIndex:
                 self._build_bf16()
         else:
             self._faiss_index = self._build_faiss(backend, rows, dim)
+        self._backend = backend
 
     def _build_exact(self) -> None:
         rows = len(self)
@@ -438,12 +566,18 @@ class NeighbourIndex:
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
+        state["_build_lock"] = None  # a lock does not pickle; __setstate__ makes a fresh one
         if "_scratch" in state:
             state["_scratch"] = {}  # scratch buffers are per process and thread
         return state
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._build_lock = threading.Lock()
+
     def __repr__(self) -> str:
-        return f"NeighbourIndex(backend={self.backend!r}, rows={len(self)}, device={self.device})"
+        backend = self._backend or f"{self._requested} (not built)"
+        return f"NeighbourIndex(backend={backend!r}, rows={len(self)}, device={self.device})"
 
     def search(self, queries: torch.Tensor | np.ndarray, k: int = 1) -> tuple[torch.Tensor,
                                                                                torch.Tensor]:
@@ -451,11 +585,12 @@ class NeighbourIndex:
 
         Distances are Euclidean (not squared); both tensors are ``(n, k)`` on the index device.
         """
-        if self.backend in ("exact", "int8", "bf16"):
+        backend = self._ensure()
+        if backend in ("exact", "int8", "bf16"):
             q = torch.as_tensor(queries, device=self.device, dtype=torch.float32)
-            if self.backend == "int8":
+            if backend == "int8":
                 return self._int8(q, k)
-            if self.backend == "bf16":
+            if backend == "bf16":
                 return self._bf16(q, k)
             return self._exact(q, k)
         q_np = queries.detach().float().cpu().numpy() if isinstance(queries, torch.Tensor) \

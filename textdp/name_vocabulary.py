@@ -310,8 +310,8 @@ def _mainly_a_word(table: EmbeddingTable, row: int) -> bool:
 def _name_direction(table: EmbeddingTable, unit: np.ndarray,
                     rows: dict[str, dict[str, int]]) -> np.ndarray:
     """The unit mean direction of the most common census names present in the table."""
-    common = [e.name for kind in ("female", "male", "last")
-              for e in lexicon.census_lists()[kind][:CENTROID_NAMES]]
+    common = [name for kind in ("female", "male", "last")
+              for name in lexicon.ranked_names()[kind][:CENTROID_NAMES]]
     found = [rows["first"].get(n, rows["last"].get(n)) for n in common]
     picked = [r for r in found if r is not None]
     if not picked:

@@ -80,8 +80,12 @@ def is_private_embeddings(path: str | os.PathLike[str]) -> bool:
 
 
 def cache_dir() -> Path:
-    """Where processed tables are cached (``TEXTDP_CACHE`` or ``~/.cache/textdp``)."""
-    return Path(os.environ.get("TEXTDP_CACHE", Path.home() / ".cache" / "textdp"))
+    """Where processed tables (and the index backends' measured rates) are cached:
+    ``TEXTDP_CACHE``, else ``$XDG_CACHE_HOME/textdp``, else ``~/.cache/textdp``."""
+    if os.environ.get("TEXTDP_CACHE"):
+        return Path(os.environ["TEXTDP_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "textdp"
 
 
 def spacy_row_keys(vocab: Any, *, extra_keys: bool = True

@@ -99,3 +99,23 @@ def test_name_candidates_are_the_kinds_names_with_their_nearest_names(census_tab
                        torch.zeros(200, dtype=torch.int64), RandomSource(2))
     assert set(drawn) <= {first.table.words[i] for i in first.spread[row]}
     assert len(set(drawn)) > NAME_SPREAD // 2
+
+
+def test_the_whole_table_index_is_built_only_when_a_draw_decodes_to_it(names_privatizer):
+    """Names-only with replace="name" decodes persons to the name sets: the whole table's
+    index (its auto timing and its copies of the table) is never built. replace="word"
+    decodes to the whole table, which builds it on the first draw, with the same seeded
+    outputs as an index built up front."""
+    from name_detectors import TEXT, names
+
+    from textdp import Privatizer
+
+    out = names_privatizer(TEXT)
+    assert out.text != TEXT and names_privatizer.replace == "name"
+    assert not names_privatizer.space.index.built
+    word = Privatizer(seed=11, detector=names, replace="word")
+    lazy = word(TEXT).text
+    assert word.space.index.built
+    eager = Privatizer(seed=11, detector=names, replace="word")
+    eager.space.index.search(np.zeros((1, eager.space.table.vectors.shape[1]), np.float32))
+    assert eager.space.index.built and eager(TEXT).text == lazy
