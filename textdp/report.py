@@ -49,8 +49,10 @@ HOLDS_BETWEEN_ANY_CASING = ("texts with the same detection outcome (which tokens
 #: Added with ``replace="name"``: the kind of each person name chooses its candidates.
 HOLDS_BETWEEN_NAME_KINDS = ("; for person names, the same kind (first name, surname or either: "
                             "by the words around the name and its position in it, else the "
-                            "name lists), the same particles (van, de la, bin, al-, ...: kept "
-                            "as written) and the same hyphenated shape (number of parts, "
+                            "name lists), particles in the same places (van, de la, bin, "
+                            "...: each written as one drawn uniformly from the public list of "
+                            "particles, whatever it was; a prefix such as al- of a hyphenated "
+                            "name kept) and the same hyphenated shape (number of parts, "
                             "casing)")
 #: The same with ``surface="table"``, whose substitutes do not copy the parts' casing.
 HOLDS_BETWEEN_NAME_KINDS_ANY_CASING = HOLDS_BETWEEN_NAME_KINDS.replace(", casing)", ")")

@@ -11,7 +11,8 @@ substitute at each slot read back through the template (:func:`evaluate_name_kin
 * ``first_as_first``: of the first-name slots replaced, the share whose substitute is a
   first name of the vocabulary; ``last_as_last`` likewise for surnames;
 * ``missed``: slots written unchanged (the detector missed the name);
-* ``particle_names``: particles replaced by anything (they are kept as written);
+* ``particle_names``: particles replaced by something that is not a particle (they are
+  written as a particle drawn from the public list);
 * ``compound_shape``: of the hyphenated first names replaced, the share written as two parts
   joined by a hyphen in the original's casing.
 """
@@ -25,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from textdp.name_vocabulary import NAMES_DIR, name_key, name_spaces
+from textdp.pipeline.draw_plan import PARTICLE_DRAWS
 
 #: Slots: {F} a first name (Title), {f} a first name in lower case, {L} a surname, {H} a
 #: hyphenated first name ("Seo-yeon"), {P} a particle written as in the template.
@@ -105,9 +107,16 @@ def dev_sample(n: int = 600, seed: int = 0) -> list[Sample]:
 
 
 def _pattern(template: str) -> re.Pattern[str]:
-    """The template as a pattern whose groups are its slots."""
+    """The template as a pattern whose groups are its slots; a particle of the template may
+    come back as any particle of the public list (they are drawn, whatever they were)."""
     parts = _SLOT.split(template)
-    return re.compile("".join(re.escape(p) if i % 2 == 0 else r"(.+?)"
+    any_particle = "(?:" + "|".join(map(re.escape, PARTICLE_DRAWS)) + ")"
+
+    def literal(text: str) -> str:
+        return "".join(any_particle if w in PARTICLE_WORDS else re.escape(w)
+                       for w in re.split(r"(\s+)", text))
+
+    return re.compile("".join(literal(p) if i % 2 == 0 else r"(.+?)"
                               for i, p in enumerate(parts)) + r"\Z", re.S)
 
 

@@ -45,11 +45,14 @@ from textdp.place_vocabulary import PLACE_LABELS, place_key, place_kind
 from textdp.surface import parse_address
 
 #: Name particles: a closed public list. Inside a person name (not its last word; not its
-#: first word unless written in lower case) they are kept as written, never drawn: which
-#: particle a name has is released (``holds_between``), like its casing.
+#: first word unless written in lower case) they are no draw of the mechanism: each is
+#: written as one of :data:`PARTICLE_DRAWS` drawn uniformly, whatever it was, so where a name
+#: has particles is released (``holds_between``), which particle it has is not.
 PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "dei", "di", "da",
                        "das", "dos", "du", "la", "le", "ter", "ten", "zu", "y", "bin", "binti",
                        "bint", "ibn", "ben", "bat", "al", "el", "ap", "abu", "mac"})
+#: What a particle inside a name is written as (uniformly, independent of the input).
+PARTICLE_DRAWS = tuple(sorted(PARTICLES))
 #: Particles that are particles even as a name's first word ("Ibn Khaldun", "Bin Laden").
 PATRONYMIC = frozenset({"bin", "binti", "bint", "ibn", "abu"})
 #: Particles written as the first part of a hyphenated name ("Al-Hashimi", "el-Sayed"):

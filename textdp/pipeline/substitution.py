@@ -30,6 +30,7 @@ from textdp.name_vocabulary import NAME_KINDS, PERSON
 from textdp.pipeline.candidates import CandidateSpace
 from textdp.pipeline.contexts import target_contexts
 from textdp.pipeline.draw_plan import (
+    PARTICLE_DRAWS,
     DrawPlan,
     compound_names,
     compound_parts,
@@ -121,6 +122,8 @@ class BatchTargets:
             parts): the name is written whole at its first token, these are emptied.
         quasi_costs: per draw of a date or an age, the DP releases it made (date offsets,
             age draws; :mod:`textdp.quasi`).
+        particles: (doc, token) of the particles inside person names ("van den" of "Sofia
+            van den Heuvel"; :func:`~textdp.pipeline.draw_plan.is_particle`).
     """
 
     flat: list[tuple[int, int]]
@@ -133,6 +136,7 @@ class BatchTargets:
     subs: list[str | None]
     blank: list[tuple[int, int]]
     quasi_costs: dict[int, tuple[int, int]] = field(default_factory=dict)
+    particles: list[tuple[int, int]] = field(default_factory=list)
 
 
 def count(batch: BatchTargets, todo: np.ndarray, over: np.ndarray, docs: int
@@ -250,7 +254,8 @@ class Substituter:
         The steps, in order: :meth:`plan` (which targets share a draw), :meth:`reuse` (draws
         of the text's earlier batches), :meth:`without_draw` (tags and PII surrogates),
         :meth:`charge` (the budget), :meth:`draw` (the rest), :meth:`write` (the surface
-        forms) and :func:`count` (the report's counts)."""
+        forms), :meth:`particles` (the particles of names) and :func:`count` (the report's
+        counts)."""
         batch = self.plan(words, masks, owners, states, docs, whole_units=whole_units)
         if batch is None:
             return [(list(ws), self.report) for ws in words]
@@ -259,6 +264,7 @@ class Substituter:
         todo, over = self.charge(batch, states)
         self.draw(docs, batch, todo, over, states, rng, context_targets)
         out, replaced = self.write(batch, words, owners, states)
+        self.particles(batch, out, replaced, owners, rng)
         charged, redacted, offsets, ages = count(batch, todo, over, len(words))
         return [(out[d], self.report.counted(replaced[d], redacted[d], draws=charged[d],
                                              date_offsets=offsets[d], age_draws=ages[d]))
@@ -282,9 +288,13 @@ class Substituter:
                  if whole_units else (list(mask), list(words[d]), [])
                  for d, mask in enumerate(masks)]
         context = [name_kinds(mask, texts) for mask, texts, _ in units]
-        # Particles inside a name are kept as written (released, see holds_between).
-        masks = [[None if is_particle(texts, mask, k) else lab for k, lab in enumerate(mask)]
-                 for mask, texts, _ in units]
+        # Particles inside a name are no draw of the mechanism: each is written as a particle
+        # drawn from the public list (:meth:`particles`; where they stand is released).
+        particles = [(d, k) for d, (mask, texts, _) in enumerate(units)
+                     for k in range(len(mask)) if is_particle(texts, mask, k)]
+        at = set(particles)
+        masks = [[None if (d, k) in at else lab for k, lab in enumerate(mask)]
+                 for d, (mask, _, _) in enumerate(units)]
         flat = [(d, k) for d, mask in enumerate(masks) for k, lab in enumerate(mask)
                 if lab is not None]
         if not flat:
@@ -316,7 +326,8 @@ class Substituter:
         return BatchTargets(flat, tokens, labels, plan, first,
                             [owners[flat[t][0]] for t in first], remembered,
                             [None] * len(first),
-                            [(d, k) for d, unit in enumerate(units) for k in unit[2]])
+                            [(d, k) for d, unit in enumerate(units) for k in unit[2]],
+                            particles=particles)
 
     def _is_word(self) -> Callable[[str], bool]:
         """Whether a lower-case word is a word of the public table (a row trained for it):
@@ -394,6 +405,22 @@ class Substituter:
         for j, sub in zip(todo.tolist(), drawn):
             batch.subs[j] = sub
             self._remember(batch, j, states)
+
+    def particles(self, batch: BatchTargets, out: list[list[str]], replaced: list[int],
+                  owners: list[int], rng: RandomSource) -> None:
+        """Step 6b: each particle of a person name ("van", "de la", "bin") written as one
+        drawn uniformly from the public list (:data:`PARTICLE_DRAWS`), whatever it was: a
+        draw independent of the input, so it costs no ε, and the particle no longer tells
+        the name's origin. The same particle of a text is the same draw within a batch; where
+        particles stand is released (``holds_between``)."""
+        chosen: dict[tuple[int, str], str] = {}
+        for d, k in batch.particles:
+            key = (owners[d], out[d][k].casefold())
+            if key not in chosen:
+                chosen[key] = PARTICLE_DRAWS[int(rng.numpy.integers(0, len(PARTICLE_DRAWS)))]
+            sub = chosen[key]
+            out[d][k] = surface_form(sub, out[d][k]) if self.config.surface == "input" else sub
+            replaced[d] += 1
 
     def write(self, batch: BatchTargets, words: Sequence[Sequence[str]], owners: list[int],
               states: dict[int, TextState]) -> tuple[list[list[str]], list[int]]:
