@@ -32,8 +32,8 @@ EVERY_MENTION = [
 # mention since the register stage: tests/detect/test_register.py.)
 # A name the user allowed as a phrase, mentioned alone elsewhere: targeted there only.
 PARTIAL = "Hunter Price paid the bill. Later Hunter left with Ann Lee."
-# A speaker label the tagger scores just above its threshold (0.033 against 0.015).
-NEAR = EVERY_MENTION[2][0]
+# A word the tagger scores just above its threshold ("Ask": 0.0295 against 0.015).
+NEAR = "Ask David|Kowalski now"
 PLAIN = "Call Anna Schmidt today."
 
 
