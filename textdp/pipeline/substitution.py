@@ -62,6 +62,8 @@ from textdp.report import (
 from textdp.rng import RandomSource
 from textdp.surface import surface_form
 
+#: The key under which a text's state keeps the particle drawn for each particle of its names.
+PARTICLE = "PARTICLE"
 
 def report_template(config: PrivatizerConfig, mechanism: Mechanism,
                     space: CandidateSpace | None, *, compute_dtype: torch.dtype | None = None
@@ -264,7 +266,7 @@ class Substituter:
         todo, over = self.charge(batch, states)
         self.draw(docs, batch, todo, over, states, rng, context_targets)
         out, replaced = self.write(batch, words, owners, states)
-        self.particles(batch, out, replaced, owners, rng)
+        self.particles(batch, out, replaced, owners, states, rng)
         charged, redacted, offsets, ages = count(batch, todo, over, len(words))
         return [(out[d], self.report.counted(replaced[d], redacted[d], draws=charged[d],
                                              date_offsets=offsets[d], age_draws=ages[d]))
@@ -407,18 +409,19 @@ class Substituter:
             self._remember(batch, j, states)
 
     def particles(self, batch: BatchTargets, out: list[list[str]], replaced: list[int],
-                  owners: list[int], rng: RandomSource) -> None:
+                  owners: list[int], states: dict[int, TextState], rng: RandomSource) -> None:
         """Step 6b: each particle of a person name ("van", "de la", "bin") written as one
         drawn uniformly from the public list (:data:`PARTICLE_DRAWS`), whatever it was: a
         draw independent of the input, so it costs no ε, and the particle no longer tells
-        the name's origin. The same particle of a text is the same draw within a batch; where
-        particles stand is released (``holds_between``)."""
-        chosen: dict[tuple[int, str], str] = {}
+        the name's origin. The same particle of a text is the same draw, in every batch of the
+        text (kept in its state like a name's draw); where particles stand is released
+        (``holds_between``)."""
         for d, k in batch.particles:
-            key = (owners[d], out[d][k].casefold())
-            if key not in chosen:
-                chosen[key] = PARTICLE_DRAWS[int(rng.numpy.integers(0, len(PARTICLE_DRAWS)))]
-            sub = chosen[key]
+            names = states.setdefault(owners[d], TextState()).names
+            key = (PARTICLE, out[d][k].casefold())
+            if key not in names:
+                names[key] = PARTICLE_DRAWS[int(rng.numpy.integers(0, len(PARTICLE_DRAWS)))]
+            sub = names[key]
             out[d][k] = surface_form(sub, out[d][k]) if self.config.surface == "input" else sub
             replaced[d] += 1
 
