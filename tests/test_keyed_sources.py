@@ -49,9 +49,9 @@ def test_dataset_scope_agrees_across_privatizers_and_pickles_with_one_key():
 
 @pytest.mark.slow  # 60 keyed privatizers
 def test_scopes_separate_pseudonyms_and_keys_are_independent():
-    names = [f"{n.title()}" for n in ["john", "mary", "smith", "merkel", "angela", "emily",
+    words = [f"{n.title()}" for n in ["john", "mary", "smith", "merkel", "angela", "emily",
                                       "patel"]]
-    text = " ".join(names)
+    text = " ".join(words)
     same = different_scope = different_key = 0
     trials = 60
     for t in range(trials):

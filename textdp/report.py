@@ -50,7 +50,7 @@ HOLDS_BETWEEN_ANY_CASING = ("texts with the same detection outcome (which tokens
 HOLDS_BETWEEN_NAME_KINDS = ("; for person names, the same kind (first name, surname or either: "
                             "by the words around the name and its position in it, else the "
                             "name lists), particles in the same places (van, de la, bin, "
-                            "...: each written as one drawn uniformly from the public list of "
+                            "...: each written as one drawn at random from the public list of "
                             "particles, whatever it was; a prefix such as al- of a hyphenated "
                             "name kept) and the same hyphenated shape (number of parts, "
                             "casing)")
