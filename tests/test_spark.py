@@ -300,17 +300,10 @@ def test_switches_must_be_real_bools(df, options):
 
 # Issue 33: one detection for every mention, and the review column (the core's tests are
 # tests/pipeline/test_selection_mentions.py).
-EVERY_MENTION = [
-    ("RT @chiamaka_eze: great talk today by Chiamaka Eze at the summit", ("chiamaka", "eze")),
-    ("Thandiwe Nkosi at the summit. follow @tnkosi", ("thandiwe", "nkosi", "tnkosi")),
-    ("<wanjiru_mwangi> hi all\n<bob> hey Wanjiru\n<wanjiru_mwangi> ok", ("wanjiru", "mwangi")),
-    ("amal: hi\nbob: is amal's bag here?\namal: no it is not", ("amal",)),
-]
-PARTIAL = "Hunter Price paid the bill. Later Hunter left with Ann Lee."
-
-
 def test_review_column_and_every_mention(spark):
-    texts = [PARTIAL, "Call Anna Schmidt today.", None, *(t for t, _ in EVERY_MENTION)]
+    from review_texts import EVERY_MENTION, PARTIAL, PLAIN
+
+    texts = [PARTIAL, PLAIN, None, *(t for t, _ in EVERY_MENTION)]
     df = spark.createDataFrame(list(enumerate(texts)), "id long, text string")
     out = privatize_column(df, "text", review=True, seed=SEED, allow=["Hunter Price"])
     field = out.schema["dp_review"].dataType

@@ -8,19 +8,12 @@ import csv
 import json
 
 import pytest
+from review_texts import EVERY_MENTION, PARTIAL, PLAIN
 
 from textdp.cli import main
 
 pytestmark = pytest.mark.usefixtures("private_cache")
 
-EVERY_MENTION = [
-    ("RT @chiamaka_eze: great talk today by Chiamaka Eze at the summit", ("chiamaka", "eze")),
-    ("Thandiwe Nkosi at the summit. follow @tnkosi", ("thandiwe", "nkosi", "tnkosi")),
-    ("<wanjiru_mwangi> hi all\n<bob> hey Wanjiru\n<wanjiru_mwangi> ok", ("wanjiru", "mwangi")),
-    ("amal: hi\nbob: is amal's bag here?\namal: no it is not", ("amal",)),
-]
-PARTIAL = "Hunter Price paid the bill. Later Hunter left with Ann Lee."
-PLAIN = "Call Anna Schmidt today."
 ARGS = ["--seed", "0", "--allow", "Hunter Price", "--no-progress"]
 
 

@@ -8,16 +8,9 @@ import pytest
 
 datasets = pytest.importorskip("datasets")
 
-from hf_textdp import Privatizer  # noqa: E402
+from review_texts import EVERY_MENTION, PARTIAL, PLAIN  # noqa: E402
 
-EVERY_MENTION = [
-    ("RT @chiamaka_eze: great talk today by Chiamaka Eze at the summit", ("chiamaka", "eze")),
-    ("Thandiwe Nkosi at the summit. follow @tnkosi", ("thandiwe", "nkosi", "tnkosi")),
-    ("<wanjiru_mwangi> hi all\n<bob> hey Wanjiru\n<wanjiru_mwangi> ok", ("wanjiru", "mwangi")),
-    ("amal: hi\nbob: is amal's bag here?\namal: no it is not", ("amal",)),
-]
-PARTIAL = "Hunter Price paid the bill. Later Hunter left with Ann Lee."
-PLAIN = "Call Anna Schmidt today."
+from hf_textdp import Privatizer  # noqa: E402
 
 
 def test_map_writes_the_review_column_and_replaces_every_mention():

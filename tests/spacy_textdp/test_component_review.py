@@ -6,17 +6,10 @@ from __future__ import annotations
 
 import pytest
 import spacy
+from review_texts import EVERY_MENTION, PARTIAL, PLAIN
 
 import spacy_textdp  # noqa: F401  (registers the factory)
 
-EVERY_MENTION = [
-    ("RT @chiamaka_eze: great talk today by Chiamaka Eze at the summit", ("chiamaka", "eze")),
-    ("Thandiwe Nkosi at the summit. follow @tnkosi", ("thandiwe", "nkosi", "tnkosi")),
-    ("<wanjiru_mwangi> hi all\n<bob> hey Wanjiru\n<wanjiru_mwangi> ok", ("wanjiru", "mwangi")),
-    ("amal: hi\nbob: is amal's bag here?\namal: no it is not", ("amal",)),
-]
-PARTIAL = "Hunter Price paid the bill. Later Hunter left with Ann Lee."
-PLAIN = "Call Anna Schmidt today."
 SETTINGS = {"seed": 0, "allow": ["Hunter Price"]}
 
 
