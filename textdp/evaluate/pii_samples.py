@@ -449,7 +449,13 @@ def report_lines(stats: dict[str, dict[str, int]]) -> list[str]:
         if not label.startswith("ordinary:"):
             lines.append(f"{label:<24}{s['n']:>6}{s['verbatim'] / s['n']:>10.1%}"
                          f"{s['partial'] / s['n']:>9.1%}")
-    lines.append(f"\n{'ordinary kind':<24}{'n':>6}{'taken':>10}")
+    return lines + ordinary_lines(stats)
+
+
+def ordinary_lines(stats: dict[str, dict[str, int]]) -> list[str]:
+    """The table of ordinary items taken for a value, per kind and in all (the ``ordinary:``
+    entries of ``stats``), shared by the PII and quasi-identifier dev checks."""
+    lines = [f"\n{'ordinary kind':<24}{'n':>6}{'taken':>10}"]
     total = taken = 0
     for label, s in sorted(stats.items()):
         if label.startswith("ordinary:"):

@@ -36,7 +36,13 @@ import re
 
 import numpy as np
 
-from textdp.evaluate.pii_samples import ORDINARY_TEMPLATES, Item, _ordinary, _pick
+from textdp.evaluate.pii_samples import (
+    ORDINARY_TEMPLATES,
+    Item,
+    _ordinary,
+    _pick,
+    ordinary_lines,
+)
 
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December")
@@ -217,11 +223,4 @@ def report_lines(stats: dict[str, dict]) -> list[str]:
             zero = f"{s['p_zero']:>9.1%}" if "p_zero" in s else f"{'-':>9}"
             lines.append(f"{label:<24}{s['n']:>6}{s['missed'] / s['n']:>9.1%}"
                          f"{s['unchanged'] / s['n']:>11.1%}{zero}")
-    lines.append(f"\n{'ordinary kind':<24}{'n':>6}{'taken':>10}")
-    total = taken = 0
-    for label, s in sorted(stats.items()):
-        if label.startswith("ordinary:"):
-            total, taken = total + s["n"], taken + s["taken"]
-            lines.append(f"{label[9:]:<24}{s['n']:>6}{s['taken'] / s['n']:>10.1%}")
-    lines.append(f"{'all ordinary':<24}{total:>6}{taken / max(total, 1):>10.1%}")
-    return lines
+    return lines + ordinary_lines(stats)
