@@ -34,6 +34,7 @@ import numpy as np
 from textdp.addresses import Speller, Spelling
 from textdp.detect import lexicon
 from textdp.detect.pii import PII_LABELS
+from textdp.detect.rules import runs
 from textdp.name_vocabulary import (
     PERSON,
     lexicon_kind,
@@ -117,14 +118,8 @@ def name_kinds(mask: Sequence[str | None], words: Sequence[str]) -> list[str | N
     (``holds_between``)."""
     particle = [is_particle(words, mask, k) for k in range(len(mask))]
     kinds: list[str | None] = [None] * len(mask)
-    k = 0
-    while k < len(mask):
-        if mask[k] != PERSON:
-            k += 1
-            continue
-        end = k
-        while end + 1 < len(mask) and mask[end + 1] == PERSON:
-            end += 1
+    for k, stop in _person_runs(mask):
+        end = stop - 1
         while k < end and words[k].islower() and words[k] in GREETINGS:
             kinds[k] = "any"  # "bday" of "happy bday mateo" taken for a name: not the name's
             k += 1
@@ -135,8 +130,12 @@ def name_kinds(mask: Sequence[str | None], words: Sequence[str]) -> list[str | N
                     ("last" if j == names[-1] else "first")
         elif names:  # a name after a particle is a surname ("Ibn Khaldun")
             kinds[names[0]] = "last" if names[0] > k else _lone_kind(words, names[0], end)
-        k = end + 1
     return kinds
+
+
+def _person_runs(mask: Sequence[str | None]) -> list[tuple[int, int]]:
+    """The runs of consecutive person targets of ``mask`` as ``(start, end)``."""
+    return runs(k for k, label in enumerate(mask) if label == PERSON)
 
 
 #: Inside a name, a census surname overrides the place only within this rank: the long tail
@@ -225,21 +224,9 @@ def positional_kinds(mask: Sequence[str | None]) -> list[str | None]:
     consecutive person targets the last is a surname (``"last"``), the ones before it first
     names, a lone target ``"any"``; ``None`` for other tokens."""
     kinds: list[str | None] = [None] * len(mask)
-    k = 0
-    while k < len(mask):
-        if mask[k] != PERSON:
-            k += 1
-            continue
-        end = k
-        while end + 1 < len(mask) and mask[end + 1] == PERSON:
-            end += 1
-        if end == k:
-            kinds[k] = "any"
-        else:
-            for j in range(k, end):
-                kinds[j] = "first"
-            kinds[end] = "last"
-        k = end + 1
+    for start, end in _person_runs(mask):
+        kinds[start:end - 1] = ["first"] * (end - 1 - start)
+        kinds[end - 1] = "last" if end - start > 1 else "any"
     return kinds
 
 
