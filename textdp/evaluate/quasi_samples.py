@@ -106,27 +106,18 @@ def date_value(rng: np.random.Generator) -> str:
     return f"{y}-{m:02d}-{d:02d}T{int(rng.integers(24)):02d}:30"
 
 
+#: Age expressions; form 5 is the clinical ``34M``/``34F`` (an adult age and a sex letter).
+AGE_FORMS = ("{a} y/o", "{a}-year-old", "{a} years old", "aged {a}", "age: {a}", None, "{a}yo",
+             "Age {a}", "{a} yrs old")
+
+
 def age_value(rng: np.random.Generator) -> str:
     """An age expression in a random form."""
     a = int(rng.integers(1, 100))
-    form = int(rng.integers(9))
-    if form == 0:
-        return f"{a} y/o"
-    if form == 1:
-        return f"{a}-year-old"
-    if form == 2:
-        return f"{a} years old"
-    if form == 3:
-        return f"aged {a}"
-    if form == 4:
-        return f"age: {a}"
-    if form == 5:
+    form = AGE_FORMS[int(rng.integers(len(AGE_FORMS)))]
+    if form is None:
         return f"{int(rng.integers(18, 100))}{_pick(rng, 'MF')}"
-    if form == 6:
-        return f"{a}yo"
-    if form == 7:
-        return f"Age {a}"
-    return f"{a} yrs old"
+    return form.format(a=a)
 
 
 def place_value(rng: np.random.Generator) -> str:
