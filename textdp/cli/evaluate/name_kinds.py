@@ -11,15 +11,18 @@ import argparse
 import json
 from typing import Any
 
+from textdp.replacement import NAME_ORIGINS
+
 
 def add_parser(sub: Any) -> None:
     """``textdp evaluate name-kinds`` (``sub``: the ``evaluate`` command's subparsers)."""
     p = sub.add_parser("name-kinds", help="first names -> first names, surnames -> surnames, "
-                                          "particles kept, compounds in shape (dev sample of "
+                                          "particles written as particles, compounds in shape "
+                                          "(dev sample of "
                                           "held-apart names of many origins)")
     p.add_argument("--texts", type=int, default=600, help="texts in the dev sample")
     p.add_argument("--seed", type=int, default=0, help="seed of the sample and privatizer")
-    p.add_argument("--name-origin", default="any", choices=("any", "keep"))
+    p.add_argument("--name-origin", default="any", choices=NAME_ORIGINS)
     p.add_argument("--json", default=None, help="also write the figures to this JSON file")
     p.set_defaults(handler=run)
 

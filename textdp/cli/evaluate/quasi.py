@@ -15,9 +15,9 @@ from textdp.evaluate.quasi_samples import check, report_lines
 
 def add_parser(sub: Any) -> None:
     """``textdp evaluate quasi`` (``sub``: the ``evaluate`` command's subparsers)."""
-    p = sub.add_parser("quasi", help="dates and ages under the quasi preset: values missed and "
-                                     "left unchanged per label, ordinary numbers taken, on a "
-                                     "generated sample")
+    p = sub.add_parser("quasi", help="dates, ages and places under the quasi preset: values "
+                                     "missed and left unchanged per label, ordinary numbers "
+                                     "taken, on a generated sample")
     p.add_argument("--per-label", type=int, default=100, help="values per label")
     p.add_argument("--ordinary", type=int, default=600, help="ordinary items")
     p.add_argument("--seed", type=int, default=0)
