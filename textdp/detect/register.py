@@ -250,10 +250,11 @@ class RegisterStage:
         member_scores`); where one is weak, the pipeline's NER is asked about that doc."""
         docs = list(docs)
         words = [[t.text for t in doc] for doc in docs]
+        texts = [_Text(ws) for ws in words]  # read once, for the NER question and the rules
         if scores is None:
             scores = [None] * len(docs)
         ask = [i for i in range(len(docs)) if self.precision and (
-            self.entities or _asks_entities(words[i], spans[i], scores[i]))]
+            self.entities or _asks_entities(texts[i], spans[i], scores[i]))]
         entities: list[list[Span] | None] = [None] * len(docs)
         if ask:
             if self._ner is None:
@@ -267,8 +268,8 @@ class RegisterStage:
                           spaces=[bool(t.whitespace_) for t in docs[i]]) for i in ask]
             for i, ents in zip(ask, self._ner(copies)):
                 entities[i] = list(ents)
-        return [self.apply(ws, doc_spans, ents, scores=sc)
-                for ws, doc_spans, ents, sc in zip(words, spans, entities, scores)]
+        return [self._apply(text, doc_spans, ents, sc)
+                for text, doc_spans, ents, sc in zip(texts, spans, entities, scores)]
 
     # ------------------------------------------------------------------ one doc
     def apply(self, words: Sequence[str], spans: Sequence[Span],
@@ -277,7 +278,11 @@ class RegisterStage:
         """One doc's spans (token indices of ``words``) read in its register; ``entities``
         are the NER's spans of the doc (any labels), ``scores`` the tagger's scores of the
         person tokens only it found (weak ones are weighed against the NER's reading)."""
-        text = _Text(words)
+        return self._apply(_Text(words), spans, entities, scores)
+
+    def _apply(self, text: _Text, spans: Sequence[Span], entities: Iterable[Span] | None,
+               scores: dict[int, float] | None) -> list[Span]:
+        """:meth:`apply` on a doc's words already read (:class:`_Text`)."""
         persons = {k for s, e, lab in spans if lab == PERSON for k in range(s, e)}
         scores = _effective_scores(text, persons, scores) if scores else {}
         entities = list(entities or ())
@@ -1136,13 +1141,12 @@ def _weak_candidates(text: _Text, persons: set[int], scores: dict[int, float]) -
     return out
 
 
-def _asks_entities(words: Sequence[str], spans: Sequence[Span],
+def _asks_entities(text: _Text, spans: Sequence[Span],
                    scores: dict[int, float] | None) -> bool:
     """Whether the NER's reading of a doc is needed: a weak person word, or a person word
     on a subject line."""
     if not scores:
         return False
-    text = _Text(words)
     persons = {k for s, e, lab in spans if lab == PERSON for k in range(s, e)}
     if _weak_candidates(text, persons, scores):
         return True
