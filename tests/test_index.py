@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import torch
 
 import textdp.index as index_module
-from textdp.index import BACKENDS, NeighbourIndex
+from textdp.index import BACKENDS, NeighbourIndex, nearest_other_rows
 
 ROWS, DIM, QUERIES = 3000, 24, 400
 EXACT_BACKENDS = ("exact", "flat")
@@ -264,3 +266,37 @@ def test_an_unwritable_rates_cache_is_skipped(monkeypatch, tmp_path, uniform):
     rates = index_module.backend_rates(uniform[0])
     assert set(rates) == set(index_module.cpu_backends())
 
+
+
+# Two squares far apart (side 1 at the origin, side 2 at x = 100).
+SQUARES = np.array([[0, 0], [1, 0], [0, 1], [1, 1],
+                    [100, 0], [102, 0], [100, 2], [102, 2]], dtype=np.float32)
+
+
+def test_nearest_other_rows_leave_the_row_out():
+    dist, ids = nearest_other_rows(SQUARES, 3)
+    assert ids.shape == dist.shape == (8, 3) and ids.dtype == np.int64
+    assert not (ids == np.arange(8)[:, None]).any()
+    assert set(ids[0]) == {1, 2, 3} and set(ids[5]) == {4, 6, 7}
+    np.testing.assert_allclose(dist[0], [1, 1, math.sqrt(2)], rtol=1e-6)
+    np.testing.assert_allclose(dist[5], [2, 2, 2 * math.sqrt(2)], rtol=1e-6)
+
+
+def test_nearest_other_rows_match_brute_force_with_duplicates():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(300, 16)).astype(np.float32)
+    x[7] = x[8] = x[9] = x[10]  # four equal rows: a row may be returned behind its twins
+    dist, ids = nearest_other_rows(x, 5)
+    full = np.linalg.norm(x[:, None] - x[None], axis=2)
+    np.fill_diagonal(full, np.inf)
+    want = np.sort(full, axis=1)[:, :5]
+    np.testing.assert_allclose(dist, want, rtol=1e-4, atol=1e-4)
+    assert not (ids == np.arange(300)[:, None]).any()
+    assert set(ids[7][:3]) == {8, 9, 10}
+    np.testing.assert_allclose(np.take_along_axis(full, ids, 1), want, rtol=1e-4, atol=1e-4)
+
+
+def test_nearest_other_rows_cap_k_and_refuse_one_row():
+    assert nearest_other_rows(SQUARES[:3], 10)[1].shape == (3, 2)
+    with pytest.raises(ValueError, match="at least 2 table rows"):
+        nearest_other_rows(SQUARES[:1], 1)

@@ -18,7 +18,6 @@ from textdp.mechanisms.nadp import (
     NeighbourhoodShares,
     cached_neighbourhoods,
     compute_neighbourhoods,
-    nearest_neighbour_lists,
     neighbour_graph,
     neighbourhood_shares,
     table_shares,
@@ -32,14 +31,6 @@ SQUARES = np.array([[0, 0], [1, 0], [0, 1], [1, 1],
 
 
 pytestmark = pytest.mark.usefixtures("private_cache")
-
-
-def test_nearest_lists_leave_the_word_out():
-    dist, ids = nearest_neighbour_lists(SQUARES, 3)
-    assert ids.shape == (8, 3)
-    assert not (ids == np.arange(8)[:, None]).any()
-    assert set(ids[0]) == {1, 2, 3} and set(ids[5]) == {4, 6, 7}
-    np.testing.assert_allclose(dist[0], [1, 1, math.sqrt(2)], rtol=1e-6)
 
 
 def test_components_and_sensitivities_of_two_squares():

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from textdp.index import NeighbourIndex
+from textdp.index import NeighbourIndex, nearest_other_rows
 from textdp.mechanisms.base import Mechanism, register_mechanism
 from textdp.mechanisms.exponential import gumbel_noise
 from textdp.rng import RandomSource
@@ -44,22 +44,6 @@ DEFAULT_GAMMA = 5   # the authors' TEM window
 METHODS = ("geometric", "tem")
 NEIGHBOURS = 50     # the authors' look-ahead when chaining
 _LISTS: dict[tuple[str, tuple[int, ...], int], tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _neighbour_lists(candidates: np.ndarray, k: int) -> np.ndarray:
-    """Each row's ``k`` nearest other rows (exact, float32 scores), ``(n, k)``."""
-    x = torch.from_numpy(np.ascontiguousarray(candidates, dtype=np.float32))
-    n = x.shape[0]
-    sq = (x * x).sum(dim=1)
-    out = np.empty((n, k), dtype=np.int64)
-    step = max(1, (1 << 22) // n)
-    with torch.inference_mode():
-        for lo in range(0, n, step):
-            hi = min(n, lo + step)
-            d2 = sq[lo:hi, None] + sq[None, :] - 2.0 * (x[lo:hi] @ x.T)
-            d2[torch.arange(hi - lo), torch.arange(lo, hi)] = math.inf
-            out[lo:hi] = torch.topk(d2, k, dim=1, largest=False).indices.numpy()
-    return out
 
 
 def chain(neighbours: np.ndarray, start: int) -> np.ndarray:
@@ -92,7 +76,7 @@ def sorted_lists(candidates: np.ndarray, n_lists: int) -> tuple[np.ndarray, np.n
     if key in _LISTS:
         return _LISTS[key]
     n = data.shape[0]
-    neighbours = _neighbour_lists(data, min(NEIGHBOURS, n - 1)) if n > 1 else \
+    neighbours = nearest_other_rows(data, NEIGHBOURS)[1] if n > 1 else \
         np.zeros((n, 0), dtype=np.int64)
     orders = np.stack([chain(neighbours, (i * n) // n_lists) for i in range(n_lists)])
     positions = np.empty_like(orders)

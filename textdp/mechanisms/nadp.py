@@ -59,7 +59,7 @@ from scipy.sparse.csgraph import connected_components
 
 from textdp.defaults import resolve_table
 from textdp.files import atomic_output
-from textdp.index import NeighbourIndex, shared_index
+from textdp.index import NeighbourIndex, nearest_other_rows, shared_index
 from textdp.mechanisms.base import (
     NoiseMechanism,
     RadialLaw,
@@ -184,26 +184,6 @@ def neighbourhood_shares(neighbourhoods: Neighbourhoods,
     )
 
 
-def nearest_neighbour_lists(vectors: np.ndarray, k: int, device: str | torch.device = "cpu"
-                            ) -> tuple[np.ndarray, np.ndarray]:
-    """The ``k`` nearest other rows of every row (exact Euclidean): ``(distances, ids)``.
-
-    The row itself is left out wherever the search returns it (duplicated vectors may push it
-    behind an equal twin; then the twin stays and the last of the ``k + 1`` is dropped).
-    """
-    n = vectors.shape[0]
-    if n < 2:
-        raise ValueError(f"a neighbour graph needs at least 2 table rows, got {n}")
-    k = min(k, n - 1)
-    index = NeighbourIndex(vectors, backend="exact", device=device)
-    dist, ids = index.search(torch.from_numpy(np.ascontiguousarray(vectors, np.float32)), k + 1)
-    dist, ids = dist.cpu().numpy(), ids.cpu().numpy()
-    is_self = ids == np.arange(n)[:, None]
-    # A stable sort on "is self" moves the row itself (if present) to the end.
-    order = np.argsort(is_self, axis=1, kind="stable")[:, :k]
-    return np.take_along_axis(dist, order, 1), np.take_along_axis(ids, order, 1)
-
-
 def neighbour_graph(neighbours: np.ndarray, tau: float, graph_k: int = GRAPH_NEIGHBOURS
                     ) -> coo_matrix:
     """The NADP graph: an edge u–v where v is among u's first ``graph_k`` neighbours (or the
@@ -252,7 +232,7 @@ def compute_neighbourhoods(vectors: np.ndarray, tau: float = DEFAULT_TAU, *,
     if graph_k > list_k:
         raise ValueError(f"graph_k must be <= list_k (edges come from the neighbour lists), "
                          f"got graph_k={graph_k}, list_k={list_k}")
-    dist, ids = nearest_neighbour_lists(vectors, list_k, device)
+    dist, ids = nearest_other_rows(vectors, list_k, device)
     graph = neighbour_graph(ids, tau, graph_k)
     _, labels = connected_components(graph, directed=False)
     labels = labels.astype(np.int64)
