@@ -234,6 +234,10 @@ def test_cli_parses_variants():
     (["--variant", "x={bad"], "not valid JSON"),
     (["--variant", "original={}"], "cannot redefine"),
     (["--epsilon", "-1"], "epsilon"),
+    (["--seeds", "0,x"], "--seeds must be comma-separated integers"),
+    (["--seeds", "1,2,1"], "seed 1 is given twice"),
+    (["--seeds", "-3"], "seeds must be integers >= 0"),
+    (["--seeds", ","], "at least one seed"),
 ])
 def test_cli_rejects_bad_arguments_before_any_work(argv, message, capsys, tmp_path):
     # --data points at an empty folder: the arguments are refused before the data is looked at
@@ -245,6 +249,60 @@ def test_cli_rejects_bad_arguments_before_any_work(argv, message, capsys, tmp_pa
 def test_cli_reports_missing_data(capsys, tmp_path):
     assert main(["evaluate", "ner-utility", "--data", str(tmp_path), "--quick"]) == 2
     assert "eng.train" in capsys.readouterr().err
+
+
+def _write_conll(path, documents: list[list[Sentence]]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for document in documents:
+        lines += ["-DOCSTART- -X- -X- O", ""]
+        for sentence in document:
+            lines += [f"{t} NN O {tag}" for t, tag in zip(sentence.tokens, sentence.tags)]
+            lines.append("")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def synthetic_detector(docs):
+    """Marks every name of FIRST and LAST as PERSON, one span per token."""
+    names = set(FIRST) | set(LAST)
+    return [[(t.i, t.i + 1, "PERSON") for t in doc if t.text in names] for doc in docs]
+
+
+def test_seeds_run_each_variant_and_summarise_mean_and_spread(tmp_path):
+    # Articles of 20 synthetic sentences in a data folder laid out as ../shared/data. The tag
+    # variant hides every name behind one placeholder: a model trained on it finds fewer
+    # persons in the original dev than the original variant's model.
+    train = synthetic(160, FIRST[:10], LAST[:10], seed=0)
+    dev = synthetic(60, FIRST[10:], LAST[10:], seed=1)
+    _write_conll(tmp_path / "conll2003" / "eng.train",
+                 [train[i:i + 20] for i in range(0, len(train), 20)])
+    _write_conll(tmp_path / "conll2003" / "eng.testa", [dev])
+    variants = {"original": None, "tag": {"replace": "tag", "detector": synthetic_detector}}
+    settings = nu.TrainingSettings(epochs=3, batch_start=8.0, batch_stop=8.0)
+    results = nu.evaluate_ner_utility(variants, data_dir=tmp_path, settings=settings,
+                                      seeds=[4, 7])
+    assert [(r.variant, r.seed) for r in results] == [
+        ("original", 4), ("tag", 4), ("original", 7), ("tag", 7)]
+    tagged = [r for r in results if r.variant == "tag"]
+    assert all(r.stats.person_changed == r.stats.person_tokens > 0 for r in tagged)
+    assert all(r.stats.other_changed == 0 for r in tagged)
+    summary = {row["variant"]: row for row in nu.summarise(results)}
+    f1 = f"{nu.PERSON}_f"
+    for name, row in summary.items():
+        values = [r.scores[f1] for r in results if r.variant == name]
+        assert row["seeds"] == [4, 7]
+        assert row[f1]["mean"] == pytest.approx(sum(values) / 2)
+        assert row[f1]["sd"] == pytest.approx(abs(values[0] - values[1]) / 2 ** 0.5)
+        assert (row[f1]["min"], row[f1]["max"]) == (min(values), max(values))
+    assert summary["original"]["person_f_share"] == pytest.approx(1.0)
+    assert summary["tag"]["person_f_share"] == pytest.approx(
+        summary["tag"][f1]["mean"] / summary["original"][f1]["mean"])
+    assert summary["original"][f1]["mean"] > 0.8
+    assert summary["tag"]["person_f_share"] < 0.8
+    table = nu.summary_table(results)
+    assert "PER F1 / original's" in table and "4, 7" in table
+    # without the original variant there is nothing to compare with
+    assert nu.summarise(tagged)[0]["person_f_share"] is None
 
 
 # ---------------------------------------------------------------------------- real data

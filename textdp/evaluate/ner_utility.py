@@ -2,7 +2,8 @@
 train as it is and as privatized by textdp, score each on the *original* CoNLL dev (issue 15).
 
     textdp evaluate ner-utility [--data ../shared/data] [--variants original,word,name] \\
-        [--variant 'NAME={"replace": "tag"}'] [--epsilon E] [--seed 0] [--quick] [--json OUT]
+        [--variant 'NAME={"replace": "tag"}'] [--epsilon E] [--seeds 0,1,2] [--quick] \\
+        [--json OUT]
 
 A *variant* is ``original`` (no privatization) or a mapping of
 :class:`~textdp.privatizer.Privatizer` keyword arguments, passed through unchanged. The known
@@ -30,7 +31,13 @@ How it is measured:
   scored on the original eng.testa sentences with spaCy's ``get_ner_prf``: PERSON
   precision/recall/F1 (exact spans) and the overall micro F1 for context.
 
-The privatizers run with the fixed ``--seed`` so that the figures are reproducible; the
+Each seed of ``--seeds`` makes a run of its own: the privatizers, the sampling of a capped
+split and the training all take that seed, so the spread over seeds covers both the noise of
+privatization and that of training. The summary gives, per variant, the mean and the spread
+(sample standard deviation, and the lowest and highest value) of PERSON P/R/F1 over the seeds
+and the mean PERSON F1 as a share of the original's.
+
+The privatizers run with fixed seeds so that the figures are reproducible; the
 privatized text is therefore not private against anyone who knows the seed, and it is never
 written out or printed (only counts and scores are).
 """
@@ -40,6 +47,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import statistics
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -158,6 +166,7 @@ class VariantResult:
     """One variant: how its training text was made and how its model scores on dev."""
 
     variant: str
+    seed: int
     privatizer: dict[str, Any] | None  # the keyword arguments (None for the original)
     epsilon: float | None
     stats: PrivatizationStats | None
@@ -431,58 +440,139 @@ def score_ner(nlp: Any, sentences: Sequence[Sentence]) -> dict[str, Any]:
 def evaluate_ner_utility(variants: Mapping[str, Mapping[str, Any] | None], *,
                          data_dir: str | os.PathLike[str] | None = None,
                          settings: TrainingSettings = FULL, epsilon: float | None = None,
-                         seed: int = 0, curve: bool = False,
+                         seeds: Sequence[int] = (0,), curve: bool = False,
                          log: Callable[[str], None] | None = None) -> list[VariantResult]:
-    """Train one NER per variant on CoNLL train (original, or privatized with the variant's
-    Privatizer keyword arguments) and score each on the original CoNLL dev.
+    """Train one NER per variant and seed on CoNLL train (original, or privatized with the
+    variant's Privatizer keyword arguments) and score each on the original CoNLL dev.
 
     Every argument, the data files and every variant's Privatizer are checked before any
-    training. ``curve``: also score dev after every epoch (costs one dev pass per epoch)."""
+    training. ``seeds``: one run per seed (privatizers, sampling and training all seeded with
+    it), results in seed order then variant order. ``curve``: also score dev after every
+    epoch (costs one dev pass per epoch)."""
     if not variants:
         raise ValueError("variants must name at least one variant")
+    seeds = check_seeds(seeds)
     train_path, dev_path = conll_paths(data_dir)
-    privatizers = {name: make_privatizer(name, kwargs, epsilon=epsilon, seed=seed)
-                   for name, kwargs in variants.items() if kwargs is not None}
-    say = log or (lambda line: None)
-    train_docs = sample_documents(read_conll(train_path), settings.train_sentences, seed)
-    dev = [s for d in sample_documents(read_conll(dev_path), settings.dev_sentences, seed)
-           for s in d]
-    train_count = sum(len(d) for d in train_docs)
-    say(f"CoNLL-2003: {train_count} train sentences in {len(train_docs)} articles, "
-        f"{len(dev)} dev sentences; {settings.epochs} epochs, seed {seed}")
-    results = []
-    for name, kwargs in variants.items():
-        start = time.perf_counter()
-        stats = None
-        documents = train_docs
+    for name, kwargs in variants.items():  # refuse bad arguments before any work
         if kwargs is not None:
-            documents, stats = privatize_documents(train_docs, privatizers[name])
-            share = stats.person_changed_share
-            other = stats.other_changed_share
-            say(f"{name}: privatized in {time.perf_counter() - start:.0f} s; gold person "
-                f"tokens changed {stats.person_changed}/{stats.person_tokens}"
-                + (f" ({share:.1%})" if share is not None else "")
-                + f", other words changed {stats.other_changed}/{stats.other_tokens}"
-                + (f" ({other:.2%})" if other is not None else ""))
-        seconds_privatize = time.perf_counter() - start
-        sentences = [s for d in documents for s in d]
-        start = time.perf_counter()
-        say(f"{name}: training on {len(sentences)} sentences")
-        nlp, points = train_ner(sentences, settings, seed=seed, dev=dev if curve else None,
-                                log=log)
-        seconds_train = time.perf_counter() - start
-        scores = points[-1] if curve else score_ner(nlp, dev)
-        scores = {k: v for k, v in scores.items() if k not in ("epoch", "loss")}
-        say(f"{name}: dev {PERSON} P {scores[f'{PERSON}_p']:.3f} R "
-            f"{scores[f'{PERSON}_r']:.3f} F1 {scores[f'{PERSON}_f']:.3f}; all types F1 "
-            f"{scores['ents_f']:.3f} ({seconds_train:.0f} s)")
-        results.append(VariantResult(
-            variant=name, privatizer=None if kwargs is None else dict(kwargs),
-            epsilon=None if kwargs is None else float(privatizers[name].epsilon),
-            stats=stats, scores=scores, train_sentences=len(sentences),
-            dev_sentences=len(dev), seconds_privatize=seconds_privatize,
-            seconds_train=seconds_train, curve=points))
+            make_privatizer(name, kwargs, epsilon=epsilon, seed=seeds[0])
+    say = log or (lambda line: None)
+    train_all, dev_all = read_conll(train_path), read_conll(dev_path)
+    results = []
+    for seed in seeds:
+        train_docs = sample_documents(train_all, settings.train_sentences, seed)
+        dev = [s for d in sample_documents(dev_all, settings.dev_sentences, seed) for s in d]
+        train_count = sum(len(d) for d in train_docs)
+        say(f"CoNLL-2003: {train_count} train sentences in {len(train_docs)} articles, "
+            f"{len(dev)} dev sentences; {settings.epochs} epochs, seed {seed}")
+        for name, kwargs in variants.items():
+            results.append(_run_variant(name, kwargs, train_docs, dev, settings=settings,
+                                        epsilon=epsilon, seed=seed, curve=curve, say=say,
+                                        log=log))
     return results
+
+
+def check_seeds(seeds: Sequence[int]) -> list[int]:
+    """The seeds as a list of distinct integers ≥ 0 (in the order given), or a ``ValueError``
+    that names the bad one."""
+    out: list[int] = []
+    for seed in seeds:
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"seeds must be integers >= 0, got {seed!r}")
+        if seed in out:
+            raise ValueError(f"seed {seed} is given twice")
+        out.append(seed)
+    if not out:
+        raise ValueError("seeds must name at least one seed")
+    return out
+
+
+def _run_variant(name: str, kwargs: Mapping[str, Any] | None, train_docs: Sequence[Document],
+                 dev: Sequence[Sentence], *, settings: TrainingSettings, epsilon: float | None,
+                 seed: int, curve: bool, say: Callable[[str], None],
+                 log: Callable[[str], None] | None) -> VariantResult:
+    """Privatize (unless ``kwargs`` is ``None``), train and score one variant with one seed."""
+    start = time.perf_counter()
+    stats = None
+    documents = train_docs
+    privatizer = None
+    if kwargs is not None:
+        privatizer = make_privatizer(name, kwargs, epsilon=epsilon, seed=seed)
+        documents, stats = privatize_documents(train_docs, privatizer)
+        share = stats.person_changed_share
+        other = stats.other_changed_share
+        say(f"{name}: privatized in {time.perf_counter() - start:.0f} s; gold person "
+            f"tokens changed {stats.person_changed}/{stats.person_tokens}"
+            + (f" ({share:.1%})" if share is not None else "")
+            + f", other words changed {stats.other_changed}/{stats.other_tokens}"
+            + (f" ({other:.2%})" if other is not None else ""))
+    seconds_privatize = time.perf_counter() - start
+    sentences = [s for d in documents for s in d]
+    start = time.perf_counter()
+    say(f"{name}: training on {len(sentences)} sentences")
+    nlp, points = train_ner(sentences, settings, seed=seed, dev=dev if curve else None,
+                            log=log)
+    seconds_train = time.perf_counter() - start
+    scores = points[-1] if curve else score_ner(nlp, dev)
+    scores = {k: v for k, v in scores.items() if k not in ("epoch", "loss")}
+    say(f"{name}: dev {PERSON} P {scores[f'{PERSON}_p']:.3f} R "
+        f"{scores[f'{PERSON}_r']:.3f} F1 {scores[f'{PERSON}_f']:.3f}; all types F1 "
+        f"{scores['ents_f']:.3f} ({seconds_train:.0f} s)")
+    return VariantResult(
+        variant=name, seed=seed, privatizer=None if kwargs is None else dict(kwargs),
+        epsilon=None if privatizer is None else float(privatizer.epsilon),
+        stats=stats, scores=scores, train_sentences=len(sentences),
+        dev_sentences=len(dev), seconds_privatize=seconds_privatize,
+        seconds_train=seconds_train, curve=points)
+
+
+# The scores the summary spreads over seeds: PERSON P/R/F1 and the micro F1 of all types.
+SUMMARY_SCORES = (f"{PERSON}_p", f"{PERSON}_r", f"{PERSON}_f", "ents_f")
+
+
+def summarise(results: Sequence[VariantResult]) -> list[dict[str, Any]]:
+    """Per variant (in first-seen order): the seeds, and per score of :data:`SUMMARY_SCORES`
+    its mean, sample standard deviation (0 for one seed), lowest and highest value over the
+    seeds; ``person_f_share``: the variant's mean PERSON F1 over the original's (``None``
+    without an original variant in ``results``)."""
+    groups: dict[str, list[VariantResult]] = {}
+    for r in results:
+        groups.setdefault(r.variant, []).append(r)
+    rows = []
+    for name, runs in groups.items():
+        row: dict[str, Any] = {"variant": name, "seeds": [r.seed for r in runs]}
+        for key in SUMMARY_SCORES:
+            values = [float(r.scores[key]) for r in runs]
+            row[key] = {"mean": statistics.fmean(values),
+                        "sd": statistics.stdev(values) if len(values) > 1 else 0.0,
+                        "min": min(values), "max": max(values)}
+        rows.append(row)
+    original = next((row for row in rows if row["variant"] == ORIGINAL), None)
+    base = None if original is None else original[f"{PERSON}_f"]["mean"]
+    for row in rows:
+        row["person_f_share"] = row[f"{PERSON}_f"]["mean"] / base if base else None
+    return rows
+
+
+def summary_table(results: Sequence[VariantResult]) -> str:
+    """The Markdown table of :func:`summarise`: mean ± standard deviation (lowest–highest)
+    per score and variant, and the share of the original's PERSON F1."""
+    from textdp.evaluate.report import markdown_table
+
+    def spread(value: Mapping[str, float]) -> str:
+        return (f"{value['mean']:.3f} ± {value['sd']:.3f} "
+                f"({value['min']:.3f}–{value['max']:.3f})")
+
+    rows = []
+    for row in summarise(results):
+        share = row["person_f_share"]
+        rows.append({"variant": row["variant"], "seeds": ", ".join(map(str, row["seeds"])),
+                     **{key: spread(row[key]) for key in SUMMARY_SCORES},
+                     "share": None if share is None else f"{share:.1%}"})
+    return markdown_table(rows, {
+        "variant": "train text", "seeds": "seeds", f"{PERSON}_p": "dev PER P",
+        f"{PERSON}_r": "dev PER R", f"{PERSON}_f": "dev PER F1", "ents_f": "dev F1 (all types)",
+        "share": "PER F1 / original's"})
 
 
 def results_table(results: Sequence[VariantResult]) -> str:
@@ -494,7 +584,7 @@ def results_table(results: Sequence[VariantResult]) -> str:
         share = None if r.stats is None else r.stats.person_changed_share
         other = None if r.stats is None else r.stats.other_changed_share
         rows.append({
-            "variant": r.variant,
+            "variant": r.variant, "seed": r.seed,
             "privatizer": "none" if r.privatizer is None else
             json.dumps(r.privatizer, sort_keys=True),
             "epsilon": r.epsilon,
@@ -503,6 +593,7 @@ def results_table(results: Sequence[VariantResult]) -> str:
             "p": r.scores[f"{PERSON}_p"], "r": r.scores[f"{PERSON}_r"],
             "f": r.scores[f"{PERSON}_f"], "all_f": r.scores["ents_f"]})
     return markdown_table(rows, {
-        "variant": "train text", "privatizer": "Privatizer arguments", "epsilon": "ε",
+        "variant": "train text", "seed": "seed", "privatizer": "Privatizer arguments",
+        "epsilon": "ε",
         "person_changed": "gold person tokens changed", "other_changed": "other words changed",
         "p": "dev PER P", "r": "dev PER R", "f": "dev PER F1", "all_f": "dev F1 (all types)"})

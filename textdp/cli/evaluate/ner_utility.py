@@ -2,7 +2,8 @@
 privatized, score each on the original dev (:mod:`textdp.evaluate.ner_utility`).
 
     textdp evaluate ner-utility [--data ../shared/data] [--variants original,word,name] \\
-        [--variant 'NAME={"replace": "tag"}'] [--epsilon E] [--seed 0] [--quick] [--json OUT]
+        [--variant 'NAME={"replace": "tag"}'] [--epsilon E] [--seeds 0,1,2] [--quick] \\
+        [--json OUT]
 """
 
 from __future__ import annotations
@@ -21,11 +22,14 @@ from textdp.evaluate.ner_utility import (
     NER_MODEL,
     ORIGINAL,
     QUICK,
+    check_seeds,
     conll_paths,
     evaluate_ner_utility,
     parse_variant_definition,
     parse_variants,
     results_table,
+    summarise,
+    summary_table,
 )
 from textdp.files import atomic_output
 from textdp.validation import check_epsilon
@@ -50,10 +54,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--epsilon", type=float, default=None,
                    help="ε per token of every privatized variant that sets none (default: the "
                         "Privatizer's default)")
-    p.add_argument("--seed", type=int, default=0,
-                   help="seed of the privatizers (fixed: NOT private against anyone who knows "
-                        "it; the text is never written out), the sampling and the training "
-                        "(default 0)")
+    p.add_argument("--seeds", "--seed", dest="seeds", default="0", metavar="S[,S...]",
+                   help="comma-separated seeds, one run each, then the mean and spread per "
+                        "variant; a seed seeds the privatizers (fixed: NOT private against "
+                        "anyone who knows it; the text is never written out), the sampling "
+                        "and the training (default %(default)s)")
     p.add_argument("--quick", action="store_true",
                    help=f"CI-sized: {QUICK.train_sentences} train and {QUICK.dev_sentences} "
                         f"dev sentences, {QUICK.epochs} epochs (default: all of train and dev, "
@@ -67,6 +72,15 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(handler=run)
 
 
+def parse_seeds(value: str) -> list[int]:
+    """``"0,1,2"`` → ``[0, 1, 2]``; a part that is no integer raises a ``ValueError``."""
+    parts = [part.strip() for part in value.split(",") if part.strip()]
+    try:
+        return [int(part) for part in parts]
+    except ValueError:
+        raise ValueError(f"--seeds must be comma-separated integers, got {value!r}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``textdp evaluate ner-utility``: the variants, ε and data files are checked
     first."""
@@ -76,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     extra = dict(parse_variant_definition(v) for v in args.variant)
     variants = parse_variants(args.variants, extra)
     epsilon = None if args.epsilon is None else check_epsilon(args.epsilon)
+    seeds = check_seeds(parse_seeds(args.seeds))
     settings = QUICK if args.quick else FULL
     if args.epochs is not None:
         settings = replace(settings, epochs=args.epochs)
@@ -86,18 +101,22 @@ def run(args: argparse.Namespace) -> int:
 
     start, cpu_start = time.perf_counter(), time.process_time()
     results = evaluate_ner_utility(variants, data_dir=args.data, settings=settings,
-                                   epsilon=epsilon, seed=args.seed, curve=args.curve, log=log)
+                                   epsilon=epsilon, seeds=seeds, curve=args.curve, log=log)
     seconds = time.perf_counter() - start
     cpu_seconds = time.process_time() - cpu_start
     print()
     print(results_table(results))
+    if len(seeds) > 1:
+        print()
+        print(summary_table(results))
     print(f"\n{seconds:.0f} s wall clock, {cpu_seconds:.0f} s CPU of this process "
           f"({os.cpu_count()} CPUs visible)")
     if args.json:
         with atomic_output(args.json) as f:
             json.dump({"command": command_line(), "settings": asdict(settings),
-                       "model": NER_MODEL, "seed": args.seed, "quick": bool(args.quick),
+                       "model": NER_MODEL, "seeds": seeds, "quick": bool(args.quick),
                        "seconds": seconds, "cpu_seconds": cpu_seconds,
-                       "results": [r.as_dict() for r in results]}, f, indent=2)
+                       "results": [r.as_dict() for r in results],
+                       "summary": summarise(results)}, f, indent=2)
         print(f"ner-utility: wrote {args.json}")
     return 0
