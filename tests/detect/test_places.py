@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from textdp.detect.places import PLACE_LABELS, PlaceUnion, with_places
+import pytest
+
+from textdp.detect.places import (
+    PLACE_LABELS,
+    GazetteerPlaces,
+    PlaceUnion,
+    lookup_names,
+    with_places,
+    word_test,
+)
 from textdp.detect.spacy_ner import SpacyNERDetector
 
 
@@ -14,13 +23,90 @@ def _ner(docs):
     return [[(1, 2, "GPE"), (3, 5, "GPE"), (6, 7, "ORG"), (8, 9, "LOC")] for _ in docs]
 
 
+def _listed(docs):
+    # inside the person, overlapping the NER's place, and one place of its own
+    return [[(1, 2, "GPE"), (4, 6, "GPE"), (9, 11, "GPE")] for _ in docs]
+
+
 def test_place_spans_join_off_the_detectors_persons():
-    union = PlaceUnion(_inner, ["GPE"], ner=_ner)
-    # "Jordan" inside a person the detector found stays a name; ORG and LOC are not wanted.
-    assert union([object()]) == [[(0, 2, "PERSON"), (3, 5, "GPE")]]
+    union = PlaceUnion(_inner, ["GPE"], ner=_ner, gazetteer=_listed)
+    # "Jordan" inside a person the detector found stays a name; ORG and LOC are not wanted;
+    # the lookup adds only what overlaps neither a person nor a place of the NER.
+    assert union([object()]) == [[(0, 2, "PERSON"), (3, 5, "GPE"), (9, 11, "GPE")]]
     found = union.findings([object()])[0]
     assert [(f.start, f.end, f.label, f.detector) for f in found if f.label == "GPE"] == \
-        [(3, 5, "GPE", "spacy")]
+        [(3, 5, "GPE", "spacy"), (9, 11, "GPE", "gazetteer")]
+
+
+def test_a_sure_place_takes_a_persons_tokens_and_a_longer_name_the_ners():
+    def inner(docs):  # persons at 3 (a lone word) and 7-9 (a two-word name)
+        return [[(3, 4, "PERSON"), (7, 9, "PERSON")] for _ in docs]
+
+    def ner(docs):  # a place that is part of a longer name of the list
+        return [[(11, 12, "GPE")] for _ in docs]
+
+    class Listed:
+        def find(self, docs):  # sure at 3; not sure at 8 (inside the name); 11-13 longer
+            return [[((3, 4, "GPE"), True), ((8, 9, "GPE"), False), ((11, 13, "GPE"), False)]
+                    for _ in docs]
+
+    union = PlaceUnion(inner, ["GPE"], ner=ner, gazetteer=Listed())
+    assert union([object()]) == [[(3, 4, "GPE"), (7, 9, "PERSON"), (11, 13, "GPE")]]
+    found = union.findings([object()])[0]
+    assert [(f.start, f.label, f.detector) for f in found if f.label == "GPE"] == \
+        [(3, "GPE", "gazetteer"), (11, "GPE", "gazetteer")]
+
+
+def test_sure_places_follow_a_cue_and_are_no_common_name(nlp):
+    docs = [nlp.make_doc(t) for t in ("She moved to Mayotte last year.", "We visited Chandler.",
+                                       "Mayotte is far.")]
+    assert [[sure for _, sure in found] for found in GazetteerPlaces().find(docs)] == \
+        [[True], [False], [False]]
+
+
+def test_the_lookup_joins_only_for_gpe():
+    assert isinstance(PlaceUnion(_inner, ["GPE"], ner=_ner).gazetteer, GazetteerPlaces)
+    assert PlaceUnion(_inner, ["LOC", "FAC"], ner=_ner).gazetteer is None
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    from textdp.defaults import load_pipeline
+
+    return load_pipeline()
+
+
+@pytest.mark.parametrize("text, places", [
+    ("She moved to Wuppertal last year.", ["Wuppertal"]),  # a town spaCy's NER misses
+    ("We met in New York City and Los Angeles.", ["New York City", "Los Angeles"]),
+    ("China and Canada signed.", ["China", "Canada"]),  # countries anywhere
+    ("Born in Reading, raised in Nice.", ["Reading", "Nice"]),  # words after a cue
+    ("Time to go to Mobile, AL.", ["Mobile"]),
+    ("PT LIVES IN KHARKIV WITH SON", ["KHARKIV"]),  # capitals
+    ("moving to london next week", ["london"]),  # lower case, a city that is no word
+    ("Flew Winston-Salem to St. Louis via the UK.", ["Winston-Salem", "St. Louis", "UK"]),
+    # negative controls: words, months, first names and run-together words
+    ("Reading is fun and the weather was Nice.", []),
+    ("I was reading in March about a lot of things.", []),
+    ("Florence called today.", []),
+    ("A lot of people saw it, I wo n't go.", []),  # "Alot", "Iwo" are places
+    ("we went to the mobile shop in reading", []),
+])
+def test_the_lookup_finds_places_and_not_words(nlp, text, places):
+    doc = nlp.make_doc(text)
+    spans = GazetteerPlaces()([doc])[0]
+    assert [doc[s:e].text for s, e, _ in spans] == places
+    assert all(label == "GPE" for *_, label in spans)
+
+
+def test_lookup_list_and_word_test(nlp):
+    names = lookup_names()
+    assert len(names) > 30_000 and set(names.values()) == {"country", "state", "city", "town"}
+    assert names["Wuppertal"] == "city" and names["Texas"] == "state"
+    assert names["England"] == "country" and min(map(len, names)) >= 2
+    is_word = word_test(nlp.vocab)
+    assert is_word("Reading") and is_word("Nice") and not is_word("Chicago")
+    assert not word_test(type("V", (), {"strings": nlp.vocab.strings})())("Reading")
 
 
 def test_with_places_only_where_a_place_is_a_target():

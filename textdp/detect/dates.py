@@ -36,11 +36,11 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 DATE = "DATE"
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")
-_ABBR = {m[:3]: i + 1 for i, m in enumerate(_MONTHS)}
+_ABBR = {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
 _ABBR["sept"] = 9
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTH = (r"(?P<month>(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
           r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?)")
 _WEEKDAY = (r"(?:(?P<weekday>(?:mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?"
@@ -147,8 +147,8 @@ def _month_name(new: int, written: str) -> str:
     """Month ``new`` in the form ``written`` had: full name or three-letter abbreviation (with
     its dot), in its casing."""
     stem = written.rstrip(".")
-    full = _MONTHS[new - 1]
-    was_full = stem.lower() == _MONTHS[_month(stem) - 1]
+    full = MONTHS[new - 1]
+    was_full = stem.lower() == MONTHS[_month(stem) - 1]
     name = full if was_full else full[:3]
     return _case(name, stem) + ("." if written.endswith(".") and not was_full else "")
 
@@ -165,7 +165,7 @@ def _weekday(day: date, written: str | None) -> str:
     if not written:
         return ""
     stem = written.rstrip(".")
-    full = _WEEKDAYS[day.weekday()]
+    full = WEEKDAYS[day.weekday()]
     name = full if len(stem) > 3 else full[:3]
     return _case(name, stem) + ("." if written.endswith(".") else "")
 

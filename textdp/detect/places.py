@@ -1,64 +1,274 @@
-"""Places for the place targets: spaCy's NER, its place spans only, beside any detector.
+"""Places for the place targets: spaCy's NER and a gazetteer lookup, beside any detector.
 
 The default detector finds persons only, so ``targets="GPE"`` (or the ``quasi`` preset) with
-it found no place. :func:`with_places` adds the embedded spaCy pipeline's NER
-(``en_core_web_md``, :class:`~textdp.detect.spacy_ner.SpacyNERDetector`) for the place labels
-among the targets (:data:`PLACE_LABELS`), where the detector is not that NER already. Its
-place spans are kept where no person token of the detector lies (a name the detector found
+it found no place. :func:`with_places` adds, for the place labels among the targets
+(:data:`PLACE_LABELS`):
+
+* the embedded spaCy pipeline's NER (``en_core_web_md``,
+  :class:`~textdp.detect.spacy_ner.SpacyNERDetector`), where the detector is not that NER
+  already: its place spans;
+* with ``GPE`` among them, a lookup of the public names of countries, US states and cities of
+  15,000 people or more (GeoNames, ``textdp/data/place_lookup.txt``,
+  :class:`GazetteerPlaces`): spaCy's NER alone missed 40 % of the little-known cities of the
+  quasi dev sample (``textdp evaluate quasi``).
+
+Place spans are kept where no person token of the detector lies (a name the detector found
 stays a name: "Jordan" in "Michael Jordan").
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from importlib import resources
 from typing import Any
 
 from textdp.detect.base import Finding, Span, find, merge_spans
+from textdp.detect.dates import MONTHS, WEEKDAYS
 from textdp.detect.spacy_ner import SpacyNERDetector
 
 #: spaCy's (OntoNotes) place labels: countries, cities and states (GPE); other locations
 #: (LOC: mountains, rivers, regions); facilities (FAC: buildings, airports, roads).
 PLACE_LABELS = ("GPE", "LOC", "FAC")
 PERSON = "PERSON"
+#: Words before a place that say it is one ("moved to Reading", "born in Florence"): a name
+#: of the lookup that is also a common word or a first name counts only after one of them
+#: or before ", <place or state code>" ("Reading, PA").
+PLACE_CUES = frozenset({
+    "in", "to", "from", "at", "near", "via", "outside", "around", "across", "toward",
+    "towards", "into", "through", "visit", "visiting", "visited", "born", "lives", "lived",
+    "living", "moved", "based", "flew", "fly", "flying", "travel", "travelled", "traveled",
+    "traveling", "travelling", "relocated", "relocating", "reside", "resides", "resided",
+    "residing", "hometown", "city", "town"})
+#: Month and weekday names: never places ("March" is a town in England).
+CALENDAR = frozenset((*MONTHS, *WEEKDAYS))
+#: Tokens a name of the lookup spans at most ("Santa Cruz de la Sierra").
+MAX_PLACE_TOKENS = 6
+
+
+@functools.lru_cache(maxsize=1)
+def lookup_names() -> dict[str, str]:
+    """The names of ``textdp/data/place_lookup.tsv`` as written → their kind: ``country``,
+    ``state`` (US), ``city`` (100,000 people or more) or ``town`` (GeoNames' countries and
+    cities15000, CC BY 4.0: ``textdp/data/LICENSE_places.md``)."""
+    text = resources.files("textdp").joinpath("data/place_lookup.tsv").read_text(
+        encoding="utf-8")
+    rows = (line.split("\t") for line in text.splitlines() if line)
+    return {name: kind for name, kind in rows if len(name) > 1}
+
+
+@functools.lru_cache(maxsize=1)
+def _lookup_keys() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """``(as written, upper case, lower case)`` forms of the names → the name; the lower-case
+    form only for countries, states and cities."""
+    names = lookup_names()
+    upper = {name.upper(): name for name in names}
+    lower = {name.lower(): name for name, kind in names.items() if kind != "town"}
+    return {name: name for name in names}, upper, lower
+
+
+class GazetteerPlaces:
+    """``GPE`` spans where tokens spell a name of the lookup list (:func:`lookup_names`).
+
+    A run of up to :data:`MAX_PLACE_TOKENS` tokens matches when its text (with the spaces
+    between its tokens) is a name as written ("Wuppertal", "St. Louis", "Winston-Salem"); in
+    capitals where every token is upper case (a note in capitals); or in lower case for a
+    country, US state or city of four letters or more none of whose words is ambiguous
+    (below), as chats and tweets write them ("moving to london"). The longest match wins.
+    Month and weekday names never match ("March" is a town); countries and US states match
+    anywhere else. A city whose every word is a word of the doc's language in lower case too
+    (:func:`word_test`: "Reading", "Mobile", "Long Beach") or a common first name ("Florence",
+    "Austin"), and a town (under 100,000 people) whose every word is one of those or a common
+    surname ("Jackson", "Temple") matches only after a word of :data:`PLACE_CUES` or before a
+    comma and another name of the list or a two-letter state code ("Reading, PA"): without
+    such a cue it is more often a word or a person than a place.
+    """
+
+    def __init__(self, *, name_max_rank: int = 1000) -> None:
+        self.name_max_rank = name_max_rank
+
+    def __call__(self, docs: Sequence[Any]) -> list[list[Span]]:
+        return [[span for span, _ in found] for found in self.find(docs)]
+
+    def find(self, docs: Sequence[Any]) -> list[list[tuple[Span, bool]]]:
+        """Per doc, each match with whether it is a place for sure: after a word of
+        :data:`PLACE_CUES`, with no word a common first name or surname ("moved to Gweru",
+        not "visited Chandler"). A sure place is a place even where a person detector took
+        it for a name (:class:`PlaceUnion`)."""
+        from textdp.detect.lexicon import is_first_name, is_surname
+
+        rank = self.name_max_rank
+        out = []
+        for doc in docs:
+            words = [t.text for t in doc]
+            spans = self._spans(words, [t.whitespace_ for t in doc], self._ambiguous(doc.vocab))
+            out.append([((s, e, lab), s > 0 and words[s - 1].casefold() in PLACE_CUES and not any(
+                is_first_name(w, rank) or is_surname(w, rank) for w in words[s:e]))
+                for s, e, lab in spans])
+        return out
+
+    def _ambiguous(self, vocab: Any) -> Callable[[str, str], bool]:
+        """``(word, kind) -> bool``: whether a word of a name of that kind may be read as
+        something else than a place."""
+        from textdp.detect.lexicon import is_first_name, is_surname
+
+        is_word = word_test(vocab)
+        rank = self.name_max_rank
+
+        def ambiguous(part: str, kind: str) -> bool:
+            if kind in ("country", "state"):
+                return False
+            return is_word(part) or is_first_name(part, rank) or (
+                kind == "town" and is_surname(part, rank))
+
+        return ambiguous
+
+    def _spans(self, words: Sequence[str], spaces: Sequence[str],
+               ambiguous: Callable[[str, str], bool]) -> list[Span]:
+        written, upper, lower = _lookup_keys()
+        out: list[Span] = []
+        i, n = 0, len(words)
+        while i < n:
+            found = None
+            if words[i][:1].isalpha():
+                for end in range(min(n, i + MAX_PLACE_TOKENS), i, -1):
+                    run = words[i:end]
+                    key = "".join(w + s for w, s in zip(run, spaces[i:end - 1])) + run[-1]
+                    name = self._match(key, run, written, upper, lower, ambiguous)
+                    if name is not None and self._stands(words, i, end, name, ambiguous):
+                        found = end
+                        break
+            if found is None:
+                i += 1
+                continue
+            out.append((i, found, "GPE"))
+            i = found
+        return out
+
+    @staticmethod
+    def _match(key: str, run: Sequence[str], written: dict[str, str], upper: dict[str, str],
+               lower: dict[str, str], ambiguous: Callable[[str, str], bool]) -> str | None:
+        """The name ``key`` spells as written, in capitals or in lower case, or ``None``."""
+        if key[:1].isupper():
+            name = written.get(key)
+            if name is None and len(key) > 2 and all(w.isupper() for w in run if w.isalpha()):
+                name = upper.get(key)
+            return name
+        name = lower.get(key)
+        if name is None or len(key) < 4 or not all(w.islower() for w in run if w.isalpha()):
+            return None
+        kind = lookup_names()[name]
+        parts = [w for w in name.replace("-", " ").split() if w.isalpha()]
+        return name if not any(ambiguous(w, kind) or ambiguous(w.lower(), kind)
+                               for w in parts) else None
+
+    @staticmethod
+    def _stands(words: Sequence[str], start: int, end: int, name: str,
+                ambiguous: Callable[[str, str], bool]) -> bool:
+        """Whether the match ``words[start:end]`` of ``name`` is read as a place there."""
+        if name.casefold() in CALENDAR:
+            return False
+        kind = lookup_names()[name]
+        parts = [w for w in name.replace("-", " ").split() if w.isalpha()]
+        if parts and not all(ambiguous(w, kind) for w in parts):
+            return True
+        if start > 0 and words[start - 1].casefold() in PLACE_CUES:
+            return True
+        if end + 1 < len(words) and words[end] == ",":
+            after = words[end + 1]
+            return (len(after) == 2 and after.isupper() and after.isalpha()) or \
+                after in lookup_names()
+        return False
+
+    def __repr__(self) -> str:
+        return "GazetteerPlaces()"
 
 
 class PlaceUnion:
-    """A detector's spans plus the place spans of spaCy's NER (see the module).
+    """A detector's spans plus the place spans of spaCy's NER and, for ``GPE``, of the
+    gazetteer lookup where they overlap no NER place (see the module).
 
     Args:
         inner: the detector.
         labels: the place labels to keep from the NER.
         ner: the NER (``None``: the embedded pipeline's).
+        gazetteer: the lookup (``None``: :class:`GazetteerPlaces` when ``GPE`` is among the
+            labels).
     """
 
-    def __init__(self, inner: Any, labels: Iterable[str], ner: Any = None) -> None:
+    def __init__(self, inner: Any, labels: Iterable[str], ner: Any = None,
+                 gazetteer: Any = None) -> None:
         self.inner = inner
         self.labels = tuple(labels)
         self.ner = ner if ner is not None else SpacyNERDetector()
+        self.gazetteer = gazetteer if gazetteer is not None or "GPE" not in self.labels \
+            else GazetteerPlaces()
 
-    def _places(self, docs: Sequence[Any], persons: list[set[int]]) -> list[list[Span]]:
+    def _places(self, docs: Sequence[Any], persons: list[set[int]]
+                ) -> list[tuple[list[tuple[Span, str]], set[int]]]:
+        """Per doc: each place span with the name of what found it, and the person tokens
+        it overrides. A place span is kept where it overlaps no person token, or where the
+        lookup is sure of it (:meth:`GazetteerPlaces.find`) and it covers the persons it
+        overlaps: those tokens are the place's, not a person's."""
         wanted = set(self.labels)
-        return [[(s, e, lab) for s, e, lab in spans
-                 if lab in wanted and not any(k in taken for k in range(s, e))]
-                for spans, taken in zip(self.ner(docs), persons)]
+        if self.gazetteer is None:
+            listed: list[list[tuple[Span, bool]]] = [[] for _ in docs]
+        elif hasattr(self.gazetteer, "find"):
+            listed = self.gazetteer.find(docs)
+        else:
+            listed = [[(span, False) for span in spans] for spans in self.gazetteer(docs)]
+        out = []
+        for spans, extra, taken in zip(self.ner(docs), listed, persons):
+            kept = [((s, e, lab), "spacy") for s, e, lab in spans
+                    if lab in wanted and not any(k in taken for k in range(s, e))]
+            covered = {k for (s, e, _), _ in kept for k in range(s, e)}
+            overridden: set[int] = set()
+            for (s, e, lab), sure in extra:
+                inside = {k for k in range(s, e) if k in taken}
+                if (inside and not sure) or any(
+                        k - 1 in taken - inside or k + 1 in taken - inside for k in (s, e - 1)):
+                    continue  # a person's token, or beside one
+                # a longer name of the list takes the NER places inside it ("Burkina Faso"
+                # where the NER read "Burkina"), never a part of one
+                within = [f for f in kept if s <= f[0][0] and f[0][1] <= e]
+                inner = {k for f in within for k in range(f[0][0], f[0][1])}
+                if within and len(inner) < e - s and \
+                        not any(k in covered - inner for k in range(s, e)):
+                    kept = [f for f in kept if f not in within]
+                    covered -= inner
+                if any(k in covered for k in range(s, e)):
+                    continue
+                kept.append(((s, e, lab), "gazetteer"))
+                overridden |= inside
+            out.append((sorted(kept), overridden))
+        return out
 
     def __call__(self, docs: Sequence[Any]) -> list[list[Span]]:
         docs = list(docs)
         inner = self.inner(docs)
         persons = [{k for s, e, lab in spans if lab == PERSON for k in range(s, e)}
                    for spans in inner]
-        return [merge_spans(list(a), b) for a, b in zip(inner, self._places(docs, persons))]
+        return [merge_spans(_without(list(a), gone), [span for span, _ in b])
+                for a, (b, gone) in zip(inner, self._places(docs, persons))]
 
     def findings(self, docs: Sequence[Any]) -> list[list[Finding]]:
         docs = list(docs)
         inner = find(self.inner, docs)
         persons = [{k for f in fs if f.label == PERSON for k in range(f.start, f.end)}
                    for fs in inner]
-        return [sorted({*a, *(Finding(s, e, lab, "spacy", None) for s, e, lab in b)})
-                for a, b in zip(inner, self._places(docs, persons))]
+        return [sorted({*(f for f in a if not (f.label == PERSON and
+                                               set(range(f.start, f.end)) <= gone)),
+                        *(Finding(s, e, lab, who, None) for (s, e, lab), who in b)})
+                for a, (b, gone) in zip(inner, self._places(docs, persons))]
 
     def __repr__(self) -> str:
         return f"PlaceUnion({self.inner!r}, labels={list(self.labels)!r})"
+
+
+def _without(spans: list[Span], gone: set[int]) -> list[Span]:
+    """``spans`` less the person spans whose tokens a sure place took."""
+    return [(s, e, lab) for s, e, lab in spans
+            if not (lab == PERSON and gone and set(range(s, e)) <= gone)]
 
 
 def with_places(detector: Any, labels: Iterable[str] | str | None) -> Any:
@@ -71,3 +281,23 @@ def with_places(detector: Any, labels: Iterable[str] | str | None) -> Any:
     if not places or isinstance(detector, SpacyNERDetector):
         return detector
     return PlaceUnion(detector, places)
+
+
+def word_test(vocab: Any) -> Callable[[str], bool]:
+    """Whether a capitalised word (``"Reading"``) is mainly a word of ``vocab``'s language in
+    lower case: the lower-case form has a vector of its own in the pipeline's table (not the
+    one the capitalised form shares: "chicago" and "Chicago" have one row) that is about as
+    frequent or more (the table lists words by frequency: its row is below twice the
+    capitalised form's). "reading" (row 950 beside "Reading" 5,493), "nice", "mobile" are
+    words; "dallas" and "paris" are not what their capitalised forms mean. A vocab without
+    vectors knows no word."""
+    key2row = getattr(getattr(vocab, "vectors", None), "key2row", None) or {}
+    strings = vocab.strings
+
+    def is_word(word: str) -> bool:
+        # Looking a string's hash up adds nothing to the vocab's string store.
+        low = key2row.get(strings[word.lower()])
+        cap = key2row.get(strings[word])
+        return low is not None and low != cap and (cap is None or low < 2 * cap)
+
+    return is_word
