@@ -15,10 +15,10 @@ kind, then name.
 
 It also writes ``textdp/data/place_lookup.tsv``, the names the place detector looks up
 (:mod:`textdp.detect.places`), ``<name>\t<kind>``: every country (``country``, with the
-short and constituent forms of :data:`ALIASES`), every US state (``state``) and every city of ``cities15000`` (``city`` with 100,000 people or more,
-else ``town``), as GeoNames writes them (without the `` City`` rule: "League City"
-would make "League" a place); a name keeps the first of these kinds it has, lines sorted by
-name.
+short and constituent forms of :data:`ALIASES`), every US state (``state``) and every city
+of ``cities15000`` (``city`` with 100,000 people or more, else ``town``), as GeoNames writes
+them (without the `` City`` rule: "League City" would make "League" a place); a name keeps
+the first of these kinds it has, lines sorted by name.
 Licence and source of both: ``textdp/data/LICENSE_places.md``.
 """
 

@@ -8,6 +8,7 @@ from textdp.detect.places import (
     PLACE_LABELS,
     GazetteerPlaces,
     PlaceUnion,
+    listed_kind,
     lookup_names,
     with_places,
     word_test,
@@ -117,3 +118,11 @@ def test_with_places_only_where_a_place_is_a_target():
     assert with_places(ner, PLACE_LABELS) is ner  # spaCy's NER finds places already
     wrapped = with_places(_inner, ("PERSON", "GPE", "FAC"))
     assert isinstance(wrapped, PlaceUnion) and wrapped.labels == ("GPE", "FAC")
+
+
+def test_listed_kind_as_written_or_in_capitals():
+    assert listed_kind("Berlin") == listed_kind("BERLIN") == "city"
+    assert listed_kind("Texas") == "state" and listed_kind("Tunisia") == "country"
+    assert listed_kind("Sandviken") == "town"
+    assert listed_kind("berlin") is None and listed_kind("March") is None
+    assert listed_kind("Blorpville") is None and listed_kind("") is None

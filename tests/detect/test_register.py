@@ -123,6 +123,21 @@ def test_speaker_labels_and_one_detection_for_every_mention():
         ["Hunter", "Price", "Hunter"]
 
 
+def test_lone_countries_and_cities_of_the_lookup_are_places():
+    # Results tables and datelines name places the tagger may read as names.
+    assert marked("Tunisia 2 Egypt 1 , said Berlin officials .", "Tunisia", "Berlin") == []
+    assert marked("TRIPOLI 1996-08-22", "TRIPOLI") == []
+    # a person word beside it, an honorific before it, a common census name: a person
+    assert marked("Irving Berlin wrote it .", "Irving", "Berlin") == ["Irving", "Berlin"]
+    assert marked("Mr Berlin said no .", "Berlin") == ["Berlin"]
+    assert marked("Jordan and Houston scored .", "Jordan", "Houston") == ["Jordan", "Houston"]
+    # a town (under 100,000 people) or a word in lower case is not looked up
+    assert marked("Sandviken scored .", "Sandviken") == ["Sandviken"]
+    assert marked("berlin called .", "berlin") == ["berlin"]
+    assert marked("Tunisia 2 Egypt 1", "Tunisia", stage=RegisterStage(precision=False)) == \
+        ["Tunisia"]
+
+
 def test_a_slip_of_one_word_does_not_spread():
     words = words_of("Cards are here . Cards again")
     assert RegisterStage().apply(words, [(0, 1, "PERSON")]) == [(0, 1, "PERSON")]

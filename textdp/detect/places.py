@@ -67,6 +67,17 @@ def _lookup_keys() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     return {name: name for name in names}, upper, lower
 
 
+def listed_kind(word: str) -> str | None:
+    """The kind of the lookup list's place ``word`` spells as written or in capitals
+    (``"Berlin"``, ``"BERLIN"``; not ``"berlin"``), else ``None``. Month and weekday names
+    are no places."""
+    if not word[:1].isupper() or word.casefold() in CALENDAR:
+        return None
+    written, upper, _ = _lookup_keys()
+    name = written.get(word) or (upper.get(word) if len(word) > 2 and word.isupper() else None)
+    return None if name is None else lookup_names()[name]
+
+
 class GazetteerPlaces:
     """``GPE`` spans where tokens spell a name of the lookup list (:func:`lookup_names`).
 

@@ -71,6 +71,11 @@ DOC_WEAK_SCORE = 0.2
 #: A subject-line word needs at least this tagger score (with a census name or the NER's
 #: PERSON reading) to stay a name there on its own.
 SUBJECT_SCORE = 0.5
+#: Census rank cuts of :meth:`RegisterStage.listed_places`: a place that is a first name or a
+#: surname this common may be a person ("Jordan", "Houston"); rarer ones ("Berlin" 4,100th
+#: surname, "Tripoli" 22,569th) are read as the place.
+PLACE_FIRST_RANK = 2000
+PLACE_SURNAME_RANK = 2500
 # Words never part of a name (capitalised or not): articles, prepositions, pronouns.
 STOP_WORDS = frozenset({
     "the", "a", "an", "and", "or", "but", "of", "in", "on", "at", "to", "for", "by", "with",
@@ -295,6 +300,9 @@ class RegisterStage:
             weak = self.weak_evidence(text, persons, scores, entities)
             persons -= weak
             drop |= weak
+            places = self.listed_places(text, persons)
+            persons -= places
+            drop |= places
             if self.entities:
                 persons -= self.entity_evidence(text, persons, entities)
             persons -= self.stray_lower(text, persons)
@@ -566,6 +574,31 @@ class RegisterStage:
                     not is_first_name(kk) and not is_surname(kk, 20000) and \
                     not _beside_person(text, k, sure):  # "Quigley, Dutch"
                 out.add(k)
+        return out
+
+    def listed_places(self, text: _Text, persons: set[int]) -> set[int]:
+        """Lone person words that are a country, US state or city of the public lookup list
+        (:func:`~textdp.detect.places.listed_kind`: "Tunisia", "Berlin", "Tripoli"), written
+        as a place is, with no common census name among their readings
+        (:data:`PLACE_FIRST_RANK`, :data:`PLACE_SURNAME_RANK`: "Jordan", "Paris", "Houston"
+        stay), no person word beside them ("Irving Berlin") and no honorific before them:
+        news and sports results name countries and cities far more often than persons who
+        bear a city's name."""
+        from textdp.detect.lexicon import is_first_name, is_surname
+        from textdp.detect.places import listed_kind
+
+        out: set[int] = set()
+        for k in persons:
+            kind = listed_kind(text.words[k])
+            if kind not in ("country", "state", "city") or _beside_person(text, k, persons):
+                continue
+            kk = text.keys[k]
+            if is_first_name(kk, PLACE_FIRST_RANK) or is_surname(kk, PLACE_SURNAME_RANK):
+                continue
+            p = text.prev(k)
+            if p is not None and text.keys[p].rstrip(".") in HONORIFICS:
+                continue
+            out.add(k)
         return out
 
     def stray_lower(self, text: _Text, persons: set[int]) -> set[int]:
