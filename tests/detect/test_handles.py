@@ -125,8 +125,15 @@ def test_tweet_corpus_tokens(detector, nlp):
         (found,) = det([Doc(nlp.vocab, words=words, spaces=spaces)])
         return found
 
-    # A bare "@" followed by a word is a mention, glued or not: marked whatever the word.
+    # A bare "@" followed by a word is a mention, glued or not: marked unless the word is
+    # spelt of two ordinary words or more and no name (an organisation's account).
     assert spans(["@", "colgo", "hey"], [False, True, False]) == [(0, 2, "PERSON")]
+    assert spans(["@", "SkySports", "hey"], [True, True, False]) == []
+    assert spans(["@", "BBC_News"], [True, False]) == []
+    assert spans(["@", "EdSheeran"], [True, False]) == [(0, 2, "PERSON")]
+    assert spans(["@", "SkyKelly"], [True, False]) == [(0, 2, "PERSON")]  # a surname part
+    assert spans(["@", "sports"], [True, False]) == [(0, 2, "PERSON")]  # one word: may be
+    assert detector.ordinary_body("SkySports", None) is False  # no vocabulary: no evidence
     assert spans(["@", "colgo", "hey"], [True, True, False]) == [(0, 2, "PERSON")]
     assert spans(["meet", "@", "5"], [True, True, False]) == []
     assert spans(["#", "JuliaTalks"], [True, False]) == [(0, 2, "PERSON")]
@@ -137,6 +144,7 @@ def test_tweet_corpus_tokens(detector, nlp):
     # all_mentions: every @-mention, for corpora where any account is personal data.
     every = HandleDetector(all_mentions=True)
     assert spans(["@", "colgo"], [True, False], every) == [(0, 2, "PERSON")]
+    assert spans(["@", "SkySports"], [True, False], every) == [(0, 2, "PERSON")]
     assert _marked(every, nlp, "ask @support or #tbt") == ["@support"]
     assert _marked(every, nlp, "see github.com/pytorch") == ["github.com/pytorch"]
 

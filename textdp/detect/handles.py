@@ -291,8 +291,27 @@ class HandleDetector:
             # "john" "@" "example.com": an address from a tokenizer that splits them.
             named = self.names_person(words[k - 1], "email", known_word=known_word)
             return (k - 1, k + 2, PERSON) if named else None
-        # After a lone "@" the word is an account (98.8 % of BTC's a/e/f/g), 68 % a person's.
-        return (k, k + 2, PERSON) if any(c.isalpha() for c in body) else None
+        # After a lone "@" the word is an account (98.8 % of BTC's a/e/f/g), 68 % a person's;
+        # one spelt of ordinary words only is an organisation's or a topic's ("SkySports").
+        if not any(c.isalpha() for c in body) or (
+                not self.all_mentions and self.ordinary_body(body, known_word)):
+            return None
+        return (k, k + 2, PERSON)
+
+    def ordinary_body(self, body: str, known_word: Callable[[str], bool] | None) -> bool:
+        """Whether a handle body is spelt of two or more ordinary words and no name: each
+        camel-case or separated part a word of the vocabulary (``known_word``) that is no
+        first name (:attr:`first_name_rank`) and no common surname
+        (:data:`WEAK_PAIR_SURNAME_RANK`): ``SkySports``, ``BBC_News``; not ``EdSheeran``,
+        ``JohnLewisRetail`` or a single word, which may be a person's account."""
+        if known_word is None:
+            return False
+        parts = [p.casefold() for p in split_handle(body)]
+        firsts = lexicon.first_names(self.first_name_rank)
+        return len(parts) >= 2 and all(
+            known_word(p) and p not in firsts and
+            (lexicon.surname_rank(p) or WEAK_PAIR_SURNAME_RANK + 1) > WEAK_PAIR_SURNAME_RANK
+            for p in parts)
 
     def __call__(self, docs: Sequence[Any]) -> list[list[Span]]:
         out: list[list[Span]] = []
