@@ -36,9 +36,14 @@ def noisy() -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(days), np.asarray(years)
 
 
-def chi2_pvalue(draws: np.ndarray, epsilon: float, cells: int = 4) -> float:
-    ks = np.arange(-cells, cells + 1)
-    expected = geometric.pmf(ks, epsilon) * len(draws)
+#: The age noise's displacement at ε_age = 0.5 (P(Z = 0) ≤ 1 %).
+AGE_SHIFT = geometric.displacement_for(0.5, 0.01)
+
+
+def chi2_pvalue(draws: np.ndarray, epsilon: float, cells: int = 4,
+                displacement: int = 0) -> float:
+    ks = np.arange(-cells - displacement, cells + displacement + 1)
+    expected = geometric.pmf(ks, epsilon, displacement) * len(draws)
     observed = np.array([(draws == k).sum() for k in ks], dtype=float)
     observed = np.append(observed, len(draws) - observed.sum())
     expected = np.append(expected, len(draws) - expected.sum())
@@ -48,7 +53,8 @@ def chi2_pvalue(draws: np.ndarray, epsilon: float, cells: int = 4) -> float:
 def test_date_offsets_and_age_noise_follow_the_geometric_law(noisy):
     days, years = noisy
     assert chi2_pvalue(days, 0.5) > 1e-3
-    assert chi2_pvalue(years, 0.5) > 1e-3
+    assert AGE_SHIFT == 6 and chi2_pvalue(years, 0.5, displacement=AGE_SHIFT) > 1e-3
+    assert (years == 0).mean() < 0.02  # P(Z = 0) = 0.8 %
     # independent draws: the two do not move together
     assert abs(np.corrcoef(days, years)[0, 1]) < 0.15
 
@@ -58,7 +64,9 @@ def test_the_same_test_rejects_another_epsilon(noisy):
     days, years = noisy
     for eps in (0.25, 1.0):
         assert chi2_pvalue(days, eps) < 1e-6
-        assert chi2_pvalue(years, eps) < 1e-6
+        assert chi2_pvalue(years, eps, displacement=AGE_SHIFT) < 1e-6
+    # and the ages from the undisplaced law of their ε
+    assert chi2_pvalue(years, 0.5) < 1e-6
 
 
 TEXT = ("Maria Lopez, a 67 y/o woman, was admitted on March 4, 2021 and discharged "

@@ -21,9 +21,14 @@ geometric noise, exact on the integers):
 
 * ``AGE`` (:mod:`textdp.detect.ages`): each distinct age of a text (each mention with
   ``consistency="mention"``; per scope and age with ``"dataset"``) gets one draw
-  ``a + Z``, ``Z ~ DLap(ε_age)`` (``epsilon_age``, per year), clamped to [0, 120]
+  ``a + Z``, ``Z`` two-sided geometric of ``epsilon_age`` (per year) displaced by m years
+  (:func:`~textdp.mechanisms.geometric.displacement_for`: the least m with ``P(Z = 0)`` at
+  most :data:`AGE_MAX_UNCHANGED`; m = 9 at the default ε_age 0.2, ``E|Z|`` ≈ 10 years
+  against 5 undisplaced, where 10 % of ages came back unchanged), clamped to [0, 120]
   (post-processing). Sensitivity: one year; ε_age-DP between ages one year apart,
-  ε_age·|a − a'| between a and a'. A report charges ε_age per draw (``age_draws``).
+  ε_age·|a − a'| between a and a' (the displaced law's log-pmf changes by at most ε_age
+  between neighbouring years, as the plain one's). A report charges ε_age per draw
+  (``age_draws``).
 
 The report composes ε by basic composition: ``draws × ε + date_offsets × ε_date + age_draws
 × ε_age`` (:class:`textdp.report.Report`). A value the recognisers took but cannot read
@@ -51,13 +56,17 @@ QUASI_LABELS = (dates.DATE, ages.AGE)
 #: Default ε per day of date shift (E|Z| ≈ 100 days) and per year of age (E|Z| ≈ 5 years).
 DEFAULT_EPSILON_DATE = 0.01
 DEFAULT_EPSILON_AGE = 0.2
+#: At most this share of ages comes back unchanged: the age noise is displaced until its
+#: ``P(Z = 0)`` is this low (a person's exact age is the value a reader looks for).
+AGE_MAX_UNCHANGED = 0.01
 
 #: What a report's guarantee adds when dates or ages are targets.
 GUARANTEE_DATE = ("dates: one offset per text (per key scope with consistency='dataset'), "
                   "two-sided geometric on days, e^(epsilon_date·|k|) between dates shifted "
                   "by k days")
-GUARANTEE_AGE = ("ages: two-sided geometric noise per distinct age, e^(epsilon_age·|a − a'|) "
-                 "between ages a and a' (sensitivity 1 year; clamped to 0–120)")
+GUARANTEE_AGE = ("ages: two-sided geometric noise per distinct age, displaced so that at most "
+                 "1 % of ages come back unchanged, e^(epsilon_age·|a − a'|) between ages a "
+                 "and a' (sensitivity 1 year; clamped to 0–120)")
 #: What ``holds_between`` adds.
 HOLDS_BETWEEN_DATES = ("; for dates, the same intervals between the dates of a text (of a "
                        "scope with consistency='dataset') and the same style of each date "
@@ -96,6 +105,7 @@ class QuasiReleases:
                  secure: bool = False) -> None:
         self.epsilon_date = geometric.check_epsilon(epsilon_date, "epsilon_date")
         self.epsilon_age = geometric.check_epsilon(epsilon_age, "epsilon_age")
+        self.age_displacement = geometric.displacement_for(self.epsilon_age, AGE_MAX_UNCHANGED)
         self.key = key
         self.secure = secure
 
@@ -130,7 +140,7 @@ class QuasiReleases:
             return Release(tag(label))
         low, high = ages.AGE_RANGE
         noisy = geometric.release(parsed[0], self.epsilon_age, source.numpy, low=low,
-                                  high=high)
+                                  high=high, displacement=self.age_displacement)
         out = ages.rewrite(value, noisy)
         return Release(tag(label) if out is None else out, age_draws=1)
 

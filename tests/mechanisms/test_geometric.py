@@ -64,3 +64,50 @@ def test_release_is_clamped_and_epsilon_is_checked():
     for bad in (0, -1, float("inf"), float("nan"), "x"):
         with pytest.raises(ValueError, match="epsilon_age"):
             geometric.check_epsilon(bad, "epsilon_age")
+
+
+# ================================================================ displaced
+def displaced_pvalue(draws: np.ndarray, epsilon: float, m: int) -> float:
+    """χ² of ``draws`` against the displaced pmf, cells of expected count ≥ 20, rest pooled."""
+    ks = np.arange(-400, 401)
+    expected = geometric.pmf(ks, epsilon, m) * len(draws)
+    keep = expected >= 20
+    observed = np.array([(draws == k).sum() for k in ks[keep]], dtype=float)
+    observed = np.append(observed, len(draws) - observed.sum())
+    expected = np.append(expected[keep], len(draws) - expected[keep].sum())
+    return float(stats.chisquare(observed, expected).pvalue)
+
+
+@pytest.mark.parametrize("epsilon, m", [(0.2, 9), (0.5, 6), (1.5, 3)])
+def test_displaced_draws_follow_their_pmf_and_not_a_neighbours(epsilon, m):
+    draws = geometric.sample(epsilon, np.random.default_rng(5), size=N, displacement=m)
+    assert displaced_pvalue(draws, epsilon, m) > 1e-3
+    # positive controls: one step more or less of displacement, or ε 10 % off, is rejected
+    assert displaced_pvalue(draws, epsilon, m + 1) < 1e-6
+    assert displaced_pvalue(draws, epsilon, m - 1) < 1e-6
+    assert displaced_pvalue(draws, epsilon * 1.1, m) < 1e-6
+    assert (draws == 0).mean() == pytest.approx(geometric.zero_probability(epsilon, m),
+                                                abs=4e-3)
+
+
+def test_displaced_pmf_keeps_the_guarantee():
+    ks = np.arange(-600, 601)
+    for eps, m in ((0.2, 9), (1.0, 4)):
+        p = geometric.pmf(ks, eps, m)
+        assert p.sum() == pytest.approx(1.0, abs=1e-12)
+        ratio = p[:-1] / p[1:]
+        # neighbouring outputs differ by e^ε at most (exactly e^ε away from the modes)
+        assert np.maximum(ratio, 1 / ratio).max() == pytest.approx(math.exp(eps))
+        assert p[600] == geometric.zero_probability(eps, m) < p[600 + m]
+
+
+def test_displacement_for_the_least_shift_under_the_bound():
+    assert geometric.displacement_for(0.2, 0.01) == 9
+    assert geometric.zero_probability(0.2, 9) <= 0.01 < geometric.zero_probability(0.2, 8)
+    assert geometric.displacement_for(0.01, 0.01) == 0  # tanh(0.005) = 0.5 % already
+    assert isinstance(geometric.sample(0.3, np.random.default_rng(1), displacement=4), int)
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ValueError, match="displacement"):
+            geometric.pmf(0, 0.3, bad)
+    with pytest.raises(ValueError, match="max_zero"):
+        geometric.displacement_for(0.2, 0.0)

@@ -31,7 +31,6 @@ draw, at about 1 % for a place of the vocabulary at the default ε:
 
 from __future__ import annotations
 
-import math
 import re
 
 import numpy as np
@@ -163,12 +162,6 @@ def negatives(n: int, seed: int = 0) -> list[Item]:
     return out
 
 
-def zero_noise(epsilon: float) -> float:
-    """``P(Z = 0)`` of the two-sided geometric noise of ``epsilon``."""
-    alpha = math.exp(-epsilon)
-    return (1 - alpha) / (1 + alpha)
-
-
 def check(per_label: int = 100, n_ordinary: int = 600, seed: int = 0,
           epsilon_date: float | None = None, epsilon_age: float | None = None
           ) -> dict[str, dict]:
@@ -176,6 +169,8 @@ def check(per_label: int = 100, n_ordinary: int = 600, seed: int = 0,
     the shares missed and unchanged (and ``P(Z=0)``), per kind of ordinary item the share a
     ``DATE``/``AGE`` span touches."""
     from textdp import Privatizer
+    from textdp.mechanisms import geometric
+    from textdp.quasi import QuasiReleases
 
     items = positives(per_label, seed) + negatives(n_ordinary, seed)
     settings = {k: v for k, v in (("epsilon_date", epsilon_date),
@@ -200,9 +195,11 @@ def check(per_label: int = 100, n_ordinary: int = 600, seed: int = 0,
                           for a, b, label in spans)
             s["missed"] += not covered
             s["unchanged"] += it.value in res.text
-    for label, eps in (("DATE", config.epsilon_date), ("AGE", config.epsilon_age)):
+    releases = QuasiReleases(config.epsilon_date, config.epsilon_age)
+    for label, eps, displacement in (("DATE", config.epsilon_date, 0),
+                                     ("AGE", config.epsilon_age, releases.age_displacement)):
         if label in stats:
-            stats[label]["p_zero"] = zero_noise(eps)
+            stats[label]["p_zero"] = geometric.zero_probability(eps, displacement)
     return stats
 
 
