@@ -189,6 +189,16 @@ def test_training_learns_unseen_names():
     assert scores == {k: v for k, v in curve[-1].items() if k not in ("epoch", "loss")}
     assert scores[f"gold_{nu.PERSON}"] == sum(
         len([s for s in s_.spans if s[2] == nu.PERSON]) for s_ in held_out)
+    # Split by the names of the training text: the held-out persons are all unseen, the
+    # training sentences' all seen; a mix splits its gold persons between the two.
+    seen = nu.person_names(train)
+    assert "Anna Berger" in seen and "Berger" in seen and "Olga Quinn" not in seen
+    split = nu.score_ner(nlp, held_out, seen)
+    assert split[f"{nu.PERSON}_r_seen"] is None and split[f"gold_{nu.PERSON}_seen"] == 0
+    assert split[f"{nu.PERSON}_r_unseen"] == pytest.approx(scores[f"{nu.PERSON}_r"])
+    mixed = nu.score_ner(nlp, held_out[:20] + train[:20], seen)
+    assert mixed[f"gold_{nu.PERSON}_seen"] + mixed[f"gold_{nu.PERSON}_unseen"] == \
+        mixed[f"gold_{nu.PERSON}"] and mixed[f"gold_{nu.PERSON}_seen"] > 0
     # Training seeds 0-4 (4 or 6 epochs) reach PERSON F1 0.96-1.0 here, ents F1 0.98-1.0;
     # an untrained model scores near 0 (next test).
     assert scores[f"{nu.PERSON}_f"] > 0.85
@@ -295,6 +305,10 @@ def test_seeds_run_each_variant_and_summarise_mean_and_spread(tmp_path):
         assert row[f1]["sd"] == pytest.approx(abs(values[0] - values[1]) / 2 ** 0.5)
         assert (row[f1]["min"], row[f1]["max"]) == (min(values), max(values))
     assert summary["original"]["person_f_share"] == pytest.approx(1.0)
+    # the dev names are none of the training names: every dev person is unseen
+    assert summary["original"][f"{nu.PERSON}_r_seen"] is None
+    assert summary["original"][f"{nu.PERSON}_r_unseen"]["mean"] == pytest.approx(
+        summary["original"][f"{nu.PERSON}_r"]["mean"])
     assert summary["tag"]["person_f_share"] == pytest.approx(
         summary["tag"][f1]["mean"] / summary["original"][f1]["mean"])
     assert summary["original"][f1]["mean"] > 0.8

@@ -29,7 +29,10 @@ How it is measured:
   spaCy's default CNN tok2vec, :data:`NER_MODEL`, no pretrained vectors) with the same
   hyper-parameters (:class:`TrainingSettings`) and seed, on all four CoNLL types, and is
   scored on the original eng.testa sentences with spaCy's ``get_ner_prf``: PERSON
-  precision/recall/F1 (exact spans) and the overall micro F1 for context.
+  precision/recall/F1 (exact spans) and the overall micro F1 for context. PERSON recall is
+  also split by whether the dev person's name occurs in the original training text
+  (``seen``: 43 % of CoNLL dev's person mentions) or not: a model of the original text can
+  learn those names by heart, one of privatized text cannot, by design.
 
 Each seed of ``--seeds`` makes a run of its own: the privatizers, the sampling of a capped
 split and the training all take that seed, so the spread over seeds covers both the noise of
@@ -49,7 +52,7 @@ import os
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from itertools import accumulate
 from pathlib import Path
@@ -377,10 +380,11 @@ def new_ner_pipeline(seed: int) -> Any:
 
 
 def train_ner(sentences: Sequence[Sentence], settings: TrainingSettings, *, seed: int = 0,
-              dev: Sequence[Sentence] | None = None,
+              dev: Sequence[Sentence] | None = None, seen: frozenset[str] | None = None,
               log: Callable[[str], None] | None = None) -> tuple[Any, list[dict[str, Any]]]:
     """Train :func:`new_ner_pipeline` on ``sentences`` with ``settings``; returns the
-    pipeline and, when ``dev`` is given, its scores after every epoch (the learning curve).
+    pipeline and, when ``dev`` is given, its scores after every epoch (the learning curve;
+    ``seen``: see :func:`score_ner`).
 
     Seeded end to end (thinc/numpy/random through ``spacy.util.fix_random_seed``, and the
     shuffle of each epoch), so the same data gives the same model on one machine."""
@@ -404,7 +408,7 @@ def train_ner(sentences: Sequence[Sentence], settings: TrainingSettings, *, seed
             nlp.update(batch, drop=settings.dropout, sgd=optimizer, losses=losses)
         point: dict[str, Any] = {"epoch": epoch, "loss": float(losses.get("ner", 0.0))}
         if dev is not None:
-            point.update(score_ner(nlp, dev))
+            point.update(score_ner(nlp, dev, seen))
         curve.append(point)
         if log is not None:
             extra = f", dev {PERSON} F1 {point[f'{PERSON}_f']:.3f}" if dev is not None else ""
@@ -412,9 +416,16 @@ def train_ner(sentences: Sequence[Sentence], settings: TrainingSettings, *, seed
     return nlp, curve
 
 
-def score_ner(nlp: Any, sentences: Sequence[Sentence]) -> dict[str, Any]:
+def score_ner(nlp: Any, sentences: Sequence[Sentence],
+              seen: frozenset[str] | None = None) -> dict[str, Any]:
     """PERSON precision/recall/F1 and overall micro P/R/F1 (exact spans, spaCy's
-    ``get_ner_prf``) of ``nlp`` on the gold ``sentences``, and the gold PERSON entities."""
+    ``get_ner_prf``) of ``nlp`` on the gold ``sentences``, and the gold PERSON entities.
+
+    With ``seen`` (the person names of the original training text, :func:`person_names`),
+    also the PERSON recall on the gold persons whose name is among them and on the others
+    (``PERSON_r_seen``/``PERSON_r_unseen`` and their counts): a model trained on the
+    original text may have learnt those names by heart; one trained on privatized text
+    never saw them."""
     from spacy.scorer import get_ner_prf
     from spacy.tokens import Doc
     from spacy.training import Example
@@ -430,10 +441,29 @@ def score_ner(nlp: Any, sentences: Sequence[Sentence]) -> dict[str, Any]:
     prf = get_ner_prf([Example(p, r) for p, r in zip(predicted, references)])
     person = (prf.get("ents_per_type") or {}).get(PERSON, {"p": 0.0, "r": 0.0, "f": 0.0})
     gold_persons = sum(1 for r in references for e in r.ents if e.label_ == PERSON)
-    return {f"{PERSON}_p": float(person["p"]), f"{PERSON}_r": float(person["r"]),
-            f"{PERSON}_f": float(person["f"]), "ents_p": float(prf["ents_p"] or 0.0),
-            "ents_r": float(prf["ents_r"] or 0.0), "ents_f": float(prf["ents_f"] or 0.0),
-            f"gold_{PERSON}": gold_persons}
+    out = {f"{PERSON}_p": float(person["p"]), f"{PERSON}_r": float(person["r"]),
+           f"{PERSON}_f": float(person["f"]), "ents_p": float(prf["ents_p"] or 0.0),
+           "ents_r": float(prf["ents_r"] or 0.0), "ents_f": float(prf["ents_f"] or 0.0),
+           f"gold_{PERSON}": gold_persons}
+    if seen is not None:
+        found = {"seen": [0, 0], "unseen": [0, 0]}
+        for p, r in zip(predicted, references):
+            hits = {(e.start, e.end) for e in p.ents if e.label_ == PERSON}
+            for e in r.ents:
+                if e.label_ == PERSON:
+                    which = found["seen" if e.text in seen else "unseen"]
+                    which[0] += (e.start, e.end) in hits
+                    which[1] += 1
+        for which, (hit, total) in found.items():
+            out[f"{PERSON}_r_{which}"] = hit / total if total else None
+            out[f"gold_{PERSON}_{which}"] = total
+    return out
+
+
+def person_names(sentences: Iterable[Sentence]) -> frozenset[str]:
+    """The gold person names of ``sentences`` as written (words joined by spaces)."""
+    return frozenset(" ".join(s.tokens[a:b]) for s in sentences
+                     for a, b, label in iob_spans(s.tags) if normalise_label(label) == PERSON)
 
 
 # ---------------------------------------------------------------------------- the run
@@ -462,13 +492,14 @@ def evaluate_ner_utility(variants: Mapping[str, Mapping[str, Any] | None], *,
     for seed in seeds:
         train_docs = sample_documents(train_all, settings.train_sentences, seed)
         dev = [s for d in sample_documents(dev_all, settings.dev_sentences, seed) for s in d]
+        seen = person_names(s for d in train_docs for s in d)
         train_count = sum(len(d) for d in train_docs)
         say(f"CoNLL-2003: {train_count} train sentences in {len(train_docs)} articles, "
             f"{len(dev)} dev sentences; {settings.epochs} epochs, seed {seed}")
         for name, kwargs in variants.items():
-            results.append(_run_variant(name, kwargs, train_docs, dev, settings=settings,
-                                        epsilon=epsilon, seed=seed, curve=curve, say=say,
-                                        log=log))
+            results.append(_run_variant(name, kwargs, train_docs, dev, seen,
+                                        settings=settings, epsilon=epsilon, seed=seed,
+                                        curve=curve, say=say, log=log))
     return results
 
 
@@ -488,7 +519,8 @@ def check_seeds(seeds: Sequence[int]) -> list[int]:
 
 
 def _run_variant(name: str, kwargs: Mapping[str, Any] | None, train_docs: Sequence[Document],
-                 dev: Sequence[Sentence], *, settings: TrainingSettings, epsilon: float | None,
+                 dev: Sequence[Sentence], seen: frozenset[str], *,
+                 settings: TrainingSettings, epsilon: float | None,
                  seed: int, curve: bool, say: Callable[[str], None],
                  log: Callable[[str], None] | None) -> VariantResult:
     """Privatize (unless ``kwargs`` is ``None``), train and score one variant with one seed."""
@@ -511,13 +543,15 @@ def _run_variant(name: str, kwargs: Mapping[str, Any] | None, train_docs: Sequen
     start = time.perf_counter()
     say(f"{name}: training on {len(sentences)} sentences")
     nlp, points = train_ner(sentences, settings, seed=seed, dev=dev if curve else None,
-                            log=log)
+                            seen=seen, log=log)
     seconds_train = time.perf_counter() - start
-    scores = points[-1] if curve else score_ner(nlp, dev)
+    scores = points[-1] if curve else score_ner(nlp, dev, seen)
     scores = {k: v for k, v in scores.items() if k not in ("epoch", "loss")}
     say(f"{name}: dev {PERSON} P {scores[f'{PERSON}_p']:.3f} R "
-        f"{scores[f'{PERSON}_r']:.3f} F1 {scores[f'{PERSON}_f']:.3f}; all types F1 "
-        f"{scores['ents_f']:.3f} ({seconds_train:.0f} s)")
+        f"{scores[f'{PERSON}_r']:.3f} F1 {scores[f'{PERSON}_f']:.3f} (R of names seen in "
+        f"train {_share(scores[f'{PERSON}_r_seen'])}, unseen "
+        f"{_share(scores[f'{PERSON}_r_unseen'])}); all types F1 {scores['ents_f']:.3f} "
+        f"({seconds_train:.0f} s)")
     return VariantResult(
         variant=name, seed=seed, privatizer=None if kwargs is None else dict(kwargs),
         epsilon=None if privatizer is None else float(privatizer.epsilon),
@@ -526,8 +560,14 @@ def _run_variant(name: str, kwargs: Mapping[str, Any] | None, train_docs: Sequen
         seconds_train=seconds_train, curve=points)
 
 
-# The scores the summary spreads over seeds: PERSON P/R/F1 and the micro F1 of all types.
-SUMMARY_SCORES = (f"{PERSON}_p", f"{PERSON}_r", f"{PERSON}_f", "ents_f")
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+# The scores the summary spreads over seeds: PERSON P/R/F1, the PERSON recall of names seen
+# and unseen in the original training text, and the micro F1 of all types.
+SUMMARY_SCORES = (f"{PERSON}_p", f"{PERSON}_r", f"{PERSON}_f", f"{PERSON}_r_seen",
+                  f"{PERSON}_r_unseen", "ents_f")
 
 
 def summarise(results: Sequence[VariantResult]) -> list[dict[str, Any]]:
@@ -542,7 +582,10 @@ def summarise(results: Sequence[VariantResult]) -> list[dict[str, Any]]:
     for name, runs in groups.items():
         row: dict[str, Any] = {"variant": name, "seeds": [r.seed for r in runs]}
         for key in SUMMARY_SCORES:
-            values = [float(r.scores[key]) for r in runs]
+            values = [float(r.scores[key]) for r in runs if r.scores.get(key) is not None]
+            if not values:
+                row[key] = None
+                continue
             row[key] = {"mean": statistics.fmean(values),
                         "sd": statistics.stdev(values) if len(values) > 1 else 0.0,
                         "min": min(values), "max": max(values)}
@@ -559,7 +602,9 @@ def summary_table(results: Sequence[VariantResult]) -> str:
     per score and variant, and the share of the original's PERSON F1."""
     from textdp.evaluate.report import markdown_table
 
-    def spread(value: Mapping[str, float]) -> str:
+    def spread(value: Mapping[str, float] | None) -> str | None:
+        if value is None:
+            return None
         return (f"{value['mean']:.3f} ± {value['sd']:.3f} "
                 f"({value['min']:.3f}–{value['max']:.3f})")
 
@@ -571,7 +616,9 @@ def summary_table(results: Sequence[VariantResult]) -> str:
                      "share": None if share is None else f"{share:.1%}"})
     return markdown_table(rows, {
         "variant": "train text", "seeds": "seeds", f"{PERSON}_p": "dev PER P",
-        f"{PERSON}_r": "dev PER R", f"{PERSON}_f": "dev PER F1", "ents_f": "dev F1 (all types)",
+        f"{PERSON}_r": "dev PER R", f"{PERSON}_f": "dev PER F1",
+        f"{PERSON}_r_seen": "PER R, names seen in train",
+        f"{PERSON}_r_unseen": "PER R, unseen names", "ents_f": "dev F1 (all types)",
         "share": "PER F1 / original's"})
 
 
@@ -591,9 +638,12 @@ def results_table(results: Sequence[VariantResult]) -> str:
             "person_changed": None if share is None else f"{share:.1%}",
             "other_changed": None if other is None else f"{other:.2%}",
             "p": r.scores[f"{PERSON}_p"], "r": r.scores[f"{PERSON}_r"],
-            "f": r.scores[f"{PERSON}_f"], "all_f": r.scores["ents_f"]})
+            "f": r.scores[f"{PERSON}_f"], "r_seen": r.scores.get(f"{PERSON}_r_seen"),
+            "r_unseen": r.scores.get(f"{PERSON}_r_unseen"), "all_f": r.scores["ents_f"]})
     return markdown_table(rows, {
         "variant": "train text", "seed": "seed", "privatizer": "Privatizer arguments",
         "epsilon": "ε",
         "person_changed": "gold person tokens changed", "other_changed": "other words changed",
-        "p": "dev PER P", "r": "dev PER R", "f": "dev PER F1", "all_f": "dev F1 (all types)"})
+        "p": "dev PER P", "r": "dev PER R", "f": "dev PER F1",
+        "r_seen": "PER R, names seen in train", "r_unseen": "PER R, unseen names",
+        "all_f": "dev F1 (all types)"})
