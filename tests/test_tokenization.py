@@ -23,6 +23,7 @@ from textdp.privatizer import Privatizer
 from textdp.tokenization import (
     MAX_RUN_CHARS,
     _run_cut,
+    defer_warm,
     merge_tokens,
     split_glued_punctuation,
     split_tokens,
@@ -98,9 +99,26 @@ def test_warming_inside_a_zone_is_refused():
         warm_tokenizer(nlp, ["the"])
 
 
+def test_a_deferred_warm_runs_before_the_second_zone():
+    nlp = _blank()
+    defer_warm(nlp, ["Zyxwords", "hi"])
+    assert "Zyxwords" not in nlp.vocab.strings  # not now
+    with transient_strings(nlp):
+        nlp.make_doc("one batch")
+    assert "Zyxwords" not in nlp.vocab.strings  # nor at the first zone
+    with transient_strings(nlp):
+        assert "Zyxwords" in nlp.vocab.strings  # warmed before the second
+    with transient_strings(nlp):
+        pass  # once only
+    assert {"Zyxwords", "Hi", "hi"} <= {lex.orth_ for lex in nlp.vocab}
+
+
 def test_the_shared_pipeline_is_warmed_with_its_vector_words(nlp):
     from textdp.tables import spacy_row_keys
 
+    for _ in range(2):  # warmed before its second memory zone
+        with transient_strings(nlp):
+            pass
     first_of_row, _ = spacy_row_keys(nlp.vocab)
     assert len(first_of_row) >= 20_000  # en_core_web_md: 20,000 rows, one word each
     assert spacy_row_keys(nlp.vocab, extra_keys=False) == (first_of_row, {})  # early stop

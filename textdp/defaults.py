@@ -127,12 +127,13 @@ def load_pipeline() -> Any:
     every privatizer, the spaCy detector, the default table). Read-only: ``add_pipe``,
     ``remove_pipe``, ``replace_pipe`` and ``rename_pipe`` raise :class:`SharedPipelineError`;
     :func:`fresh_pipeline` gives a pipeline of your own to add ``dp_privatizer`` to."""
-    from textdp.tokenization import warm_tokenizer
+    from textdp.tokenization import defer_warm
 
     nlp = fresh_pipeline()
-    # Public words only: the pipeline's own vector vocabulary (textdp.tokenization).
+    # Public words only: the pipeline's own vector vocabulary (textdp.tokenization), warmed
+    # before its second memory zone (a one-batch job never pays for it).
     first_of_row, _ = spacy_row_keys(nlp.vocab, extra_keys=False)
-    warm_tokenizer(nlp, (first_of_row[row] for row in sorted(first_of_row)))
+    defer_warm(nlp, (first_of_row[row] for row in sorted(first_of_row)))
     for method in _STRUCTURAL:
         setattr(nlp, method, _Refuse(method))
     return nlp

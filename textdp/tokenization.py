@@ -21,6 +21,7 @@ import contextlib
 import itertools
 import re
 import threading
+import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -278,6 +279,32 @@ def warm_tokenizer(nlp: Any, words: Iterable[str]) -> int:
     return len(forms)
 
 
+# Words to warm a pipeline's tokenizer with before its second memory zone (defer_warm).
+_PENDING: weakref.WeakKeyDictionary[Any, list[str]] = weakref.WeakKeyDictionary()
+_ZONES_SEEN: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
+
+
+def defer_warm(nlp: Any, words: Iterable[str]) -> None:
+    """Warm ``nlp``'s tokenizer with public ``words`` (:func:`warm_tokenizer`) before its
+    second memory zone (:func:`transient_strings`), not now.
+
+    Why: warming the default pipeline takes about 0.6 s, which a one-line job (``echo … |
+    textdp privatize -``: one batch, one zone) never earns back; a job of many batches pays
+    it once, before its second batch, and runs warm from there. The tokens are the same
+    either way."""
+    _PENDING[nlp] = list(words)
+
+
+def _warm_if_due(nlp: Any) -> None:
+    """Before a zone (under the zone lock): warm a deferred pipeline at its second zone."""
+    if nlp not in _PENDING:
+        return
+    if not _ZONES_SEEN.get(nlp):
+        _ZONES_SEEN[nlp] = True
+        return
+    warm_tokenizer(nlp, _PENDING.pop(nlp))
+
+
 # spaCy memory zones are per vocabulary and neither nest nor mix with other threads' zones.
 # One lock for every zone textdp opens; a thread that holds it (a detector's own pipeline
 # inside the privatizer's zone) nests without waiting, any other thread waits for the zone
@@ -314,6 +341,7 @@ def transient_strings(nlp: Any) -> Iterator[None]:
             if zone is None or getattr(nlp.vocab, "in_memory_zone", True):
                 yield  # no zones (spaCy < 3.8), or inside the caller's own zone
             else:
+                _warm_if_due(nlp)
                 with zone():
                     yield
         finally:
