@@ -125,8 +125,10 @@ def test_speaker_labels_and_one_detection_for_every_mention():
 
 def test_lone_countries_and_cities_of_the_lookup_are_places():
     # Results tables and datelines name places the tagger may read as names.
-    assert marked("Tunisia 2 Egypt 1 , said Berlin officials .", "Tunisia", "Berlin") == []
+    assert marked("Tunisia 2 Egypt 1 , officials in Berlin said .", "Tunisia", "Berlin") == []
     assert marked("TRIPOLI 1996-08-22", "TRIPOLI") == []
+    # a city named alone is a surname as often
+    assert marked("Ikeda scored , said Berlin .", "Ikeda", "Berlin") == ["Ikeda", "Berlin"]
     # a person word beside it, an honorific before it, a common census name: a person
     assert marked("Irving Berlin wrote it .", "Irving", "Berlin") == ["Irving", "Berlin"]
     assert marked("Mr Berlin said no .", "Berlin") == ["Berlin"]
@@ -136,6 +138,16 @@ def test_lone_countries_and_cities_of_the_lookup_are_places():
     assert marked("berlin called .", "berlin") == ["berlin"]
     assert marked("Tunisia 2 Egypt 1", "Tunisia", stage=RegisterStage(precision=False)) == \
         ["Tunisia"]
+
+
+def test_first_names_addressed_after_a_greeting():
+    assert marked("Hey Summer , see you") == ["Summer"]
+    assert marked("Thanks Ivy !") == ["Ivy"]
+    assert marked("Happy birthday Rose Banks !") == ["Rose", "Banks"]
+    # not a first name, no stop after it, or a word the lists do not hold as a first name
+    assert marked("Hi All , Dear Sir , Hello World !") == []
+    assert marked("Hey Will you come ?") == []
+    assert marked("Hey Summer , see you", stage=RegisterStage(recall=False)) == []
 
 
 def test_a_slip_of_one_word_does_not_spread():

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from textdp.detect.base import Span
-from textdp.detect.rules import NON_NAMES, PERSON, POSSESSIVES, person_spans, runs
+from textdp.detect.rules import GREETINGS, NON_NAMES, PERSON, POSSESSIVES, person_spans, runs
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 #: The vocabularies: ``register_<name>.txt`` in :data:`DATA_DIR`.
@@ -71,6 +71,8 @@ DOC_WEAK_SCORE = 0.2
 #: A subject-line word needs at least this tagger score (with a census name or the NER's
 #: PERSON reading) to stay a name there on its own.
 SUBJECT_SCORE = 0.5
+#: Census first-name rank cut of a name addressed after a greeting (:func:`_addressed`).
+ADDRESSED_FIRST_RANK = 2000
 #: Census rank cuts of :meth:`RegisterStage.listed_places`: a place that is a first name or a
 #: surname this common may be a person ("Jordan", "Houston"); rarer ones ("Berlin" 4,100th
 #: surname, "Tripoli" 22,569th) are read as the place.
@@ -577,15 +579,16 @@ class RegisterStage:
         return out
 
     def listed_places(self, text: _Text, persons: set[int]) -> set[int]:
-        """Lone person words that are a country, US state or city of the public lookup list
-        (:func:`~textdp.detect.places.listed_kind`: "Tunisia", "Berlin", "Tripoli"), written
-        as a place is, with no common census name among their readings
-        (:data:`PLACE_FIRST_RANK`, :data:`PLACE_SURNAME_RANK`: "Jordan", "Paris", "Houston"
-        stay), no person word beside them ("Irving Berlin") and no honorific before them:
-        news and sports results name countries and cities far more often than persons who
-        bear a city's name."""
+        """Lone person words that the public lookup list names as a place
+        (:func:`~textdp.detect.places.listed_kind`), written as a place is, where the text
+        reads them as one: a country or US state anywhere ("Tunisia", "England"); a city
+        after a place cue ("in Berlin", :data:`~textdp.detect.places.PLACE_CUES`), before a
+        score or a date ("Tripoli 2", "BONN 1996-08-22"). Never a common census name
+        (:data:`PLACE_FIRST_RANK`, :data:`PLACE_SURNAME_RANK`: "Jordan", "Houston"), a word
+        with a person word beside it ("Irving Berlin") or an honorific before it: a city
+        named alone is a surname as often ("Ikeda", "Anand")."""
         from textdp.detect.lexicon import is_first_name, is_surname
-        from textdp.detect.places import listed_kind
+        from textdp.detect.places import PLACE_CUES, listed_kind
 
         out: set[int] = set()
         for k in persons:
@@ -595,8 +598,12 @@ class RegisterStage:
             kk = text.keys[k]
             if is_first_name(kk, PLACE_FIRST_RANK) or is_surname(kk, PLACE_SURNAME_RANK):
                 continue
-            p = text.prev(k)
+            p, n = text.prev(k), text.next(k)
             if p is not None and text.keys[p].rstrip(".") in HONORIFICS:
+                continue
+            if kind == "city" and not (
+                    (p is not None and text.keys[p] in PLACE_CUES) or
+                    (n is not None and text.words[n][:1].isdigit())):
                 continue
             out.add(k)
         return out
@@ -713,6 +720,7 @@ class RegisterStage:
                     if run and all(ok(words[j]) for j in run):
                         out.update(run)
         out.update(_caps_names(text))
+        out.update(_addressed(text))
         # Chat transcripts: the speaker labels of timestamped or <bracketed> lines.
         labels = _speaker_labels(text)
         if len(labels) >= 2:
@@ -884,6 +892,31 @@ def _plain_name_word(word: str) -> bool:
     return _capitalised(word) and core.isalpha() and not core.isupper() and \
         key(word) not in STOP_WORDS and key(word) not in NON_NAMES and \
         key(word) not in SIGN_OFFS and not _in_any_vocabulary(key(word))
+
+
+def _addressed(text: _Text) -> set[int]:
+    """First names addressed after a greeting and before a stop ("Hey Summer, see you",
+    "Thanks Ivy!", "Hi Will."): one or two title-case name words (:func:`_plain_name_word`),
+    the first a census first name (:data:`ADDRESSED_FIRST_RANK`), followed by a comma, a
+    full stop, ``!``, ``?``, a colon or the end of the line. A word that is also an ordinary
+    word ("Summer", "Will") reads as a name there, where a tagger trained on prose barely
+    reads it."""
+    from textdp.detect.lexicon import is_first_name
+
+    words, keys = text.words, text.keys
+    out: set[int] = set()
+    for k, w in enumerate(words):
+        if keys[k] not in GREETINGS or not w[:1].isalpha():
+            continue
+        run = text.cap_run_after(k, 2)
+        if not run or not all(_plain_name_word(words[j]) for j in run) or \
+                not is_first_name(keys[run[0]], ADDRESSED_FIRST_RANK):
+            continue
+        after = text.next(run[-1])
+        if after is None or words[after] in (",", ".", "!", "?", ":") or \
+                text.line[after] != text.line[run[-1]]:
+            out.update(run)
+    return out
 
 
 def _caps_word(word: str) -> bool:

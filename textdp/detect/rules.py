@@ -35,6 +35,13 @@ from textdp.detect.registry import register_detector
 PERSON = "PERSON"
 
 # Honorifics and titles that precede a person's name (lower case, without the final dot).
+#: Words a first name follows when it is addressed ("Hi Aditya", "happy bday mateo", "Hey
+#: Summer, see you"): a lone name after one is a first name (textdp.pipeline.draw_plan), and
+#: a first name after one is a name (textdp.detect.register).
+GREETINGS = frozenset({"hi", "hello", "hey", "heya", "hiya", "dear", "thanks", "thank", "thx",
+                       "ty", "bye", "morning", "evening", "night", "congrats",
+                       "congratulations", "bday", "birthday", "welcome", "yo", "cheers",
+                       "love", "miss", "ciao", "hallo", "hola", "salut", "bonjour"})
 TITLES = frozenset({
     "mr", "mrs", "ms", "miss", "mx", "messrs", "mme", "mlle", "dr", "doctor", "prof",
     "professor", "sir", "dame", "lord", "lady", "rev", "revd", "reverend", "fr", "father",

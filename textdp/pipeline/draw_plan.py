@@ -34,7 +34,7 @@ import numpy as np
 from textdp.addresses import Speller, Spelling
 from textdp.detect import lexicon
 from textdp.detect.pii import PII_LABELS
-from textdp.detect.rules import runs
+from textdp.detect.rules import GREETINGS, runs
 from textdp.name_vocabulary import (
     PERSON,
     lexicon_kind,
@@ -59,11 +59,6 @@ PATRONYMIC = frozenset({"bin", "binti", "bint", "ibn", "abu"})
 #: Particles written as the first part of a hyphenated name ("Al-Hashimi", "el-Sayed"):
 #: kept, the rest of the name drawn.
 PREFIX_PARTICLES = frozenset({"al", "el", "ul", "bin", "ibn", "abu", "abd", "ben", "ap"})
-#: A lone name after one of these words is a first name ("Hi Aditya", "happy bday mateo").
-GREETINGS = frozenset({"hi", "hello", "hey", "heya", "hiya", "dear", "thanks", "thank", "thx",
-                       "ty", "bye", "morning", "evening", "night", "congrats",
-                       "congratulations", "bday", "birthday", "welcome", "yo", "cheers",
-                       "love", "miss", "ciao", "hallo", "hola", "salut", "bonjour"})
 #: A lone name before one of these words is a first name, unless a list knows it
 #: ("Kwame from the plumbing company", "Aditya says hi").
 FIRST_BEFORE = frozenset({"from", "says", "here", "wrote", "writes", "asks", "asked"})
