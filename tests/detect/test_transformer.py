@@ -245,3 +245,43 @@ def test_same_names_on_a_gpu(nlp):
     gpu = TransformerNameDetector(device="cuda")(docs)
     assert not TransformerNameDetector(device="cuda").quantize
     assert gpu == cpu
+
+
+# ---------------------------------------------------------------------------- traced cache
+def test_the_cpu_tagger_is_cached_traced_with_the_eager_outputs(private_cache):
+    import torch
+
+    from textdp.detect import transformer as tr
+
+    folder = str(tr.model_path(tr.DEFAULT_MODEL).resolve())
+    path = tr.traced_path(folder)
+    assert path.parent == private_cache / "taggers" and not path.exists()
+    assert tr._load_traced(folder) is None  # nothing cached yet
+    eager = tr._build_and_load(folder).eval()
+    tr._save_traced(eager, folder)
+    traced = tr._load_traced(folder)
+    assert traced is not None and path.is_file()
+    gen = torch.Generator().manual_seed(3)
+    ids = torch.randint(1000, 20000, (3, 21), generator=gen)
+    mask = torch.ones(3, 21, dtype=torch.long)
+    mask[1, 9:] = 0  # a padded window
+    first = torch.randint(0, 21, (3, 8), generator=gen)
+    shapes = torch.randint(0, tr.N_SHAPES, (3, 8), generator=gen)
+    with torch.no_grad():
+        assert torch.equal(traced(input_ids=ids, attention_mask=mask, first_piece=first,
+                                  shapes=shapes), eager(ids, mask, first, shapes))
+    assert tr.traced_path(folder) == path  # one key per weights, config and versions
+    # a corrupt file is ignored (and rebuilt by the next load), never an error
+    path.write_bytes(b"not a torchscript archive")
+    assert tr._load_traced(folder) is None
+    assert not any(p.name.endswith(".tmp") for p in path.parent.iterdir())
+
+
+def test_an_unwritable_cache_is_no_error(private_cache):
+    from textdp.detect import transformer as tr
+
+    folder = str(tr.model_path(tr.DEFAULT_MODEL).resolve())
+    private_cache.mkdir(parents=True)
+    (private_cache / "taggers").write_text("a file where the folder would be")
+    tr._save_traced(tr._build_and_load(folder).eval(), folder)  # nothing written, no error
+    assert tr._load_traced(folder) is None
