@@ -12,6 +12,7 @@ import pytest
 from textdp.detect.transformer import (
     DEFAULT_MODEL,
     PIECES_PER_BATCH,
+    PieceTokenizer,
     TransformerNameDetector,
     _batches,
     encode_batch,
@@ -125,11 +126,19 @@ def test_a_texts_probabilities_do_not_depend_on_its_batch():
 
 
 def test_packed_batches_are_what_the_tokenizer_pads():
-    """Windows tokenized once and padded by :func:`pack_batch` are the model inputs the
-    tokenizer's own padding gives (the same ids, mask, first pieces, casing classes)."""
-    _, tokenizer = TransformerNameDetector()._parts()
-    texts = [t.split() for t in MIXED[:8]] + [["x"] * 300]  # the last is cut at MAX_PIECES
-    packed = pack_batch(encode_windows(tokenizer, texts), tokenizer.pad_token_id)
+    """Windows tokenized once by the detector's :class:`PieceTokenizer` and padded by
+    :func:`pack_batch` are the model inputs transformers' own tokenizer and padding give
+    (the same ids, mask, first pieces, casing classes): training reads with that one."""
+    from transformers import AutoTokenizer
+
+    from textdp.detect.transformer import base_path
+
+    _, pieces = TransformerNameDetector()._parts()
+    assert isinstance(pieces, PieceTokenizer)
+    tokenizer = AutoTokenizer.from_pretrained(base_path())
+    texts = [t.split() for t in MIXED] + [["x"] * 300]  # the last is cut at MAX_PIECES
+    texts += [["Ünïcödé", "naïve", "O'Neil", "e-mail", "@kim_jo", "#tbt", "東京", "😀"]]
+    packed = pack_batch(encode_windows(pieces, texts), pieces.pad_token_id)
     padded = encode_batch(tokenizer, texts)
     for key in ("input_ids", "attention_mask", "first_piece", "shapes"):
         assert (packed[key] == padded[key]).all(), key
@@ -160,7 +169,7 @@ def test_sorted_deduplicated_batches_give_each_windows_own_reading():
     for words, (prob, _) in zip(texts, batched):
         want = np.zeros(len(words), dtype=np.float32)
         for s, e in windows(len(words)):
-            enc = encode_batch(tokenizer, [words[s:e]])
+            enc = pack_batch(encode_windows(tokenizer, [words[s:e]]), tokenizer.pad_token_id)
             seen = enc.pop("seen")[0]
             with torch.inference_mode():
                 p = torch.softmax(model(**enc).float(), dim=-1)[0].numpy()

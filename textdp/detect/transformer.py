@@ -169,7 +169,6 @@ TRACE_VERSION = 1
 @functools.lru_cache(maxsize=4)
 def _load(folder: str, device: str, quantize: bool = False) -> tuple[Any, Any]:
     import torch
-    from transformers import AutoTokenizer
 
     from textdp.threads import configure_torch
 
@@ -182,8 +181,7 @@ def _load(folder: str, device: str, quantize: bool = False) -> tuple[Any, Any]:
             _save_traced(model, folder)
         if quantize:
             model = quantize_int8(model)
-    tokenizer = AutoTokenizer.from_pretrained(base_path())
-    return model, tokenizer
+    return model, PieceTokenizer()
 
 
 def _build_and_load(folder: str) -> Any:
@@ -315,21 +313,48 @@ def encode_batch(tokenizer: Any, batch: Sequence[Sequence[str]]) -> dict[str, An
             "seen": seen}
 
 
-def encode_windows(tokenizer: Any, batch: Sequence[Sequence[str]]
+class PieceTokenizer:
+    """The base model's word-piece tokenizer, read from its ``tokenizer.json`` with the
+    ``tokenizers`` library alone: the Rust tokenizer that transformers' fast tokenizer wraps,
+    set as transformers sets it for :func:`encode_batch` (no padding, truncation at
+    :data:`MAX_PIECES`, ``[CLS]``/``[SEP]`` from the file's post-processor).
+
+    Why: importing transformers costs about 0.8 s before a first output. On the 21,584
+    windows of the dev splits and CoNLL train (sentences and runs of eight) it gave
+    transformers' piece ids and word ids exactly; ``tests/detect/test_transformer.py``
+    checks the two agree."""
+
+    def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
+        from tokenizers import Tokenizer
+
+        path = Path(folder if folder is not None else base_path()) / "tokenizer.json"
+        self._tokenizer = Tokenizer.from_file(os.fspath(path))
+        self._tokenizer.no_padding()
+        self._tokenizer.enable_truncation(MAX_PIECES)
+        pad = self._tokenizer.token_to_id("[PAD]")
+        self.pad_token_id = 0 if pad is None else int(pad)
+
+    def encode_words(self, batch: Sequence[Sequence[str]]
+                     ) -> list[tuple[list[int], list[int | None]]]:
+        """Per word list, its piece ids and each piece's word index (``None`` for the
+        special pieces)."""
+        encodings = self._tokenizer.encode_batch([list(w) for w in batch], is_pretokenized=True)
+        return [(e.ids, e.word_ids) for e in encodings]
+
+
+def encode_windows(tokenizer: PieceTokenizer, batch: Sequence[Sequence[str]]
                    ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Each word list's word pieces (unpadded), its words' first pieces (``-1`` for a word
     cut off by :data:`MAX_PIECES`, which is not read) and casing classes: one tokenizer call
     for all, so the batches can then be cut by piece count."""
-    enc = tokenizer([list(w) for w in batch], is_split_into_words=True, truncation=True,
-                    max_length=MAX_PIECES)
     out = []
-    for b, words in enumerate(batch):
+    for words, (ids, word_ids) in zip(batch, tokenizer.encode_words(batch)):
         first = np.full(len(words), -1, dtype=np.int64)
-        for piece, w in enumerate(enc.word_ids(b)):
+        for piece, w in enumerate(word_ids):
             if w is not None and first[w] < 0:
                 first[w] = piece
         shapes = np.array([shape_class(w) for w in words], dtype=np.int64)
-        out.append((np.asarray(enc["input_ids"][b], dtype=np.int64), first, shapes))
+        out.append((np.asarray(ids, dtype=np.int64), first, shapes))
     return out
 
 
@@ -376,7 +401,8 @@ def _batches(order: Sequence[int], lengths: Sequence[int], batch_size: int
     return out
 
 
-def person_probabilities(model: Any, tokenizer: Any, texts: Sequence[Sequence[str]], *,
+def person_probabilities(model: Any, tokenizer: PieceTokenizer,
+                         texts: Sequence[Sequence[str]], *,
                          batch_size: int = 64, device: Any = "cpu"
                          ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per text, ``P(person)`` and ``P(B) > P(I)`` (a new name starts) of every word.

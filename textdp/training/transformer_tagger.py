@@ -154,6 +154,7 @@ def train(data_dir: str | os.PathLike[str] | None, output: str | os.PathLike[str
     from textdp.corpora.domains import DOMAINS, load_split, sentences
     from textdp.detect.transformer import (
         DEFAULT_MODEL,
+        PieceTokenizer,
         base_path,
         build_model,
         encode_batch,
@@ -180,6 +181,7 @@ def train(data_dir: str | os.PathLike[str] | None, output: str | os.PathLike[str
         dev = {k: v[: max(limit // 10, 50)] for k, v in dev.items()}
 
     tokenizer = AutoTokenizer.from_pretrained(base_path())
+    pieces = PieceTokenizer()  # what the detector reads with (the same pieces)
     model = build_model(layers, hidden)
     for p in model.encoder.embeddings.parameters():
         p.requires_grad_(False)
@@ -234,7 +236,7 @@ def train(data_dir: str | os.PathLike[str] | None, output: str | os.PathLike[str
                 log(f"  epoch {epoch} step {step}/{len(batches)} loss {total / step:.4f} "
                     f"({time.perf_counter() - t0:.0f} s)")
         model.eval()
-        scores = dev_scores(model, tokenizer, dev)
+        scores = dev_scores(model, pieces, dev)
         mean_f1 = float(np.mean([d["0.5"]["f1"] for d in scores.values()]))
         recall = recall_within(scores, max_false_rate)
         seconds = time.perf_counter() - t0
