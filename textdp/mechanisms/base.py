@@ -26,7 +26,6 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import torch
-from scipy.special import gammainc
 
 from textdp.index import NeighbourIndex
 from textdp.registries import VersionedRegistry, builtin_name
@@ -249,6 +248,8 @@ def laplace_radius_cdf(dim: int, scale: float = 1.0) -> Callable[[np.ndarray, fl
     """A :attr:`RadialLaw.cdf`: P(R < t) for the radius of :func:`multivariate_laplace` noise
     at ε / ``scale`` (a sensitivity), R ~ Gamma(dim, scale/ε): the regularised lower
     incomplete gamma function P(dim, t·ε/scale)."""
+    from scipy.special import gammainc  # scipy on first use: 0.5 s off every import
+
     return lambda t, eps: gammainc(dim, t * eps / scale)
 
 

@@ -17,8 +17,6 @@ from typing import Any
 
 import numpy as np
 import torch
-from scipy.optimize import brentq
-from scipy.special import gammainc, log_ndtr
 
 from textdp.index import NeighbourIndex
 from textdp.mechanisms.base import (
@@ -35,6 +33,8 @@ DEFAULT_DELTA = 1e-6
 
 def gaussian_delta(sigma: float, epsilon: float, sensitivity: float = 1.0) -> float:
     """The exact δ(ε) of the Gaussian mechanism with noise ``sigma`` (Balle & Wang, Thm 8)."""
+    from scipy.special import log_ndtr
+
     a = sensitivity / (2.0 * sigma)
     b = epsilon * sigma / sensitivity
     return float(math.exp(log_ndtr(a - b)) - math.exp(epsilon + log_ndtr(-a - b)))
@@ -42,6 +42,8 @@ def gaussian_delta(sigma: float, epsilon: float, sensitivity: float = 1.0) -> fl
 
 def analytic_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
     """Smallest σ with ``gaussian_delta(σ, ε, Δ) ≤ δ`` (to relative precision 1e-12)."""
+    from scipy.optimize import brentq
+
     epsilon = check_epsilon(epsilon)
     delta = check_open_unit("delta", delta)
     sensitivity = check_positive("sensitivity", sensitivity)
@@ -66,6 +68,8 @@ def diameter_bound(vectors: np.ndarray) -> float:
 
 def chi_cdf(x: np.ndarray, dim: int) -> np.ndarray:
     """P(‖g‖ < x) for g standard normal in ``dim`` dimensions (a Gaussian noise radius)."""
+    from scipy.special import gammainc
+
     return gammainc(dim / 2.0, np.square(x) / 2.0)
 
 

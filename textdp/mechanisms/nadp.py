@@ -54,8 +54,6 @@ from typing import Any
 
 import numpy as np
 import torch
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from textdp.defaults import resolve_table
 from textdp.files import atomic_output
@@ -185,9 +183,12 @@ def neighbourhood_shares(neighbourhoods: Neighbourhoods,
 
 
 def neighbour_graph(neighbours: np.ndarray, tau: float, graph_k: int = GRAPH_NEIGHBOURS
-                    ) -> coo_matrix:
+                    ) -> Any:
     """The NADP graph: an edge u–v where v is among u's first ``graph_k`` neighbours (or the
-    reverse) and the Jaccard similarity of their full neighbour lists is at least ``tau``."""
+    reverse) and the Jaccard similarity of their full neighbour lists is at least ``tau``
+    (a ``scipy.sparse.coo_matrix``)."""
+    from scipy.sparse import coo_matrix
+
     n, list_k = neighbours.shape
     graph_k = min(graph_k, list_k)
     u = np.repeat(np.arange(n), graph_k)
@@ -233,6 +234,8 @@ def compute_neighbourhoods(vectors: np.ndarray, tau: float = DEFAULT_TAU, *,
         raise ValueError(f"graph_k must be <= list_k (edges come from the neighbour lists), "
                          f"got graph_k={graph_k}, list_k={list_k}")
     dist, ids = nearest_other_rows(vectors, list_k, device)
+    from scipy.sparse.csgraph import connected_components
+
     graph = neighbour_graph(ids, tau, graph_k)
     _, labels = connected_components(graph, directed=False)
     labels = labels.astype(np.int64)

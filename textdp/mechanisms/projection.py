@@ -28,7 +28,6 @@ from typing import Any
 
 import numpy as np
 import torch
-from scipy import stats
 
 from textdp.index import NeighbourIndex
 from textdp.mechanisms.base import (
@@ -69,6 +68,8 @@ def projected_dim(dim: int, delta: float, beta: float) -> int:
 def stretch_tail(m: int, beta: float) -> float:
     """P(‖Px‖ > (1 + β)‖x‖) for P a d × m Gaussian matrix scaled by 1/√m, exactly:
     ‖Px‖²/‖x‖² ~ χ²ₘ/m."""
+    from scipy import stats
+
     return float(stats.chi2.sf(m * (1.0 + beta) ** 2, m))
 
 
