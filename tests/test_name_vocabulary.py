@@ -110,3 +110,23 @@ def test_a_table_without_names_falls_back_to_words_unless_names_were_asked_for()
     assert out.report.replace == "word"
     with pytest.raises(ValueError, match="no public name vocabulary"):
         Privatizer(seed=0, table=table, targets="all", replace="name")("alpha beta")
+
+
+def test_the_vocabulary_is_cached_by_everything_it_is_computed_from(private_cache):
+    from textdp import name_vocabulary
+    from textdp.defaults import default_table
+
+    table = default_table()
+    table.__dict__.pop("_name_spaces", None)
+    computed = name_vocabulary.name_spaces(table).by_kind
+    path = name_vocabulary._cache_path(table, frozenset())
+    assert path.parent == private_cache / "names" and path.is_file()
+    table.__dict__.pop("_name_spaces")
+    assert name_vocabulary.name_spaces(table).by_kind == computed  # read back
+    # another exclusion is another entry; an unreadable entry is computed again
+    assert name_vocabulary._cache_path(table, frozenset({"anna"})) != path
+    path.write_text("{not json", encoding="utf-8")
+    table.__dict__.pop("_name_spaces")
+    assert name_vocabulary._read_cached(table, frozenset()) is None
+    assert name_vocabulary.name_spaces(table).by_kind == computed
+    table.__dict__.pop("_name_spaces")  # leave no memo computed under a test's cache

@@ -225,6 +225,10 @@ def name_spaces(table: EmbeddingTable, exclude: frozenset[str] = frozenset()) ->
     memo = table.__dict__.setdefault("_name_spaces", {})
     if exclude in memo:
         return memo[exclude]
+    cached = _read_cached(table, exclude)
+    if cached is not None:
+        memo[exclude] = NameSpaces(table, cached)
+        return memo[exclude]
     cased = any(w[:1].isupper() for w in table.row_words[:5000])
     unit = table.lookup_vectors / np.linalg.norm(
         table.lookup_vectors, axis=1, keepdims=True).clip(min=1e-12)
@@ -283,9 +287,58 @@ def name_spaces(table: EmbeddingTable, exclude: frozenset[str] = frozenset()) ->
                          f"{MIN_NAMES} first names or surnames of the census lists); use "
                          "replace='word' or 'tag'")
     by_kind = dict(found, any={**found["last"], **found["first"]})
+    _write_cached(table, exclude, by_kind)
     spaces = NameSpaces(table, by_kind)
     memo[exclude] = spaces
     return spaces
+
+
+def _cache_path(table: EmbeddingTable, exclude: frozenset[str]) -> Path:
+    """Where the name vocabulary of ``table`` (without ``exclude``) is cached: the user
+    cache (:func:`textdp.tables.cache_dir`), keyed by everything it is computed from: the
+    table's rows and lookup keys, the exclusions, the census and multi-origin lists, and this
+    module's own code (a change to the rules is a new key)."""
+    import hashlib
+
+    from textdp.tables import cache_dir
+
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{table.fingerprint()}|{len(table.key_to_row)}".encode())
+    digest.update("\n".join(sorted(exclude)).encode("utf-8"))
+    for file in (Path(__file__), Path(lexicon.__file__), NAMES_DIR / "vocabulary.tsv",
+                 lexicon.DATA_FILE):
+        digest.update(file.read_bytes())
+    return cache_dir() / "names" / f"{digest.hexdigest()}.json"
+
+
+def _read_cached(table: EmbeddingTable, exclude: frozenset[str]
+                 ) -> dict[str, dict[str, tuple[int, str]]] | None:
+    """The cached :attr:`NameSpaces.by_kind` of ``table``, or ``None`` (none, or
+    unreadable: computed again)."""
+    import json
+
+    try:
+        data = json.loads(_cache_path(table, exclude).read_text(encoding="utf-8"))
+        return {kind: {name: (int(row), str(group)) for name, (row, group) in names.items()}
+                for kind, names in data.items()}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return None
+
+
+def _write_cached(table: EmbeddingTable, exclude: frozenset[str],
+                  by_kind: dict[str, dict[str, tuple[int, str]]]) -> None:
+    """Cache ``by_kind`` atomically; a cache that cannot be written is no error."""
+    import json
+
+    from textdp.files import atomic_output
+
+    path = _cache_path(table, exclude)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_output(path) as f:
+            json.dump(by_kind, f, ensure_ascii=False)
+    except OSError:
+        return
 
 
 def _lower_is_a_word(table: EmbeddingTable, name: str, row: int) -> bool:
