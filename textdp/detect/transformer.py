@@ -256,9 +256,13 @@ def _save_traced(model: Any, folder: str) -> None:
         shapes = torch.randint(0, N_SHAPES, (batch, words), generator=gen)
         return ids, mask, first, shapes
 
+    from textdp.model_packages import quiet_transformers
+
     try:
-        with torch.no_grad(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the tracer's notes on shape-dependent code
+        # the tracer's notes on shape-dependent code; transformers' notes on the model's
+        # attributes it reads (its loss function)
+        with torch.no_grad(), warnings.catch_warnings(), quiet_transformers():
+            warnings.simplefilter("ignore")
             traced = torch.jit.trace(model, example(2, 16, 5), check_trace=False)
             for shape in ((1, 7, 3), (3, 40, 12), (4, 130, 50)):
                 x = example(*shape)
