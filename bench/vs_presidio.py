@@ -25,7 +25,10 @@ input, against a fresh Python running Presidio's one-text script, until the firs
 ``--busy N`` starts N processes that spin on the CPU for the whole measurement (first output
 and passes), as another user's job would; they are ended by their process ids at the end.
 Presidio is optional: without ``presidio-analyzer`` and ``presidio-anonymizer`` the bench
-prints "Presidio not installed" and times textdp alone. Results go to
+prints "Presidio not installed" and times textdp alone. Installed in a side folder on
+``PYTHONPATH`` (``pip install --no-deps --target DIR presidio-analyzer presidio-anonymizer
+tldextract requests-file``: a full install would change spaCy's own dependencies), that
+folder is left off the path of textdp's processes (:func:`engine_env`). Results go to
 ``bench/results/vs_presidio.json``.
 """
 
@@ -263,7 +266,8 @@ class Worker:
         self.proc = subprocess.Popen(
             [sys.executable, os.path.abspath(__file__), "--worker", engine, "--texts-file",
              texts_file, "--batch-size", str(batch_size)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=REPO_ROOT)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=REPO_ROOT,
+            env=engine_env(engine))
         self.ready = self._read()
 
     def _read(self) -> dict[str, Any]:
@@ -288,6 +292,18 @@ class Worker:
         return rss
 
 
+def engine_env(engine: str) -> dict[str, str]:
+    """The environment of an engine's processes: the repository first on the path; for
+    textdp, without the folders that hold Presidio. Presidio registers a spaCy factory entry
+    point (``presidio_hf_token_pipe``) that spaCy imports, with transformers, on any pipeline
+    load in a process that can see it: about 3 s and 150 MB that are Presidio's cost, which a
+    textdp user without Presidio never pays."""
+    extra = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if engine == "textdp":
+        extra = [p for p in extra if not (Path(p) / "presidio_analyzer").is_dir()]
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([os.fspath(REPO_ROOT), *extra]))
+
+
 def first_output(engine: str, line: str) -> tuple[float, float]:
     """Wall seconds until a fresh process prints its first output line for ``line``, and
     that process's peak RSS (MB)."""
@@ -295,8 +311,7 @@ def first_output(engine: str, line: str) -> tuple[float, float]:
         cmd = [sys.executable, "-m", "textdp", "privatize", "-", "--format", "txt"]
     else:
         cmd = [sys.executable, "-c", PRESIDIO_ONE_TEXT]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [os.fspath(REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    env = engine_env(engine)
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, env=env, cwd=REPO_ROOT)
