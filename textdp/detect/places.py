@@ -8,7 +8,7 @@ it found no place. :func:`with_places` adds, for the place labels among the targ
   :class:`~textdp.detect.spacy_ner.SpacyNERDetector`), where the detector is not that NER
   already: its place spans;
 * with ``GPE`` among them, a lookup of the public names of countries, US states and cities of
-  15,000 people or more (GeoNames, ``textdp/data/place_lookup.txt``,
+  15,000 people or more (GeoNames, ``textdp/data/place_lookup.tsv``,
   :class:`GazetteerPlaces`): spaCy's NER alone missed 40 % of the little-known cities of the
   quasi dev sample (``textdp evaluate quasi``).
 
