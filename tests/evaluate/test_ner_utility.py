@@ -90,6 +90,20 @@ def test_names_are_consistent_within_an_article():
     assert second[2].tokens[1] != "Smiths"
 
 
+def test_gold_targets_replace_the_gold_persons_only():
+    def every_capital(docs):  # a detector that takes every capitalised word for a name
+        return [[(t.i, t.i + 1, "PERSON") for t in doc if t.text[:1].isupper()] for doc in docs]
+
+    privatizer = nu.make_privatizer("gold", {"replace": "name", "detector": every_capital},
+                                    seed=4)
+    private, stats = nu.privatize_documents(DOCUMENTS, privatizer, gold_targets=True)
+    assert stats.person_changed == stats.person_tokens > 0 and stats.other_changed == 0
+    assert [s.tags for d in private for s in d] == [s.tags for d in DOCUMENTS for s in d]
+    _, detected = nu.privatize_documents(DOCUMENTS, privatizer)  # the detector's targets
+    assert detected.other_changed > 0
+    assert nu.parse_variants("gold") == {"gold": {"replace": "name"}} and "gold" in nu.GOLD_TARGETS
+
+
 def test_tags_replace_every_person_token():
     privatizer = nu.make_privatizer("tag", {"replace": "tag", "detector": name_detector})
     private, stats = nu.privatize_documents(DOCUMENTS, privatizer)
@@ -237,7 +251,7 @@ def test_cli_parses_variants():
 
 @pytest.mark.parametrize("argv, message", [
     (["--variants", "original,bogus"], "variants must be a comma-separated subset of "
-                                       "original, name, word, tag; got bogus"),
+                                       "original, name, word, tag, gold; got bogus"),
     (["--variants", ","], "got nothing"),
     (["--variant", "noequals"], "--variant must look like NAME="),
     (["--variant", "x=[1]"], "expected a JSON object"),

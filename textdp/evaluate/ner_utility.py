@@ -10,8 +10,10 @@ A *variant* is ``original`` (no privatization) or a mapping of
 ones: ``name`` = ``{"replace": "name"}`` (person names become public names, one per distinct
 name and document), ``word`` = ``{"replace": "word"}`` (any public word, the behaviour before
 the ``replace`` option) and ``tag`` = ``{"replace": "tag"}`` (a placeholder such as
-``[PERSON]``); ``--variant NAME=JSON`` defines or overrides one (``{}``: the Privatizer's
-defaults).
+``[PERSON]``) and ``gold`` = ``{"replace": "name"}`` with the gold person spans as the
+targets instead of the detector's (:data:`GOLD_TARGETS`: an upper bound that separates what
+detection costs from what the substitution does); ``--variant NAME=JSON`` defines or
+overrides one (``{}``: the Privatizer's defaults).
 
 How it is measured:
 
@@ -69,7 +71,13 @@ KNOWN_VARIANTS: dict[str, dict[str, Any]] = {
     "name": {"replace": "name"},
     "word": {"replace": "word"},
     "tag": {"replace": "tag"},
+    "gold": {"replace": "name"},
 }
+#: Variants whose targets are the gold person spans instead of the detector's: what the
+#: default output would train with a detector that neither misses a name nor takes another
+#: word for one (the part of the utility gap that is detection's, against the part that is
+#: the names themselves).
+GOLD_TARGETS = frozenset({"gold"})
 DEFAULT_VARIANTS = (ORIGINAL, "word", "name")
 # Articles per privatize_docs call: ~32 articles are ~470 sentences, ~6,800 tokens (one
 # detector batch, one noise draw and one decode each; fast batched, slow one by one).
@@ -279,7 +287,7 @@ def _batches(items: Sequence[Any], size: int) -> Iterator[Sequence[Any]]:
 
 
 def privatize_documents(documents: Sequence[Document], privatizer: Any, *,
-                        batch_articles: int = BATCH_ARTICLES
+                        batch_articles: int = BATCH_ARTICLES, gold_targets: bool = False
                         ) -> tuple[list[Document], PrivatizationStats]:
     """The documents with every word replaced by what ``privatizer`` writes for it, the tags
     untouched, and what changed.
@@ -288,7 +296,8 @@ def privatize_documents(documents: Sequence[Document], privatizer: Any, *,
     spaCy ``Doc`` of the privatizer's pipeline vocabulary, so the detector sees the gold
     tokenization and :meth:`~textdp.privatizer.Privatizer.privatize_docs` returns exactly one
     word per gold token. Docs are made and privatized in a spaCy memory zone per batch (their
-    strings are not kept in the pipeline's string store). Raises ``ValueError`` (naming the
+    strings are not kept in the pipeline's string store). ``gold_targets``: the gold person
+    spans are the targets (the detector does not run). Raises ``ValueError`` (naming the
     document and position, not the text) when the privatizer breaks that alignment.
     """
     from spacy.tokens import Doc
@@ -302,6 +311,7 @@ def privatize_documents(documents: Sequence[Document], privatizer: Any, *,
     for first, batch in zip(range(0, len(documents), batch_articles),
                             _batches(documents, batch_articles)):
         layouts: list[list[int]] = []  # per document: the start of each sentence in its doc
+        gold: list[list[tuple[int, int, str]]] = []  # per document: its gold person spans
         with transient_strings(nlp):
             docs = []
             for document in batch:
@@ -312,7 +322,12 @@ def privatize_documents(documents: Sequence[Document], privatizer: Any, *,
                                          initial=0))
                 docs.append(Doc(nlp.vocab, words=words, spaces=spaces))
                 layouts.append(starts)
-            private = privatizer.privatize_docs(docs)
+                gold.append([(start + a, start + b, PERSON)
+                             for sentence, start in zip(document, starts)
+                             for a, b, label in iob_spans(sentence.tags)
+                             if normalise_label(label) == PERSON])
+            private = privatizer.privatize_docs(docs, gold) if gold_targets else \
+                privatizer.privatize_docs(docs)
             sizes = [len(doc) for doc in docs]
         for k, (document, starts, size, (new_words, report)) in enumerate(
                 zip(batch, layouts, sizes, private)):
@@ -530,7 +545,8 @@ def _run_variant(name: str, kwargs: Mapping[str, Any] | None, train_docs: Sequen
     privatizer = None
     if kwargs is not None:
         privatizer = make_privatizer(name, kwargs, epsilon=epsilon, seed=seed)
-        documents, stats = privatize_documents(train_docs, privatizer)
+        documents, stats = privatize_documents(train_docs, privatizer,
+                                               gold_targets=name in GOLD_TARGETS)
         share = stats.person_changed_share
         other = stats.other_changed_share
         say(f"{name}: privatized in {time.perf_counter() - start:.0f} s; gold person "
