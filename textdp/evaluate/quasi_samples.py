@@ -75,34 +75,29 @@ def date_value(rng: np.random.Generator) -> str:
     d = int(rng.integers(1, 29))
     when = datetime.date(y, m, d)
     month = _MONTHS[m - 1]
-    style = int(rng.integers(14))
-    if style == 0:
-        return f"{y}-{m:02d}-{d:02d}"
-    if style == 1:
-        return f"{y}/{m:02d}/{d:02d}"
-    if style == 2:
-        return f"{m}/{d}/{y}"
-    if style == 3:
-        return f"{m:02d}/{d:02d}/{y % 100:02d}" if 1931 <= y <= 2030 else f"{m:02d}/{d:02d}/{y}"
-    if style == 4:
-        return f"{d:02d}.{m:02d}.{y}"
-    if style == 5:
-        return f"{d}-{m}-{y}"
-    if style == 6:
-        return f"{month} {d}, {y}"
-    if style == 7:
-        return f"{month[:3]}. {d}{_ordinal(d)} {y}"
-    if style == 8:
-        return f"{d} {month} {y}"
-    if style == 9:
-        return f"{d}{_ordinal(d)} of {month[:3]} {y}"
-    if style == 10:
-        return f"{d:02d}-{month[:3].upper()}-{y}"
-    if style == 11:
-        return f"{month} {y}"
-    if style == 12:
-        return f"{_WEEKDAYS[when.weekday()]}, {month} {d}, {y}"
-    return f"{y}-{m:02d}-{d:02d}T{int(rng.integers(24)):02d}:30"
+    style = int(rng.integers(len(_DATE_STYLES) + 1))
+    if style < len(_DATE_STYLES):
+        return _DATE_STYLES[style](y, m, d, month, when)
+    return f"{y}-{m:02d}-{d:02d}T{int(rng.integers(24)):02d}:30"  # with a time: one more draw
+
+
+#: Date styles, each ``(year, month, day, month name, date) -> text``.
+_DATE_STYLES = (
+    lambda y, m, d, month, when: f"{y}-{m:02d}-{d:02d}",
+    lambda y, m, d, month, when: f"{y}/{m:02d}/{d:02d}",
+    lambda y, m, d, month, when: f"{m}/{d}/{y}",
+    lambda y, m, d, month, when: f"{m:02d}/{d:02d}/{y % 100:02d}" if 1931 <= y <= 2030
+    else f"{m:02d}/{d:02d}/{y}",
+    lambda y, m, d, month, when: f"{d:02d}.{m:02d}.{y}",
+    lambda y, m, d, month, when: f"{d}-{m}-{y}",
+    lambda y, m, d, month, when: f"{month} {d}, {y}",
+    lambda y, m, d, month, when: f"{month[:3]}. {d}{_ordinal(d)} {y}",
+    lambda y, m, d, month, when: f"{d} {month} {y}",
+    lambda y, m, d, month, when: f"{d}{_ordinal(d)} of {month[:3]} {y}",
+    lambda y, m, d, month, when: f"{d:02d}-{month[:3].upper()}-{y}",
+    lambda y, m, d, month, when: f"{month} {y}",
+    lambda y, m, d, month, when: f"{_WEEKDAYS[when.weekday()]}, {month} {d}, {y}",
+)
 
 
 #: Age expressions; form 5 is the clinical ``34M``/``34F`` (an adult age and a sex letter).
@@ -170,7 +165,7 @@ def check(per_label: int = 100, n_ordinary: int = 600, seed: int = 0,
     ``DATE``/``AGE`` span touches."""
     from textdp import Privatizer
     from textdp.mechanisms import geometric
-    from textdp.quasi import QuasiReleases
+    from textdp.quasi import AGE_MAX_UNCHANGED
 
     items = positives(per_label, seed) + negatives(n_ordinary, seed)
     settings = {k: v for k, v in (("epsilon_date", epsilon_date),
@@ -195,9 +190,9 @@ def check(per_label: int = 100, n_ordinary: int = 600, seed: int = 0,
                           for a, b, label in spans)
             s["missed"] += not covered
             s["unchanged"] += it.value in res.text
-    releases = QuasiReleases(config.epsilon_date, config.epsilon_age)
+    age_shift = geometric.displacement_for(config.epsilon_age, AGE_MAX_UNCHANGED)
     for label, eps, displacement in (("DATE", config.epsilon_date, 0),
-                                     ("AGE", config.epsilon_age, releases.age_displacement)):
+                                     ("AGE", config.epsilon_age, age_shift)):
         if label in stats:
             stats[label]["p_zero"] = geometric.zero_probability(eps, displacement)
     return stats
