@@ -58,13 +58,14 @@ def lookup_names() -> dict[str, str]:
 
 
 @functools.lru_cache(maxsize=1)
-def _lookup_keys() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
-    """``(as written, upper case, lower case)`` forms of the names → the name; the lower-case
-    form only for countries, states and cities."""
+def _lookup_keys() -> tuple[dict[str, str], dict[str, str]]:
+    """``(upper case, lower case)`` forms of the names → the name (names as written are the
+    keys of :func:`lookup_names`); the lower-case form only for countries, states and
+    cities."""
     names = lookup_names()
     upper = {name.upper(): name for name in names}
     lower = {name.lower(): name for name, kind in names.items() if kind != "town"}
-    return {name: name for name in names}, upper, lower
+    return upper, lower
 
 
 def listed_kind(word: str) -> str | None:
@@ -73,9 +74,11 @@ def listed_kind(word: str) -> str | None:
     are no places."""
     if not word[:1].isupper() or word.casefold() in CALENDAR:
         return None
-    written, upper, _ = _lookup_keys()
-    name = written.get(word) or (upper.get(word) if len(word) > 2 and word.isupper() else None)
-    return None if name is None else lookup_names()[name]
+    names = lookup_names()
+    upper, _ = _lookup_keys()
+    name = word if word in names else (
+        upper.get(word) if len(word) > 2 and word.isupper() else None)
+    return None if name is None else names[name]
 
 
 class GazetteerPlaces:
@@ -136,7 +139,7 @@ class GazetteerPlaces:
 
     def _spans(self, words: Sequence[str], spaces: Sequence[str],
                ambiguous: Callable[[str, str], bool]) -> list[Span]:
-        written, upper, lower = _lookup_keys()
+        upper, lower = _lookup_keys()
         out: list[Span] = []
         i, n = 0, len(words)
         while i < n:
@@ -145,7 +148,7 @@ class GazetteerPlaces:
                 for end in range(min(n, i + MAX_PLACE_TOKENS), i, -1):
                     run = words[i:end]
                     key = "".join(w + s for w, s in zip(run, spaces[i:end - 1])) + run[-1]
-                    name = self._match(key, run, written, upper, lower, ambiguous)
+                    name = self._match(key, run, upper, lower, ambiguous)
                     if name is not None and self._stands(words, i, end, name, ambiguous):
                         found = end
                         break
@@ -157,11 +160,11 @@ class GazetteerPlaces:
         return out
 
     @staticmethod
-    def _match(key: str, run: Sequence[str], written: dict[str, str], upper: dict[str, str],
-               lower: dict[str, str], ambiguous: Callable[[str, str], bool]) -> str | None:
+    def _match(key: str, run: Sequence[str], upper: dict[str, str], lower: dict[str, str],
+               ambiguous: Callable[[str, str], bool]) -> str | None:
         """The name ``key`` spells as written, in capitals or in lower case, or ``None``."""
         if key[:1].isupper():
-            name = written.get(key)
+            name = key if key in lookup_names() else None
             if name is None and len(key) > 2 and all(w.isupper() for w in run if w.isalpha()):
                 name = upper.get(key)
             return name

@@ -312,6 +312,7 @@ def privatize_documents(documents: Sequence[Document], privatizer: Any, *,
                             _batches(documents, batch_articles)):
         layouts: list[list[int]] = []  # per document: the start of each sentence in its doc
         gold: list[list[tuple[int, int, str]]] = []  # per document: its gold person spans
+        # (with gold_targets only)
         with transient_strings(nlp):
             docs = []
             for document in batch:
@@ -322,10 +323,11 @@ def privatize_documents(documents: Sequence[Document], privatizer: Any, *,
                                          initial=0))
                 docs.append(Doc(nlp.vocab, words=words, spaces=spaces))
                 layouts.append(starts)
-                gold.append([(start + a, start + b, PERSON)
-                             for sentence, start in zip(document, starts)
-                             for a, b, label in iob_spans(sentence.tags)
-                             if normalise_label(label) == PERSON])
+                if gold_targets:
+                    gold.append([(start + a, start + b, PERSON)
+                                 for sentence, start in zip(document, starts)
+                                 for a, b, label in iob_spans(sentence.tags)
+                                 if normalise_label(label) == PERSON])
             private = privatizer.privatize_docs(docs, gold) if gold_targets else \
                 privatizer.privatize_docs(docs)
             sizes = [len(doc) for doc in docs]
