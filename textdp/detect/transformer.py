@@ -256,6 +256,7 @@ def _save_traced(model: Any, folder: str) -> None:
         shapes = torch.randint(0, N_SHAPES, (batch, words), generator=gen)
         return ids, mask, first, shapes
 
+    from textdp.files import atomic_output
     from textdp.model_packages import quiet_transformers
 
     try:
@@ -270,12 +271,8 @@ def _save_traced(model: Any, folder: str) -> None:
                     return
         path = traced_path(folder)
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        try:
-            torch.jit.save(traced, str(temporary))
-            os.replace(temporary, path)
-        finally:
-            temporary.unlink(missing_ok=True)
+        with atomic_output(path, binary=True) as f:
+            torch.jit.save(traced, f)
     except (RuntimeError, OSError):
         return
 
