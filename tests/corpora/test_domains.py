@@ -47,3 +47,21 @@ def test_enron_reader_keeps_pronouns_groups_and_titles_out(tmp_path):
     # "I" is a pronoun, "Mr." a title, "the Natural Gas Group" not written as a name; a
     # mention that never closes (the last "Donoho") is no mention.
     assert names == ["Donoho"]
+
+
+def test_enron_reader_counts_initials_and_names_the_census_lacks(tmp_path):
+    """Names of any origin are names (the census lists know neither ``Zhiyong`` nor
+    ``Soykok``), a middle initial inside a name is a name word (not the article "a"), and a
+    chain whose mentions name a group or a distribution list is not."""
+    from textdp.corpora.domains import read_enron
+
+    rows = [("Sheri", "(P0"), ("A.", "-"), ("Righi", "P0)"), ("asked", "-"),
+            ("Zhiyong", "(P1)"), ("and", "-"), ("Gulay", "(P2"), ("Soykok", "P2)"),
+            ("to", "-"), ("write", "-"), ("a", "-"), ("note", "-"), ("to", "-"),
+            ("DL", "(P3"), ("-", "-"), ("IT", "-"), ("Calgary", "P3)"), ("and", "-"),
+            ("Mommy", "(P4)")]
+    (tmp_path / "t.conll").write_text(
+        "".join(f"{w}\tX\t{m}\t-\n" for w, m in rows), encoding="utf-8")
+    (thread,) = read_enron(tmp_path)
+    names = [thread.tokens[k] for s, e, _ in thread.spans for k in range(s, e)]
+    assert names == ["Sheri", "A.", "Righi", "Zhiyong", "Gulay", "Soykok"]

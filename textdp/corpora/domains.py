@@ -117,8 +117,17 @@ _MARK = re.compile(r"^(\()?([A-Z])(\d+)\*?(\))?$")
 # Words of a person mention that are not a name: pronouns, determiners, kinship and titles.
 _NOT_NAME_WORDS = frozenset({
     "i", "you", "we", "he", "she", "they", "me", "him", "her", "us", "them", "my", "your",
-    "our", "his", "their", "its", "the", "a", "an", "uncle", "aunt",
+    "our", "his", "their", "its", "the", "a", "an", "uncle", "aunt", "mom", "mommy", "dad",
+    "daddy",
 })
+# Head words of a person mention that names a group of people, not a person ("Natural Gas
+# Reliability Advisory Group", "The 3 SME", "DL - IT Calgary": a distribution list).
+_GROUP_WORDS = frozenset({
+    "group", "groups", "team", "teams", "department", "dept", "committee", "council", "board",
+    "staff", "sme", "smes", "desk", "dl", "it", "office", "members", "association", "company",
+    "inc", "corp", "llc", "ltd",
+})
+_INITIAL = re.compile(r"^[A-Z]\.$")  # "A." of "Sheri A. Righi", not the article "a"
 _MAX_NAME_MENTION = 8  # tokens; longer person mentions are descriptions ("the head of ...")
 
 
@@ -170,7 +179,7 @@ def _name_like(tokens: Sequence[str]) -> bool:
 def _name_token(token: str) -> bool:
     from textdp.detect.rules import TITLES
 
-    if "@" in token:
+    if "@" in token or _INITIAL.match(token):
         return True
     key = token.casefold().rstrip(".")
     return (token[:1].isupper() and any(c.isalpha() for c in token)
@@ -194,8 +203,8 @@ def read_enron(folder: str | os.PathLike[str]) -> list[Sentence]:
         persons = [(c, s, e) for kind, c, s, e in mentions
                    if kind == "P" and _name_like(flat[s:e])]
         named = {c for c, s, e in persons
-                 if any("@" in t or (_name_token(t) and (is_first_name(t) or is_surname(t)))
-                        for t in flat[s:e])}
+                 if any(_name_token(t) for t in flat[s:e])
+                 and not any(t.casefold() in _GROUP_WORDS for t in flat[s:e])}
         is_name = [False] * len(flat)
         for c, s, e in persons:
             if c in named:
