@@ -36,8 +36,10 @@ def noisy() -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(days), np.asarray(years)
 
 
-#: The age noise's displacement at ε_age = 0.5 (P(Z = 0) ≤ 1 %).
+#: The age noise's displacement at ε_age = 0.5 (P(Z = 0) ≤ 1 %), and the date offset's at
+#: ε_date = 0.5 (P(|Z| ≤ 15 days) ≤ 1 %).
 AGE_SHIFT = geometric.displacement_for(0.5, 0.01)
+DATE_SHIFT = geometric.displacement_for(0.5, 0.01, 15)
 
 
 def chi2_pvalue(draws: np.ndarray, epsilon: float, cells: int = 4,
@@ -52,7 +54,8 @@ def chi2_pvalue(draws: np.ndarray, epsilon: float, cells: int = 4,
 
 def test_date_offsets_and_age_noise_follow_the_geometric_law(noisy):
     days, years = noisy
-    assert chi2_pvalue(days, 0.5) > 1e-3
+    assert DATE_SHIFT == 24 and chi2_pvalue(days, 0.5, displacement=DATE_SHIFT) > 1e-3
+    assert (np.abs(days) <= 15).mean() < 0.02  # P(|Z| ≤ 15) = 0.7 %
     assert AGE_SHIFT == 6 and chi2_pvalue(years, 0.5, displacement=AGE_SHIFT) > 1e-3
     assert (years == 0).mean() < 0.02  # P(Z = 0) = 0.8 %
     # independent draws: the two do not move together
@@ -63,10 +66,12 @@ def test_the_same_test_rejects_another_epsilon(noisy):
     """Positive control: the draws are far from the law of half or twice their ε."""
     days, years = noisy
     for eps in (0.25, 1.0):
-        assert chi2_pvalue(days, eps) < 1e-6
+        assert chi2_pvalue(days, eps, displacement=DATE_SHIFT) < 1e-6
         assert chi2_pvalue(years, eps, displacement=AGE_SHIFT) < 1e-6
-    # and the ages from the undisplaced law of their ε
-    assert chi2_pvalue(years, 0.5) < 1e-6
+    # and both from the undisplaced law of their ε, or one displaced a day less or more
+    assert chi2_pvalue(days, 0.5) < 1e-6 and chi2_pvalue(years, 0.5) < 1e-6
+    for shift in (DATE_SHIFT - 1, DATE_SHIFT + 1):
+        assert chi2_pvalue(days, 0.5, displacement=shift) < 1e-3
 
 
 TEXT = ("Maria Lopez, a 67 y/o woman, was admitted on March 4, 2021 and discharged "

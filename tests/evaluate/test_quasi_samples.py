@@ -28,6 +28,14 @@ def test_the_generator_makes_real_dates_and_ages_of_many_styles():
     assert set(kinds) == {"city", "country"} and 60 <= kinds.count("city") <= 140
 
 
+def test_unchanged_means_the_value_as_itself():
+    from textdp.evaluate.quasi_samples import unchanged
+
+    assert unchanged("5 y/o", "A 5 y/o boy") and unchanged("March 1991", "in March 1991.")
+    assert not unchanged("5 y/o", "A 15 y/o boy") and not unchanged("34M", "a 134M budget")
+    assert not unchanged("1/2/2020", "on 11/2/2020")
+
+
 def test_the_check_runs_through_the_quasi_preset():
     stats = check(per_label=15, n_ordinary=40, seed=2)
     assert stats["DATE"]["n"] == stats["AGE"]["n"] == stats["PLACE"]["n"] == 15
@@ -35,5 +43,6 @@ def test_the_check_runs_through_the_quasi_preset():
     assert stats["PLACE"]["unchanged"] <= 2 and stats["PLACE"]["missed"] <= 3
     assert stats["DATE"]["missed"] == stats["AGE"]["missed"] == 0
     assert stats["AGE"]["p_zero"] == geometric.zero_probability(0.2, 9) < 0.01
-    assert stats["DATE"]["p_zero"] == geometric.zero_probability(0.01) < 0.01
+    assert stats["DATE"]["p_zero"] == geometric.zero_probability(0.01, 219) < 0.001
+    assert stats["DATE"]["unchanged"] == 0
     assert sum(s["taken"] for label, s in stats.items() if label.startswith("ordinary:")) == 0

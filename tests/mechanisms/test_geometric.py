@@ -111,3 +111,20 @@ def test_displacement_for_the_least_shift_under_the_bound():
             geometric.pmf(0, 0.3, bad)
     with pytest.raises(ValueError, match="max_zero"):
         geometric.displacement_for(0.2, 0.0)
+
+
+def test_displacement_within_a_window():
+    """Date offsets: the least m that keeps P(|Z| ≤ 15) at 1 %, so a month-and-year date keeps
+    its month at most that often; the share is the pmf summed over the window."""
+    m = geometric.displacement_for(0.01, 0.01, within=15)
+    assert m == 219
+    share = geometric.within_probability(0.01, m, 15)
+    assert share <= 0.01 < geometric.within_probability(0.01, m - 1, 15)
+    assert share == pytest.approx(geometric.pmf(np.arange(-15, 16), 0.01, m).sum())
+    assert geometric.within_probability(0.3, 4, 0) == geometric.zero_probability(0.3, 4)
+    # Drawn: the share of 200,000 offsets within the window matches (4 standard errors).
+    draws = geometric.sample(0.01, np.random.default_rng(5), size=200_000, displacement=m)
+    assert abs((np.abs(draws) <= 15).mean() - share) < 4 * math.sqrt(share / 200_000)
+    for bad in (-1, 2.5, True):
+        with pytest.raises(ValueError, match="within"):
+            geometric.within_probability(0.3, 0, bad)

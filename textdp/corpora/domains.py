@@ -189,13 +189,12 @@ def _name_token(token: str) -> bool:
 def read_enron(folder: str | os.PathLike[str]) -> list[Sentence]:
     """The Enron threads of ``folder`` (``*.conll``, sorted), one :class:`Sentence` each: the
     thread's tokens with a line-break token between lines, ``B-PER``/``I-PER`` on its name
-    tokens. A name token is a capitalised word (not a pronoun or title) or an e-mail address
-    inside a name-like person mention (:func:`_name_like`) of a chain that shows a name: one
-    of its name-like mentions holds an address or a word of the census name lists
-    (``Lindy``, ``Donoho``), so a group written in capitals ("Natural Gas Reliability
-    Advisory Group") is not a name."""
-    from textdp.detect.lexicon import is_first_name, is_surname
-
+    tokens. A name token is a capitalised word (not a pronoun, kinship word or title), an
+    initial (``A.``) or an e-mail address inside a name-like person mention
+    (:func:`_name_like`) of a chain that shows a name: one of its name-like mentions holds a
+    name token and no group word (:data:`_GROUP_WORDS`), so a group written in capitals
+    ("Natural Gas Reliability Advisory Group") is not a name, while names of any origin
+    (``Zhiyong``, ``Gulay Soykok``) are, whether or not the census lists know them."""
     out = []
     for path in sorted(Path(folder).glob("*.conll")):
         lines, mentions = enron_mentions(path)

@@ -17,8 +17,10 @@ centred on −m and +m instead of 0. Its log-pmf also changes by at most ε betw
 integers (``| |k| − m |`` is 1-Lipschitz in k), so the guarantee is the same, e^(ε·|x − x'|);
 what changes is where the mass sits: ``P(Z = 0)`` falls from ``tanh(ε/2)`` to ``α^m / S``
 (:func:`zero_probability`), at the price of a larger typical error (about m + 1/ε instead of
-1/ε). :func:`displacement_for` gives the least m that keeps ``P(Z = 0)`` under a bound, so a
-value comes back unchanged at most that often (ages: 1 % at ε = 0.2 per year with m = 9).
+1/ε). :func:`displacement_for` gives the least m that keeps ``P(|Z| ≤ w)`` under a bound, so a
+value comes back unchanged (w = 0), or within w units, at most that often (ages: 1 % at
+ε = 0.2 per year with m = 9; date offsets: 1 % within 15 days, so a date written as a month
+and a year keeps its month at most that often).
 It is drawn exactly as a mixture: ``|Z| = 0``; ``m − G`` with G a geometric truncated to
 ``{0, …, m − 1}``; or ``m + G'`` with G' geometric on ``{1, 2, …}``; the sign uniform.
 
@@ -62,13 +64,23 @@ def zero_probability(epsilon: float, displacement: int = 0) -> float:
     return float(pmf(0, epsilon, displacement))
 
 
-def displacement_for(epsilon: float, max_zero: float) -> int:
-    """The least displacement whose ``P(Z = 0)`` is at most ``max_zero`` (0 when the plain
-    law's ``tanh(ε/2)`` already is)."""
+def within_probability(epsilon: float, displacement: int = 0, within: int = 0) -> float:
+    """``P(|Z| ≤ within)``: how often a released value stays within ``within`` units of its
+    input (``within = 0``: :func:`zero_probability`)."""
+    if isinstance(within, bool) or not isinstance(within, int) or within < 0:
+        raise ValueError(f"within must be an integer >= 0, got {within!r}")
+    return float(pmf(np.arange(-within, within + 1), epsilon, displacement).sum())
+
+
+def displacement_for(epsilon: float, max_zero: float, within: int = 0) -> int:
+    """The least displacement whose ``P(|Z| ≤ within)`` is at most ``max_zero`` (0 when the
+    plain law's already is; ``within = 0``: ``P(Z = 0)``, ``tanh(ε/2)`` undisplaced). A
+    linear scan: the share is not monotone in m while m < ``within``."""
     if not 0 < max_zero < 1:
         raise ValueError(f"max_zero must be in (0, 1), got {max_zero!r}")
+    check_epsilon(epsilon)
     m = 0
-    while zero_probability(epsilon, m) > max_zero:
+    while within_probability(epsilon, m, within) > max_zero:
         m += 1
     return m
 
