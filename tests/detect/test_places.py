@@ -1,4 +1,4 @@
-"""spaCy's place spans beside any detector (textdp.detect.places)."""
+"""spaCy's entity spans and the place lookup beside any detector (textdp.detect.places)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import pytest
 
 from textdp.detect.places import (
     PLACE_LABELS,
+    EntityUnion,
     GazetteerPlaces,
-    PlaceUnion,
     listed_kind,
     lookup_names,
-    with_places,
+    with_entities,
     word_test,
 )
 from textdp.detect.spacy_ner import SpacyNERDetector
@@ -30,7 +30,7 @@ def _listed(docs):
 
 
 def test_place_spans_join_off_the_detectors_persons():
-    union = PlaceUnion(_inner, ["GPE"], ner=_ner, gazetteer=_listed)
+    union = EntityUnion(_inner, ["GPE"], ner=_ner, gazetteer=_listed)
     # "Jordan" inside a person the detector found stays a name; ORG and LOC are not wanted;
     # the lookup adds only what overlaps neither a person nor a place of the NER.
     assert union([object()]) == [[(0, 2, "PERSON"), (3, 5, "GPE"), (9, 11, "GPE")]]
@@ -51,7 +51,7 @@ def test_a_sure_place_takes_a_persons_tokens_and_a_longer_name_the_ners():
             return [[((3, 4, "GPE"), True), ((8, 9, "GPE"), False), ((11, 13, "GPE"), False)]
                     for _ in docs]
 
-    union = PlaceUnion(inner, ["GPE"], ner=ner, gazetteer=Listed())
+    union = EntityUnion(inner, ["GPE"], ner=ner, gazetteer=Listed())
     assert union([object()]) == [[(3, 4, "GPE"), (7, 9, "PERSON"), (11, 13, "GPE")]]
     found = union.findings([object()])[0]
     assert [(f.start, f.label, f.detector) for f in found if f.label == "GPE"] == \
@@ -66,8 +66,8 @@ def test_sure_places_follow_a_cue_and_are_no_common_name(nlp):
 
 
 def test_the_lookup_joins_only_for_gpe():
-    assert isinstance(PlaceUnion(_inner, ["GPE"], ner=_ner).gazetteer, GazetteerPlaces)
-    assert PlaceUnion(_inner, ["LOC", "FAC"], ner=_ner).gazetteer is None
+    assert isinstance(EntityUnion(_inner, ["GPE"], ner=_ner).gazetteer, GazetteerPlaces)
+    assert EntityUnion(_inner, ["LOC", "FAC"], ner=_ner).gazetteer is None
 
 
 @pytest.fixture(scope="module")
@@ -110,14 +110,31 @@ def test_lookup_list_and_word_test(nlp):
     assert not word_test(type("V", (), {"strings": nlp.vocab.strings})())("Reading")
 
 
-def test_with_places_only_where_a_place_is_a_target():
-    assert with_places(_inner, ("PERSON", "EMAIL")) is _inner
-    assert with_places(_inner, "all") is _inner
-    assert with_places(_inner, None) is _inner
+def test_with_entities_only_where_an_entity_label_is_a_target():
+    assert with_entities(_inner, ("PERSON", "EMAIL")) is _inner
+    assert with_entities(_inner, ("PERSON", "DATE")) is _inner  # the date recogniser's
+    assert with_entities(_inner, "all") is _inner
+    assert with_entities(_inner, None) is _inner
     ner = SpacyNERDetector()
-    assert with_places(ner, PLACE_LABELS) is ner  # spaCy's NER finds places already
-    wrapped = with_places(_inner, ("PERSON", "GPE", "FAC"))
-    assert isinstance(wrapped, PlaceUnion) and wrapped.labels == ("GPE", "FAC")
+    assert with_entities(ner, PLACE_LABELS) is ner  # spaCy's NER finds them already
+    wrapped = with_entities(_inner, ("PERSON", "GPE", "FAC", "ORG", "NORP"))
+    assert isinstance(wrapped, EntityUnion) and wrapped.labels == ("GPE", "FAC", "ORG", "NORP")
+
+
+def test_organisations_and_groups_are_found_beside_the_default_detector():
+    """`targets="pii,ORG"` (docs/pii.md) or `NORP` with the default detector, which finds
+    persons only, used to replace nothing: the NER's spans of those labels join it, off the
+    detector's persons."""
+    from textdp import Privatizer
+
+    text = "Anna Berg, a French Catholic, left Google for the Red Cross."
+    for label, words in (("ORG", {"Google", "Red", "Cross"}), ("NORP", {"French", "Catholic"})):
+        out = Privatizer(targets=["PERSON", label], seed=0, report_spans=True)(text)
+        found = {text[a:b] for a, b, lab, *_ in out.report.spans if lab == label}
+        # spaCy's spans may hold the article ("the Red Cross", "a French")
+        assert words <= {w for span in found for w in span.split()} <= words | {"the", "a"}
+        assert not any(w in out.text for w in words | {"Anna", "Berg"})
+        assert out.text.startswith(tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) and " left " in out.text
 
 
 def test_listed_kind_as_written_or_in_capitals():

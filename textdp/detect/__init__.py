@@ -26,7 +26,7 @@ from textdp.detect import (  # noqa: F401
 )
 from textdp.detect.base import Detector, Finding, Span, find, merge_spans, normalise_label
 from textdp.detect.ensemble import build_spec
-from textdp.detect.places import with_places
+from textdp.detect.places import with_entities
 from textdp.detect.registry import available, register_detector, registry
 from textdp.detect.spacy_ner import SpacyNERDetector
 from textdp.detect.spec import (
@@ -117,8 +117,8 @@ def build_detector(spec: Any = None, *, device: Any = "cpu", targets: Any = None
                    threshold: float | None = None, phone_region: str | None = None
                    ) -> Detector:
     """The whole detection stage: :func:`create_detector` of ``spec``, with the PII
-    recognisers of the PII labels in ``targets`` (:func:`with_pii`) and spaCy's place spans
-    for its place labels (:func:`~textdp.detect.places.with_places`), then the allow and deny
+    recognisers of the PII labels in ``targets`` (:func:`with_pii`) and spaCy's entity spans
+    for its entity labels (:func:`~textdp.detect.places.with_entities`), then the allow and deny
     lists and the score threshold (:class:`~textdp.detect.lists.ListDetector`, outermost, so
     an allowed word is never targeted whatever found it). ``phone_region``: where phone
     numbers without a country code are read (``None``: ``"US"``). Every argument is
@@ -130,7 +130,7 @@ def build_detector(spec: Any = None, *, device: Any = "cpu", targets: Any = None
         from textdp.detect.pii import check_region
 
         phone_region = check_region(phone_region)
-    detector = with_pii(with_places(create_detector(spec, device=device), wanted), targets,
+    detector = with_pii(with_entities(create_detector(spec, device=device), wanted), targets,
                         phone_region)
     if allow is None and deny is None and threshold is None:
         return detector

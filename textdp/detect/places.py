@@ -1,7 +1,7 @@
 """Places for the place targets: spaCy's NER and a gazetteer lookup, beside any detector.
 
 The default detector finds persons only, so ``targets="GPE"`` (or the ``quasi`` preset) with
-it found no place. :func:`with_places` adds, for the place labels among the targets
+it found no place. :func:`with_entities` adds, for the place labels among the targets
 (:data:`PLACE_LABELS`):
 
 * the embedded spaCy pipeline's NER (``en_core_web_md``,
@@ -12,7 +12,7 @@ it found no place. :func:`with_places` adds, for the place labels among the targ
   :class:`GazetteerPlaces`): spaCy's NER alone missed 40 % of the little-known cities of the
   quasi dev sample (``textdp evaluate quasi``).
 
-Place spans are kept where no person token of the detector lies (a name the detector found
+Entity spans are kept where no person token of the detector lies (a name the detector found
 stays a name: "Jordan" in "Michael Jordan").
 """
 
@@ -30,6 +30,12 @@ from textdp.detect.spacy_ner import SpacyNERDetector
 #: spaCy's (OntoNotes) place labels: countries, cities and states (GPE); other locations
 #: (LOC: mountains, rivers, regions); facilities (FAC: buildings, airports, roads).
 PLACE_LABELS = ("GPE", "LOC", "FAC")
+#: The NER labels :func:`with_entities` adds beside a detector when targeted: spaCy's
+#: OntoNotes labels but ``PERSON`` (the detector's) and ``DATE`` (the date recogniser's,
+#: :mod:`textdp.detect.dates`, whose values a DP offset moves; the NER's ``DATE`` holds
+#: ``5 years ago``).
+ENTITY_LABELS = (*PLACE_LABELS, "NORP", "ORG", "PRODUCT", "EVENT", "WORK_OF_ART", "LAW",
+                 "LANGUAGE", "TIME", "PERCENT", "MONEY", "QUANTITY", "ORDINAL", "CARDINAL")
 PERSON = "PERSON"
 #: Words before a place that say it is one ("moved to Reading", "born in Florence"): a name
 #: of the lookup that is also a common word or a first name counts only after one of them
@@ -108,7 +114,7 @@ class GazetteerPlaces:
         """Per doc, each match with whether it is a place for sure: after a word of
         :data:`PLACE_CUES`, with no word a common first name or surname ("moved to Gweru",
         not "visited Chandler"). A sure place is a place even where a person detector took
-        it for a name (:class:`PlaceUnion`)."""
+        it for a name (:class:`EntityUnion`)."""
         from textdp.detect.lexicon import is_first_name, is_surname
 
         rank = self.name_max_rank
@@ -198,13 +204,13 @@ class GazetteerPlaces:
         return "GazetteerPlaces()"
 
 
-class PlaceUnion:
-    """A detector's spans plus the place spans of spaCy's NER and, for ``GPE``, of the
-    gazetteer lookup where they overlap no NER place (see the module).
+class EntityUnion:
+    """A detector's spans plus the spans of spaCy's NER of the target labels and, for
+    ``GPE``, of the gazetteer lookup where they overlap no NER place (see the module).
 
     Args:
         inner: the detector.
-        labels: the place labels to keep from the NER.
+        labels: the entity labels to keep from the NER.
         ner: the NER (``None``: the embedded pipeline's).
         gazetteer: the lookup (``None``: :class:`GazetteerPlaces` when ``GPE`` is among the
             labels).
@@ -220,8 +226,8 @@ class PlaceUnion:
 
     def _places(self, docs: Sequence[Any], persons: list[set[int]]
                 ) -> list[tuple[list[tuple[Span, str]], set[int]]]:
-        """Per doc: each place span with the name of what found it, and the person tokens
-        it overrides. A place span is kept where it overlaps no person token, or where the
+        """Per doc: each entity span with the name of what found it, and the person tokens
+        it overrides. An entity span is kept where it overlaps no person token, or where the
         lookup is sure of it (:meth:`GazetteerPlaces.find`) and it covers the persons it
         overlaps: those tokens are the place's, not a person's."""
         wanted = set(self.labels)
@@ -276,7 +282,7 @@ class PlaceUnion:
                 for a, (b, gone) in zip(inner, self._places(docs, persons))]
 
     def __repr__(self) -> str:
-        return f"PlaceUnion({self.inner!r}, labels={list(self.labels)!r})"
+        return f"EntityUnion({self.inner!r}, labels={list(self.labels)!r})"
 
 
 def _without(spans: list[Span], gone: set[int]) -> list[Span]:
@@ -285,16 +291,16 @@ def _without(spans: list[Span], gone: set[int]) -> list[Span]:
             if not (lab == PERSON and gone and set(range(s, e)) <= gone)]
 
 
-def with_places(detector: Any, labels: Iterable[str] | str | None) -> Any:
-    """``detector`` with spaCy's place spans of the place labels among ``labels`` (the
-    resolved targets) added (:class:`PlaceUnion`); ``detector`` itself when no place label is
-    a target or it is spaCy's NER already."""
+def with_entities(detector: Any, labels: Iterable[str] | str | None) -> Any:
+    """``detector`` with spaCy's spans of the :data:`ENTITY_LABELS` among ``labels`` (the
+    resolved targets) added (:class:`EntityUnion`); ``detector`` itself when none is a target
+    or it is spaCy's NER already."""
     if labels is None or isinstance(labels, str):
         return detector
-    places = [x for x in labels if x in PLACE_LABELS]
-    if not places or isinstance(detector, SpacyNERDetector):
+    wanted = [x for x in labels if x in ENTITY_LABELS]
+    if not wanted or isinstance(detector, SpacyNERDetector):
         return detector
-    return PlaceUnion(detector, places)
+    return EntityUnion(detector, wanted)
 
 
 def word_test(vocab: Any) -> Callable[[str], bool]:
