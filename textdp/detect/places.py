@@ -19,6 +19,7 @@ stays a name: "Jordan" in "Michael Jordan").
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 from typing import Any
@@ -56,11 +57,34 @@ MAX_PLACE_TOKENS = 6
 def lookup_names() -> dict[str, str]:
     """The names of ``textdp/data/place_lookup.tsv`` as written → their kind: ``country``,
     ``state`` (US), ``city`` (100,000 people or more) or ``town`` (GeoNames' countries and
-    cities15000, CC BY 4.0: ``textdp/data/LICENSE_places.md``)."""
+    cities15000, CC BY 4.0: ``textdp/data/LICENSE_places.md``), and each country, state and
+    city with its diacritics dropped where that spells no other name (``Liege``,
+    ``Montreal``, ``Kecskemet``: English text writes them so; not towns, where folding
+    makes words: ``Göd``, ``Ālot``)."""
     text = resources.files("textdp").joinpath("data/place_lookup.tsv").read_text(
         encoding="utf-8")
     rows = (line.split("\t") for line in text.splitlines() if line)
-    return {name: kind for name, kind in rows if len(name) > 1}
+    names = {name: kind for name, kind in rows if len(name) > 1}
+    for name, kind in list(names.items()):
+        if kind != "town":
+            names.setdefault(fold(name), kind)
+    return names
+
+
+def fold(name: str) -> str:
+    """``name`` without its diacritics (``Liège`` → ``Liege``; ``ł``, ``ø`` and ``ß`` have
+    no decomposition and stay)."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", name)
+    return unicodedata.normalize(
+        "NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
+
+
+def _parts(name: str) -> list[str]:
+    """The words of a place name, split at spaces, hyphens and apostrophes (``N'Djamena`` →
+    ``N``, ``Djamena``)."""
+    return [w for w in re.split(r"[\s\-'’]+", name) if w.isalpha()]
 
 
 @functools.lru_cache(maxsize=1)
@@ -178,9 +202,8 @@ class GazetteerPlaces:
         if name is None or len(key) < 4 or not all(w.islower() for w in run if w.isalpha()):
             return None
         kind = lookup_names()[name]
-        parts = [w for w in name.replace("-", " ").split() if w.isalpha()]
         return name if not any(ambiguous(w, kind) or ambiguous(w.lower(), kind)
-                               for w in parts) else None
+                               for w in _parts(name)) else None
 
     @staticmethod
     def _stands(words: Sequence[str], start: int, end: int, name: str,
@@ -189,7 +212,7 @@ class GazetteerPlaces:
         if name.casefold() in CALENDAR:
             return False
         kind = lookup_names()[name]
-        parts = [w for w in name.replace("-", " ").split() if w.isalpha()]
+        parts = _parts(name)
         if parts and not all(ambiguous(w, kind) for w in parts):
             return True
         if start > 0 and words[start - 1].casefold() in PLACE_CUES:
