@@ -12,7 +12,8 @@ from textdp.detect.ages import find_ages, parse, rewrite
     ("45-year-old", 45, "70-year-old"), ("30 years old", 30, "70 years old"),
     ("8 yrs old", 8, "70 yrs old"), ("aged 34", 34, "aged 70"), ("Age: 52", 52, "Age: 70"),
     ("age 7", 7, "age 70"), ("34M", 34, "70M"), ("28F", 28, "70F"), ("34yo M", 34, "70yo M"),
-    ("age 120", 120, "age 70"),
+    ("age 120", 120, "age 70"), ("67-y/o", 67, "70-y/o"), ("M/67", 67, "M/70"),
+    ("45 years of age", 45, "70 years of age"), ("67/F", 67, "70/F"),
 ])
 def test_ages_are_read_and_rewritten(expr, age, as_70):
     text = f"Patient, {expr}, was seen."
@@ -27,6 +28,7 @@ def test_ages_are_read_and_rewritten(expr, age, as_70):
     "It is 200 years old.",           # not a person's age
     "Page 34, line 12.",
     "Sizes 34m and 28f.",             # glued sex: capitals only
+    "Add 3/4 cup; an F/5 lens; 34/m.",  # slashed: capitals and two digits only
 ])
 def test_other_numbers_are_not_ages(text):
     assert find_ages(text) == []

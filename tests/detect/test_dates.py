@@ -60,7 +60,8 @@ def test_iso_dates_with_a_time_keep_the_time():
     "Version 1.2.30 and 5.12.45 shipped.",   # versions, not dates
     "BP 120/80, pulse 72.",
     "From 1999-2003 in 1962.",               # years
-    "At 10:30 on March 4.",                  # no year
+    "At 10:30 we march 4 miles; you may 5 times.",  # lower-case months are words
+    "Take 3 Marching bands and Mar 3.5 units.",
     "Invoice 31/02/2021 is void.",           # no such day
     "Code 13/13/2021.",                      # no such month either way
     "ISBN 978-3-16-148410-0.",
@@ -75,6 +76,25 @@ def test_shift_moves_every_style_by_the_same_days(days):
     for value in ("1962-03-04", "03/04/1962", "04.03.1962", "March 4, 1962", "4 Mar 1962"):
         out = shift(value, days)
         assert parse(out)[0] - parse(value)[0] == timedelta(days=days)
+
+
+@pytest.mark.parametrize("text, value, plus_100", [
+    ("Seen on March 3 for follow-up.", "March 3", "June 11"),
+    ("Appointment on 3rd of March.", "3rd of March", "11th of June"),  # the full stop stays
+    ("Back on Mar. 3rd, then", "Mar. 3rd", "Jun. 11th"),
+    ("Due 25th December!", "25th December", "4th April"),
+    ("Tue, Mar 4 at noon", "Tue, Mar 4", "Thu, Jun 12"),  # the weekday moved by 100 days
+    ("Clinic Tuesday 4 March", "Tuesday 4 March", "Thursday 12 June"),
+    ("DOB: May. 16th", "May. 16th", "Aug. 24th"),
+])
+def test_a_month_and_day_without_a_year(text, value, plus_100):
+    """Clinical notes and chats write dates without a year: read (the month capitalised)
+    and written back shifted, without a year; a longer date with a year still wins."""
+    assert taken(text) == [value]
+    assert shift(value, 100) == plus_100
+    assert shift(value, 0) == value and shift(value, 7 * 52) != value
+    assert parse("Feb 29")[0] == date(2000, 2, 29)  # read in a leap year
+    assert taken("on March 3, 2021.") == ["March 3, 2021"]
 
 
 def test_leap_days_and_the_range_of_years():

@@ -3,11 +3,13 @@
 
 What is read (a whole number of years, 0–120, as the expression's one number):
 
-* after the number: ``67 y/o``, ``67yo``, ``67 y.o.``, ``67-year-old``, ``67 years old``,
-  ``67 yrs old``, ``67 year old``;
+* after the number: ``67 y/o``, ``67yo``, ``67-y/o``, ``67 y.o.``, ``67-year-old``,
+  ``67 years old``, ``67 yrs old``, ``67 year old``, ``67 years of age``;
 * before it: ``aged 34``, ``age 34``, ``age: 52``, ``Age - 52``;
 * a clinical note's age and sex glued together: ``34M``, ``34F`` (two digits and a capital;
-  not after a currency sign or another number: ``$34M``, ``2M`` are amounts), ``34yo M``.
+  not after a currency sign or another number: ``$34M``, ``2M`` are amounts), ``34yo M``,
+  or joined by a slash: ``67/M``, ``F/34`` (capitals and two digits; ``3/4`` is a
+  fraction).
 
 A number of years that is not a person's age (``a 30-year mortgage``, ``5 years ago``) is not
 read. The match covers the whole expression; only its number is rewritten. Nothing here logs,
@@ -22,25 +24,36 @@ AGE = "AGE"
 #: The ages read and written (inclusive): a released age is clamped to it.
 AGE_RANGE = (0, 120)
 
-_AFTER = re.compile(r"(?<![\w$€£.,])(?P<n>\d{1,3})(?:\s?(?:y/o|y\.o\.|yo|yrs?\.?\s+old|"
-                    r"years?\s+old|-?years?-old|-yr-old)(?:\s?(?P<sex>[MF]))?"
+_AFTER = re.compile(r"(?<![\w$€£.,])(?P<n>\d{1,3})(?:(?:[\s-]?(?:y/o|y\.o\.|yo)|\s?yrs?\.?\s+old|"
+                    r"\s?years?\s+old|-?years?-old|-yr-old|\s(?:years?|yrs?)\s+of\s+age)"
+                    r"(?:\s?(?P<sex>[MF]))?"
                     r"|(?P<sex2>[MF]))(?![\w/])", re.IGNORECASE)
+# Age and sex with a slash, as clinical notes write them: "67/M", "F/34" (capitals, two
+# digits: "3/4" is a fraction or a date).
+_SLASHED = re.compile(r"(?<![\w/])(?:(?P<n>\d{2})/[MF]|[MF]/(?P<n2>\d{2}))(?![\w/])")
 _BEFORE = re.compile(r"(?<!\w)(?:aged|age)\s*(?:[:=-]\s*)?(?P<n>\d{1,3})(?![\w.,]\d|\w)",
                      re.IGNORECASE)
+
+
+_PATTERNS = (_AFTER, _BEFORE, _SLASHED)
+
+
+def _number(m: re.Match[str]) -> str:
+    """The name of the group that holds the match's number."""
+    return "n2" if m.groupdict().get("n2") else "n"
 
 
 def _ok(m: re.Match[str]) -> bool:
     if m.groupdict().get("sex2") and (m.group("sex2") not in "MF" or len(m.group("n")) != 2):
         return False  # glued sex: capitals and two digits only (2M, 150M are counts)
-    return AGE_RANGE[0] <= int(m.group("n")) <= AGE_RANGE[1]
+    return AGE_RANGE[0] <= int(m.group(_number(m))) <= AGE_RANGE[1]
 
 
 def find_ages(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of each age expression of ``text`` (see the module doc), in order."""
     if not any(c.isdigit() for c in text):
         return []
-    found = [(m.start(), m.end()) for p in (_AFTER, _BEFORE) for m in p.finditer(text)
-             if _ok(m)]
+    found = [(m.start(), m.end()) for p in _PATTERNS for m in p.finditer(text) if _ok(m)]
     kept: list[tuple[int, int]] = []
     for a, b in sorted(found, key=lambda s: (s[0] - s[1], s[0])):
         if all(b <= x or y <= a for x, y in kept):
@@ -50,10 +63,11 @@ def find_ages(text: str) -> list[tuple[int, int]]:
 
 def parse(value: str) -> tuple[int, int, int] | None:
     """``(age, start, end)`` of the number in a whole age expression, or ``None``."""
-    for pattern in (_AFTER, _BEFORE):
+    for pattern in _PATTERNS:
         m = pattern.fullmatch(value)
         if m is not None and _ok(m):
-            return int(m.group("n")), m.start("n"), m.end("n")
+            n = _number(m)
+            return int(m.group(n)), m.start(n), m.end(n)
     return None
 
 

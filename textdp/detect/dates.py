@@ -16,10 +16,15 @@ What is read (years 1800–2199; a day that does not exist in its month is not a
 * two-digit years, with ``/`` only (``03/04/62``; ``1.2.30`` is a version), are read
   1931–2030 (``31``–``99`` → 19xx, ``00``–``30`` → 20xx) and written back with two digits.
 
-A year alone (``in 1962``), a month and day without a year (``March 4``), times and relative
-dates (``last Tuesday``) are not read. The ambiguous numeric forms follow the rules above; a
-day-first date written with ``/`` and a day of 12 or less is read month first (and so shifted
-as that date, and written back in that order).
+* a month and a day without a year, the month capitalised (``March 4``, ``Mar. 4th``,
+  ``4 March``, ``4th of March``, ``Tue, Mar 4``): read in the leap year 2000 (so
+  ``February 29`` is a date; a shift across the end of February of another year may land a
+  day off) and written back without a year, a weekday moved by the same number of days.
+
+A year alone (``in 1962``), times and relative dates (``last Tuesday``) are not read, nor a
+month and day in lower case (``may 5``, ``march 3 miles``: words more often). The ambiguous
+numeric forms follow the rules above; a day-first date written with ``/`` and a day of 12 or
+less is read month first (and so shifted as that date, and written back in that order).
 
 The style of a date is what :func:`shift` keeps: its order (year, month, day), separators,
 year digits, month form (number, full name or abbreviation, with or without a dot, its
@@ -43,10 +48,16 @@ _ABBR["sept"] = 9
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _MONTH = (r"(?P<month>(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|"
           r"aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?)")
+# The month of a date without a year: a full name takes no dot (a sentence's full stop
+# follows "on 3rd of March."), an abbreviation may.
+_MONTH_ALONE = (r"(?P<month>(?:january|february|march|april|may|june|july|august|september|"
+                r"october|november|december)|(?:jan|feb|mar|apr|may|jun|jul|aug|sept?|"
+                r"oct|nov|dec)\.?)")
 _WEEKDAY = (r"(?:(?P<weekday>(?:mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?"
             r"\.?),?\s+)?")
 _DAY = r"(?P<day>[0-3]?\d)(?P<suffix>st|nd|rd|th)?"
 _YEAR = r"(?P<year>1[89]\d\d|2[01]\d\d)"
+_CAPITAL = r"(?=(?-i:[A-Z]))"  # the next letter is a capital, whatever the pattern's flags
 _B = r"(?<![\w/.-])"  # no letter, digit or separator of another number before
 _E = r"(?![\w/]|[.-]\d)"
 _PATTERNS = (
@@ -63,7 +74,15 @@ _PATTERNS = (
     ("dmy", re.compile(r"(?<![\w])" + _WEEKDAY + _DAY + r"(?P<of>\s+of)?(?P<sep>\s+|-)" + _MONTH
                        + r"(?P<sep2>,?\s+|-)" + _YEAR + r"(?!\w)", re.IGNORECASE)),
     ("my", re.compile(r"(?<![\w])" + _MONTH + r",?\s+" + _YEAR + r"(?!\w)", re.IGNORECASE)),
+    # without a year: the month capitalised ("may 5", "march 3 miles" are words)
+    ("md", re.compile(r"(?<![\w])" + _WEEKDAY + _CAPITAL + _MONTH_ALONE + r"\s+" + _DAY
+                      + r"(?!\w|[.,:/-]\d)", re.IGNORECASE)),
+    ("dm", re.compile(r"(?<![\w$€£.,/-])" + _WEEKDAY + _DAY + r"(?P<of>\s+of)?(?P<sep>\s+)"
+                      + _CAPITAL + _MONTH_ALONE + r"(?!\w)", re.IGNORECASE)),
 )
+#: Kinds read without a year: read in the leap year 2000 (so February 29 is a date) and
+#: written back without one.
+_NO_YEAR = ("md", "dm")
 
 
 @dataclass(frozen=True)
@@ -109,7 +128,7 @@ def _reading(kind: str, m: re.Match[str]) -> tuple[int, int, int, str] | None:
         mo, d = (a, b) if month_first else (b, a)
         return (y, mo, d, "mdy" if month_first else "dmy") if _valid(y, mo, d) else None
     mo = _month(g["month"])
-    y = int(g["year"])
+    y = 2000 if kind in _NO_YEAR else int(g["year"])
     d = int(g["day"]) if kind != "my" else 15
     return (y, mo, d, kind) if _valid(y, mo, d) else None
 
@@ -148,7 +167,8 @@ def _month_name(new: int, written: str) -> str:
     its dot), in its casing."""
     stem = written.rstrip(".")
     full = MONTHS[new - 1]
-    was_full = stem.lower() == MONTHS[_month(stem) - 1]
+    # "May." with its dot is the abbreviation's form: written back "Aug.", not "August"
+    was_full = stem.lower() == MONTHS[_month(stem) - 1] and not written.endswith(".")
     name = full if was_full else full[:3]
     return _case(name, stem) + ("." if written.endswith(".") and not was_full else "")
 
@@ -161,11 +181,18 @@ def _case(word: str, like: str) -> str:
     return word.lower()
 
 
-def _weekday(day: date, written: str | None) -> str:
+def _weekday(day: date, written: str | None, days: int | None = None) -> str:
+    """The weekday of ``day`` in the form ``written`` had; with ``days``, the written
+    weekday moved by that many days instead (a date without a year has no weekday of its
+    own)."""
     if not written:
         return ""
     stem = written.rstrip(".")
-    full = WEEKDAYS[day.weekday()]
+    if days is None:
+        full = WEEKDAYS[day.weekday()]
+    else:
+        old = next(i for i, w in enumerate(WEEKDAYS) if w.startswith(stem.lower()[:3]))
+        full = WEEKDAYS[(old + days) % 7]
     name = full if len(stem) > 3 else full[:3]
     return _case(name, stem) + ("." if written.endswith(".") else "")
 
@@ -183,7 +210,7 @@ def shift(value: str, days: int) -> str | None:
         return None
     old, m, kind = parsed
     new = old + timedelta(days=int(days))
-    if not 1800 <= new.year <= 2199:
+    if kind not in _NO_YEAR and not 1800 <= new.year <= 2199:
         return None
     g = m.groupdict()
     lead = value[:len(value) - len(value.lstrip())]
@@ -204,11 +231,11 @@ def shift(value: str, days: int) -> str | None:
             y = f"{new.year:04d}"
         first, second = (new.month, new.day) if order == "mdy" else (new.day, new.month)
         return f"{lead}{first:02d}{sep}{second:02d}{sep}{y}{tail}"
-    weekday = _weekday(new, g.get("weekday"))
+    weekday = _weekday(new, g.get("weekday"), int(days) if kind in _NO_YEAR else None)
     prefix = ""
     if weekday:
         # the weekday and what followed it up to the month or day (", " or " ")
-        start = m.start("month") if kind == "mdy" else m.start("day")
+        start = m.start("month") if kind in ("mdy", "md") else m.start("day")
         between = m.group(0)[m.end("weekday") - m.start(0):start - m.start(0)]
         prefix = weekday + between
     month = _month_name(new.month, g["month"])
@@ -219,6 +246,11 @@ def shift(value: str, days: int) -> str | None:
     if g.get("suffix") and g["suffix"].isupper():
         suffix = suffix.upper()
     day = f"{new.day}{suffix}"
+    if kind == "md":
+        between = m.group(0)[m.end("month") - m.start(0):m.start("day") - m.start(0)]
+        return f"{lead}{prefix}{month}{between}{day}{tail}"
+    if kind == "dm":
+        return f"{lead}{prefix}{day}{g.get('of') or ''}{g['sep']}{month}{tail}"
     if kind == "mdy":
         between = m.group(0)[m.end("month") - m.start(0):m.start("day") - m.start(0)]
         comma = m.group(0)[m.end("suffix" if g.get("suffix") else "day") - m.start(0):

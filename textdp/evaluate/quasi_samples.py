@@ -60,7 +60,8 @@ PLACE_TEMPLATES = ("She moved to {} last year.", "The office in {} closed in Mar
 PLACE_SPAN_LABELS = ("GPE", "LOC", "FAC")
 NOT_AGES = ("a 30-year mortgage", "5 years ago", "a $34M budget", "2M people", "page 34",
             "a 10-year plan", "over 200 years old buildings", "in 34 days", "size 34m",
-            "aged cheese", "2 years later")
+            "aged cheese", "2 years later", "3/4 cup", "F/5 lens", "may 5 times",
+            "march 3 miles")
 
 
 def _ordinal(day: int) -> str:
@@ -98,12 +99,19 @@ _DATE_STYLES = (
     lambda y, m, d, month, when: f"{d:02d}-{month[:3].upper()}-{y}",
     lambda y, m, d, month, when: f"{month} {y}",
     lambda y, m, d, month, when: f"{_WEEKDAYS[when.weekday()]}, {month} {d}, {y}",
+    # without a year
+    lambda y, m, d, month, when: f"{month} {d}",
+    lambda y, m, d, month, when: f"{d}{_ordinal(d)} of {month}",
+    lambda y, m, d, month, when: f"{month[:3]}. {d}{_ordinal(d)}",
+    lambda y, m, d, month, when: f"{_WEEKDAYS[when.weekday()][:3]}, {month[:3]} {d}",
 )
 
 
-#: Age expressions; form 5 is the clinical ``34M``/``34F`` (an adult age and a sex letter).
+#: Age expressions; form 5 is clinical shorthand, an adult age and a sex letter
+#: (:data:`ADULT_FORMS`).
 AGE_FORMS = ("{a} y/o", "{a}-year-old", "{a} years old", "aged {a}", "age: {a}", None, "{a}yo",
-             "Age {a}", "{a} yrs old")
+             "Age {a}", "{a} yrs old", "{a}-y/o", "{a} years of age")
+ADULT_FORMS = ("{a}{s}", "{s}/{a}", "{a}/{s}")
 
 
 def age_value(rng: np.random.Generator) -> str:
@@ -111,7 +119,8 @@ def age_value(rng: np.random.Generator) -> str:
     a = int(rng.integers(1, 100))
     form = AGE_FORMS[int(rng.integers(len(AGE_FORMS)))]
     if form is None:
-        return f"{int(rng.integers(18, 100))}{_pick(rng, 'MF')}"
+        adult = ADULT_FORMS[int(rng.integers(len(ADULT_FORMS)))]
+        return adult.format(a=int(rng.integers(18, 100)), s=_pick(rng, "MF"))
     return form.format(a=a)
 
 
