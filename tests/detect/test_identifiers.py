@@ -30,6 +30,10 @@ def found(text: str) -> list[tuple[str, str]]:
     ("Device 00:1A:2B:3C:4D:5E joined.", "MAC_ADDRESS", "00:1A:2B:3C:4D:5E"),
     ("Device 00-1a-2b-3c-4d-5e joined.", "MAC_ADDRESS", "00-1a-2b-3c-4d-5e"),
     ("Blocked 001a.2b3c.4d5e.", "MAC_ADDRESS", "001a.2b3c.4d5e"),
+    ("MRN 00482913 admitted.", "MEDICAL_RECORD", "00482913"),
+    ("Patient ID: 884-221", "MEDICAL_RECORD", "884-221"),
+    ("Medical record number is PK-126978.", "MEDICAL_RECORD", "PK-126978"),
+    ("Chart # 77123 reviewed.", "MEDICAL_RECORD", "77123"),
 ])
 def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value):
     assert (label, value) in found(text)
@@ -48,6 +52,10 @@ def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value
     "Reference 1234567893 attached.",                # a valid NPI without 'NPI'
     "Version 00:1A:2B:3C:4D was out.",               # five pairs, not a MAC
     "Mixed 00:1A-2B:3C-4D:5E noted.",                # two kinds of separator
+    "MRN verified, total 2003.",                     # words between the label and a number
+    "Patient ID checked on 2021-03-04.",
+    "Patient ID 2021-03-04, paid $12345.",           # a date; an amount
+    "Admitted 00482913 to ward 4.",                  # no label
 ])
 def test_ordinary_numbers_are_left(text):
     assert not {label for label, _ in found(text)} & set(LABELS)
@@ -61,12 +69,14 @@ def test_checksums():
 
 
 CONTEXT = {"US_PASSPORT": "passport {}", "US_DRIVER_LICENSE": "driver's license {}",
-           "US_BANK_NUMBER": "account {}", "MEDICAL_LICENSE": "NPI {}", "MAC_ADDRESS": "mac {}"}
+           "US_BANK_NUMBER": "account {}", "MEDICAL_LICENSE": "NPI {}", "MAC_ADDRESS": "mac {}",
+           "MEDICAL_RECORD": "MRN: {}"}
 VALUES = {"US_PASSPORT": ("912803456", "A12345678"),
           "US_DRIVER_LICENSE": ("D123-4567-8901", "S530 460 72 1", "WDL1234567AB"),
           "US_BANK_NUMBER": ("0012345678901", "1234-56789012"),
           "MEDICAL_LICENSE": ("AB1234563", "A91234563", "1234567893"),
-          "MAC_ADDRESS": ("00:1A:2B:3C:4D:5E", "00-1a-2b-3c-4d-5e", "001a.2b3c.4d5e")}
+          "MAC_ADDRESS": ("00:1A:2B:3C:4D:5E", "00-1a-2b-3c-4d-5e", "001a.2b3c.4d5e"),
+          "MEDICAL_RECORD": ("00482913", "884-221", "PK-126978")}
 
 
 @pytest.mark.parametrize("label", LABELS)

@@ -25,6 +25,14 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   digit of d1+d3+d5 + 2·(d2+d4+d6), DEA Diversion Control Division), taken alone (the
   checksum and the letters make it specific); and a National Provider Identifier, ten digits
   with the Luhn check over ``80840`` + the first nine (CMS, 45 CFR 162.406), after ``NPI``;
+* ``MEDICAL_RECORD``: a medical record number (no national format exists: each hospital
+  numbers its own), 4–16 capitals and digits holding at least four digits, optionally
+  grouped by ``-`` (``00482913``, ``MR-0048-2913``), right after (:data:`RECORD_WINDOW`
+  characters at most, only punctuation and ``no``, ``number``, ``is``, ``id`` between)
+  ``MRN``, ``MR#``, ``medical record``, ``patient ID``/``no``/``number``/``#``,
+  ``pt ID``, ``chart no``/``number``/``#``, ``hospital no``/``number`` or ``unit no``; not a
+  date, a list of years or an amount. Not in Presidio's registry; the i2b2/n2c2
+  de-identification guidelines list it among HIPAA's identifiers;
 * ``MAC_ADDRESS``: six pairs of hex digits joined by one kind of ``:`` or ``-``
   (``00:1A:2B:3C:4D:5E``) or three groups of four joined by ``.`` (Cisco's ``001a.2b3c.4d5e``)
   (IEEE 802; no checksum exists), taken alone.
@@ -33,7 +41,8 @@ Surrogates are drawn from ``rng`` given the value's layout only (``#`` for a dig
 a capital letter, ``a`` for a small one, ``h`` for a hex digit of a MAC, separators as they
 are): they release the layout, nothing else:
 
-* ``US_PASSPORT``, ``US_DRIVER_LICENSE``, ``US_BANK_NUMBER``: random characters of the same
+* ``US_PASSPORT``, ``US_DRIVER_LICENSE``, ``US_BANK_NUMBER``, ``MEDICAL_RECORD``: random
+  characters of the same
   kinds in the same places (no reserved range exists; such a number may exist, it carries
   nothing of the original); an account number is drawn again while it reads as a card;
 * ``MEDICAL_LICENSE``: a DEA number with a random practitioner type (``A B F G``), a random
@@ -59,10 +68,15 @@ US_DRIVER_LICENSE = "US_DRIVER_LICENSE"
 US_BANK_NUMBER = "US_BANK_NUMBER"
 MEDICAL_LICENSE = "MEDICAL_LICENSE"
 MAC_ADDRESS = "MAC_ADDRESS"
+MEDICAL_RECORD = "MEDICAL_RECORD"
 #: The labels of this module, in the order their matches win where two overlap.
-LABELS = (MAC_ADDRESS, US_PASSPORT, US_DRIVER_LICENSE, MEDICAL_LICENSE, US_BANK_NUMBER)
+LABELS = (MAC_ADDRESS, US_PASSPORT, US_DRIVER_LICENSE, MEDICAL_LICENSE, US_BANK_NUMBER,
+          MEDICAL_RECORD)
 #: How far before a value its context word may stand (characters).
 CONTEXT_WINDOW = 48
+#: ... for a medical record number, whose digits have no format of their own: the number
+#: follows its label ("MRN: 00482913", "Patient ID 884-221").
+RECORD_WINDOW = 32
 
 _CONTEXT = {
     US_PASSPORT: re.compile(r"\bpassports?\b|\bpassport\s*(?:no|number|#)", re.IGNORECASE),
@@ -72,6 +86,10 @@ _CONTEXT = {
     US_BANK_NUMBER: re.compile(r"\baccount|\bacct\b|\ba/c\b|\bbank\b|\bchecking\b|"
                                r"\bsavings\b|\brouting\b|\baba\b", re.IGNORECASE),
 }
+_RECORD_CONTEXT = re.compile(
+    r"\bmrn\b|\bmr\s*#|\bmedical\s+record|\bpatient\s*(?:id\b|no\b|number|#)|"
+    r"\bpt\.?\s*(?:id\b|#)|\bchart\s*(?:no\b|number|#)|\bhospital\s*(?:no\b|number)|"
+    r"\bunit\s*no\b", re.IGNORECASE)
 _ROUTING = re.compile(r"\brouting\b|\baba\b", re.IGNORECASE)
 _NPI_CONTEXT = re.compile(r"\bnpi\b|national provider", re.IGNORECASE)
 
@@ -79,6 +97,12 @@ _PASSPORT = re.compile(r"(?<![\w.,/:-])(?:\d{9}|[A-Z]\d{8})(?![\w/]|[.,:-]?\d)")
 _LICENCE = re.compile(r"(?<![\w.,/:-])[A-Z]{0,7}\d[A-Z0-9]{0,14}(?:[- ][A-Z0-9]{1,8}){0,4}"
                       r"(?![\w/]|[.,:-]\w)")
 _BANK = re.compile(r"(?<![\w.,/:$€£-])\d{2,17}(?:[- ]\d{2,17}){0,3}(?![\w/]|[.,:-]?\d)")
+# What may stand between a record number's label and the number: "MRN: ", "Medical record
+# number is ", "Patient ID # ".
+_RECORD_GAP = re.compile(r"[\s:#=.-]*(?:(?:no|nr|number|num|is|was|id)\b[\s:#=.-]*)*",
+                         re.IGNORECASE)
+_RECORD = re.compile(r"(?<![\w.,/:$€£-])[A-Z]{0,3}-?\d[A-Z0-9]{0,15}(?:-[A-Z0-9]{1,8}){0,3}"
+                     r"(?![\w/]|[.,:-]\w)")
 _DEA = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z9]\d{7}(?![\w-])")
 _NPI = re.compile(r"(?<![\w.,/:-])\d{10}(?![\w/]|[.,:-]?\d)")
 _MAC = re.compile(r"(?<![\w:.-])(?:[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}|"
@@ -89,6 +113,14 @@ _DEA_TYPES = "ABCDEFGHJKLMPRSTUX"
 
 def _after_context(text: str, start: int, pattern: re.Pattern[str]) -> bool:
     return bool(pattern.search(text, max(0, start - CONTEXT_WINDOW), start))
+
+
+def _labelled_record(text: str, start: int) -> bool:
+    """Whether a record number's label ends right before ``start``: within
+    :data:`RECORD_WINDOW` characters, with only punctuation and ``no``, ``number``, ``is``,
+    ``id`` between (``MRN: 00482913``, not ``MRN verified, total 2003``)."""
+    labels = list(_RECORD_CONTEXT.finditer(text, max(0, start - RECORD_WINDOW), start))
+    return bool(labels) and _RECORD_GAP.fullmatch(text, labels[-1].end(), start) is not None
 
 
 def dea_valid(value: str) -> bool:
@@ -115,11 +147,13 @@ def _licence_like(value: str) -> bool:
     return 4 <= len(body) <= 16 and digits >= (7 if body.isdigit() else 4)
 
 
-def _other_number(text: str, end: int, value: str) -> bool:
-    """A date, a list of years, or an amount: digits grouped as thousands (``31 087 385``)
-    or followed by a currency sign."""
+def _other_number(text: str, end: int, value: str, *, hyphen_thousands: bool = True) -> bool:
+    """A date, a list of years, or an amount: digits grouped as thousands (``31 087 385``;
+    with ``hyphen_thousands`` also ``31-087-385``) or followed by a currency sign."""
     if _date_or_years(value) or text[end:end + 2].strip()[:1] in tuple(CURRENCY):
         return True
+    if not hyphen_thousands and "-" in value:
+        return False
     groups = re.findall(r"[A-Z0-9]+", value)
     return len(groups) > 1 and len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:])
 
@@ -164,6 +198,13 @@ def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str
                 if not rtn.is_valid(digits):
                     continue
             yield m.start(), m.end(), US_BANK_NUMBER
+    if MEDICAL_RECORD in labels:
+        for m in _RECORD.finditer(text):
+            body = m.group().replace("-", "")
+            if 4 <= len(body) <= 16 and sum(c.isdigit() for c in body) >= 4 and \
+                    not _other_number(text, m.end(), m.group(), hyphen_thousands=False) and \
+                    _labelled_record(text, m.start()):
+                yield m.start(), m.end(), MEDICAL_RECORD
 
 
 def layout(label: str, value: str) -> str:

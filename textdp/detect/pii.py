@@ -52,7 +52,8 @@ labels (valid ``targets``, :data:`PII_LABELS`):
 * ``CRYPTO``: a bitcoin address, base58check (``1...``, ``3...``) or bech32 (``bc1...``),
   its checksum verified (:mod:`stdnum.bitcoin`);
 * ``US_PASSPORT``, ``US_DRIVER_LICENSE``, ``US_BANK_NUMBER``, ``MEDICAL_LICENSE`` (DEA
-  numbers, NPIs) and ``MAC_ADDRESS``: the rest of Presidio's default English registry, in
+  numbers, NPIs) and ``MAC_ADDRESS``: the rest of Presidio's default English registry, and
+  ``MEDICAL_RECORD`` (after ``MRN``, ``patient ID``, ...), in
   :mod:`textdp.detect.identifiers` (what each matches, its context words and checksums, and
   what its surrogate releases: the layout);
 * ``DATE`` and ``AGE`` (:data:`QUASI_LABELS`): calendar dates (:mod:`textdp.detect.dates`)
@@ -62,7 +63,8 @@ labels (valid ``targets``, :data:`PII_LABELS`):
 
 Where matches overlap, the more specific one wins: URL, then EMAIL, IBAN, CRYPTO,
 CREDIT_CARD, MAC_ADDRESS, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, US_PASSPORT,
-US_DRIVER_LICENSE, MEDICAL_LICENSE, US_BANK_NUMBER, DATE, AGE, PHONE, HANDLE; a value may so take
+US_DRIVER_LICENSE, MEDICAL_LICENSE, US_BANK_NUMBER, MEDICAL_RECORD, DATE, AGE, PHONE, HANDLE;
+a value may so take
 another identifier's label (a licence written as an SSN, an account number that passes
 Luhn), and is replaced all the same. The recognisers run on
 the normalised text of :mod:`textdp.detect.normalise`

@@ -64,6 +64,9 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "MEDICAL_LICENSE": ("Prescriber DEA {} signed.", "DEA number: {}", "{} is on the script.",
                         "Prescribed under DEA# {}."),
     "MAC_ADDRESS": ("Device {} joined the network.", "MAC: {}", "Blocked {} at the router."),
+    "MEDICAL_RECORD": ("MRN {} admitted to ward 4.", "MRN: {}", "Patient ID {} was merged.",
+                       "Medical record number {} is on the label.", "Chart # {} reviewed.",
+                       "Pt ID: {}, seen today."),
 }
 
 NPI_TEMPLATES = ("Provider NPI {} billed.", "NPI: {}", "Her national provider id is {}.")
@@ -292,6 +295,18 @@ def luhn_tail(rng: np.random.Generator) -> str:
     return _luhn("808401" + _d(rng, 8))[6:]
 
 
+# Medical record number layouts (each hospital numbers its own; D digit, L capital).
+_RECORD_FORMATS = ("DDDDDDDD", "DDDDDDD", "DDDDDD", "DDDDDDDDDD", "DDD-DDD", "DD-DDDD-DD",
+                   "LDDDDDDD", "LLDDDDDD", "LL-DDDDDD", "DDDD-DDDD")
+
+
+def medical_record(rng: np.random.Generator) -> str:
+    """A medical record number in one of several hospitals' layouts."""
+    fmt = _pick(rng, _RECORD_FORMATS)
+    return "".join(_pick(rng, "ABCDEFGHJKLMNPRSTUVWXYZ") if c == "L" else _d(rng, 1)
+                   if c == "D" else c for c in fmt)
+
+
 def mac(rng: np.random.Generator) -> str:
     """A MAC address: colons or hyphens, upper or lower case, or Cisco's dotted form."""
     octets = [f"{int(x):02x}" for x in rng.integers(0, 256, size=6)]
@@ -308,6 +323,7 @@ GENERATORS: dict[str, Callable[[np.random.Generator], str]] = {
     "UK_NHS": nhs, "UK_NINO": nino, "CRYPTO": crypto, "EMAIL": email, "URL": url, "IP": ip,
     "HANDLE": handle, "US_PASSPORT": passport, "US_DRIVER_LICENSE": driver_license,
     "US_BANK_NUMBER": bank_number, "MEDICAL_LICENSE": medical_license, "MAC_ADDRESS": mac,
+    "MEDICAL_RECORD": medical_record,
 }
 
 _MONTHS = ("January", "March", "June", "September", "December")
@@ -396,7 +412,8 @@ def negatives(n: int, seed: int = 0) -> list[Item]:
 CONTEXT_TEMPLATES = ("The bank holiday falls on {}.", "Account opened {}.",
                      "Passport photos taken {}.", "Driver's license renewed {}.",
                      "Checking account balance: {}.", "DL test booked for {}.",
-                     "Savings of {} this year.", "Passport office open {}.")
+                     "Savings of {} this year.", "Passport office open {}.",
+                     "Patient ID checked {}.", "MRN verified, total {}.")
 
 
 def context_negatives(n: int, seed: int = 0) -> list[Item]:
