@@ -63,7 +63,7 @@ POSITIVE = {
 NEGATIVE = {
     "EMAIL": ["maria at example dot com", "user@localhost", "@handle", "a@b"],
     "PHONE": ["2021-03-04", "04.03.2021", "1999-2003", "1,250,000", "1 000 000",
-              "MRN 12345678", "BP 120/80", "10:30", "version 3.8.18", "5551234567",
+              "MRN 12345678", "BP 120/80", "10:30", "version 3.8.18",
               # Decimal amounts and ISBN-13s the grammar used to take; years; dates.
               "£837886.34", "837886.34", "$ 1234 5678", "978-3-16-148410-0", "2019 2020 2021",
               "04 03 2021"],
@@ -97,6 +97,17 @@ def test_each_recogniser_finds_its_positives(label, value):
 def test_each_recogniser_rejects_its_negatives(label, value):
     text = f"Contact: {value}, thanks."
     assert label not in [lab for lab, _ in found(text)]
+
+
+def test_bare_digits_are_a_phone_only_right_after_a_phone_word():
+    """A bare run of ten digits is a record number or an amount, unless a phone word stands
+    right before it; an international prefix 00 reads as +."""
+    for text in ("ph 5551234567", "Contact: 5551234567, thanks.", "call me at 5551234567",
+                 "Tel: 0049 30 12345678"):
+        assert [lab for lab, _ in found(text)] == ["PHONE"], text
+    for text in ("Order 5551234567 shipped.", "phone bill total 5551234567",
+                 "number of items: 5551234567", "5551234567"):
+        assert "PHONE" not in [lab for lab, _ in found(text)], text
 
 
 def test_luhn_checksum():

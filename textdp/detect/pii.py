@@ -29,7 +29,10 @@ labels (valid ``targets``, :data:`PII_LABELS`):
   exclusions (a bare run of digits, a date, years, thousands); and national numbers of 8–13
   digits in groups (space or ``-``) that start with the trunk prefix ``0`` (``01512
   3459245``, ``011 15-2345-6892``) or, grouped like thousands (``512 340 063``), follow a
-  phone word (``call``, ``phone``, ``mobile``, ``number``, ...) within 48 characters. Not
+  phone word (``call``, ``phone``, ``mobile``, ``number``, ...) within 48 characters; an
+  international prefix ``00`` counts as ``+`` (``0049 30 12345678``); a bare run of 10 or
+  11 digits right after a phone word (``ph 5551234567``, ``call me at 5551234567``: only
+  punctuation and ``no``, ``number``, ``is``, ``at``, ``me`` between). Not
   phones: an amount (a currency sign before it, or two groups joined by one ``.``) and a
   valid ISBN-13 (:mod:`stdnum.isbn`);
 * ``IBAN``: an international bank account number, ungrouped or in groups of four by
@@ -295,8 +298,14 @@ def _phone_plausible(raw: str) -> bool:
 # long subscriber group (01512 3459245, 030 8063654, 011 15-2345-6892), and groups that read
 # as thousands (512 340 063) after a phone context word.
 _PHONE_MORE = re.compile(r"(?<![\w+.,/:@-])\d{1,5}(?:[ -]\d{1,10}){1,4}(?![\w@/]|[.,:-]?\d)")
-_PHONE_CONTEXT = re.compile(r"\b(?:phone|tel|telephone|call|calls|mobile|cell|fax|number|"
-                            r"contact|reach|whatsapp|sms|text|dial|ring)\b", re.IGNORECASE)
+_PHONE_CONTEXT = re.compile(r"\b(?:phone|ph|tel|telephone|call|calls|mobile|mob|cell|fax|"
+                            r"number|contact|reach|whatsapp|sms|text|dial|ring)\b",
+                            re.IGNORECASE)
+# A bare run of 10 or 11 digits is a phone only right after a phone word ("ph 5551234567",
+# "call me at 5551234567"): nothing but punctuation and these words between.
+_PHONE_BARE = re.compile(r"(?<![\w+.,/:@$€£-])\d{10,11}(?![\w@/]|[.,:-]?\d)")
+_PHONE_GAP = re.compile(r"[\s:#=.-]*(?:(?:no|nr|number|num|is|at|on|me|us|him|her)\b"
+                        r"[\s:#=.-]*)*", re.IGNORECASE)
 _PHONE_WINDOW = re.compile(r"[+(]?\d(?:[\d \-.()/]|\u00a0){5,}\d\)?")
 
 
@@ -322,13 +331,21 @@ def _more_phone(text: str, start: int, value: str) -> bool:
     and a leading ``0`` or a phone context word within :data:`_CONTEXT` characters before."""
     groups, _ = _groups(value)
     digits = "".join(groups)
-    if not 8 <= len(digits) <= 13 or _DATE.match(value) or _other_number(text, start, value):
+    # "0049 30 12345678": the international prefix 00 before a country code
+    national = digits[2:] if digits.startswith("00") and len(groups[0]) >= 3 else digits
+    if not 8 <= len(national) <= 13 or _DATE.match(value) or _other_number(text, start, value):
         return False
     if all(_YEAR.match(g) for g in groups):
         return False
     if digits[0] == "0" and len(groups[0]) >= 2:
         return True
     return bool(_PHONE_CONTEXT.search(text, max(0, start - _CONTEXT), start))
+
+
+def _after_phone_word(text: str, start: int) -> bool:
+    """Whether a phone word ends right before ``start`` (see :data:`_PHONE_BARE`)."""
+    words = list(_PHONE_CONTEXT.finditer(text, max(0, start - _CONTEXT), start))
+    return bool(words) and _PHONE_GAP.fullmatch(text, words[-1].end(), start) is not None
 
 
 def _phone_candidates(text: str, region: str | None) -> list[PIIMatch]:
@@ -341,6 +358,8 @@ def _phone_candidates(text: str, region: str | None) -> list[PIIMatch]:
              if is_phone(m.group()) and not _other_number(text, m.start(), m.group())]
     spans += [(m.start(), m.end()) for m in _PHONE_MORE.finditer(text)
               if _more_phone(text, m.start(), m.group())]
+    spans += [(m.start(), m.end()) for m in _PHONE_BARE.finditer(text)
+              if _after_phone_word(text, m.start())]
     import phonenumbers
 
     # The matcher is slow on long texts: run it on the digit-rich stretches only (a phone
