@@ -38,7 +38,7 @@ def test_names_stay_importable_from_the_privatizer():
     ("pii", ("PERSON", *IDENTIFIER_LABELS)),
     ("pii,ORG", ("PERSON", *IDENTIFIER_LABELS, "ORG")),
     (["EMAIL", "names"], ("EMAIL", "PERSON")),
-    ("quasi", ("PERSON", *IDENTIFIER_LABELS, "DATE", "AGE", "GPE", "LOC", "FAC")),
+    ("quasi", ("PERSON", *IDENTIFIER_LABELS, "DATE", "AGE", "GPE", "LOC", "FAC", "POSTCODE")),
 ])
 def test_valid_targets_resolve(given, expected):
     assert resolve_targets(given) == expected
@@ -76,7 +76,7 @@ def test_valid_labels_cover_spacy_conll_and_pii():
         "EMAIL", "PHONE", "URL", "HANDLE", "IP", "CREDIT_CARD", "IBAN", "US_SSN", "US_ITIN",
         "UK_NHS", "UK_NINO", "CRYPTO", "US_PASSPORT", "US_DRIVER_LICENSE", "US_BANK_NUMBER",
         "MEDICAL_LICENSE", "MAC_ADDRESS", "MEDICAL_RECORD"}
-    assert set(PII_LABELS) == set(IDENTIFIER_LABELS) | {"DATE", "AGE"}
+    assert set(PII_LABELS) == set(IDENTIFIER_LABELS) | {"DATE", "AGE", "POSTCODE"}
 
 
 def test_presets_reach_every_front_end(tmp_path, capsys):

@@ -23,8 +23,9 @@ The valid labels are
 * ``pii``: ``PERSON`` and every identifier label (:data:`~textdp.detect.pii.IDENTIFIER_LABELS`:
   e-mail addresses, phones, URLs, handles, IPs, cards, IBANs, national numbers, ...);
 * ``quasi``: ``pii`` and the quasi-identifiers ``DATE`` and ``AGE`` (released with DP noise,
-  :mod:`textdp.quasi`) and the places ``GPE``, ``LOC`` and ``FAC`` (drawn from a public
-  gazetteer as names are, :mod:`textdp.place_vocabulary`).
+  :mod:`textdp.quasi`), the places ``GPE``, ``LOC`` and ``FAC`` (drawn from a public
+  gazetteer as names are, :mod:`textdp.place_vocabulary`) and ``POSTCODE`` (a surrogate of
+  its layout, :mod:`textdp.detect.postcodes`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from textdp.detect.base import normalise_label
-from textdp.detect.pii import IDENTIFIER_LABELS, PII_LABELS, QUASI_LABELS
+from textdp.detect.pii import IDENTIFIER_LABELS, LOCATION_LABELS, PII_LABELS, QUASI_LABELS
 from textdp.detect.places import PLACE_LABELS
 
 DEFAULT_TARGETS = ("PERSON",)
@@ -48,7 +49,8 @@ VALID_LABELS = frozenset(SPACY_LABELS + CONLL_LABELS + PII_LABELS)
 PRESETS: dict[str, tuple[str, ...]] = {
     "names": DEFAULT_TARGETS,
     "pii": (*DEFAULT_TARGETS, *IDENTIFIER_LABELS),
-    "quasi": (*DEFAULT_TARGETS, *IDENTIFIER_LABELS, *QUASI_LABELS, *PLACE_LABELS),
+    "quasi": (*DEFAULT_TARGETS, *IDENTIFIER_LABELS, *QUASI_LABELS, *PLACE_LABELS,
+              *LOCATION_LABELS),
 }
 
 

@@ -62,11 +62,16 @@ labels (valid ``targets``, :data:`PII_LABELS`):
 * ``DATE`` and ``AGE`` (:data:`QUASI_LABELS`): calendar dates (:mod:`textdp.detect.dates`)
   and ages (:mod:`textdp.detect.ages`), quasi-identifiers the privatizer releases with DP
   noise (:mod:`textdp.quasi`: one day offset per text, noisy ages); :func:`surrogate` alone
-  gives their tag.
+  gives their tag;
+* ``POSTCODE`` (:data:`LOCATION_LABELS`): UK and Canadian postcodes, U.S. ZIP codes after a
+  state code, and other countries' codes after a postcode word or before a listed city
+  (:mod:`textdp.detect.postcodes`), a quasi-identifier replaced by a surrogate of its
+  layout.
 
 Where matches overlap, the more specific one wins: URL, then EMAIL, IBAN, CRYPTO,
 CREDIT_CARD, MAC_ADDRESS, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, US_PASSPORT,
-US_DRIVER_LICENSE, MEDICAL_LICENSE, US_BANK_NUMBER, MEDICAL_RECORD, DATE, AGE, PHONE, HANDLE;
+US_DRIVER_LICENSE, MEDICAL_LICENSE, US_BANK_NUMBER, MEDICAL_RECORD, DATE, AGE, POSTCODE, PHONE,
+HANDLE;
 a value may so take
 another identifier's label (a licence written as an SSN, an account number that passes
 Luhn), and is replaced all the same. The recognisers run on
@@ -129,7 +134,7 @@ from typing import Any
 
 import numpy as np
 
-from textdp.detect import ages, dates, identifiers
+from textdp.detect import ages, dates, identifiers, postcodes
 from textdp.detect.base import Finding, Span
 from textdp.detect.numbers import (
     CURRENCY as _CURRENCY,
@@ -163,13 +168,19 @@ ID_LABELS = (IBAN, US_SSN, US_ITIN, UK_NHS, UK_NINO, CRYPTO, *identifiers.LABELS
 #: Quasi-identifiers read by patterns (textdp.detect.dates, textdp.detect.ages): released with
 #: DP noise (textdp.quasi), not a surrogate.
 QUASI_LABELS = (dates.DATE, ages.AGE)
-PII_LABELS = (EMAIL, PHONE, URL, HANDLE, IP, CREDIT_CARD, *ID_LABELS, *QUASI_LABELS)
+#: Quasi-identifiers replaced by a surrogate of their layout (textdp.detect.postcodes).
+LOCATION_LABELS = (postcodes.POSTCODE,)
+PII_LABELS = (EMAIL, PHONE, URL, HANDLE, IP, CREDIT_CARD, *ID_LABELS, *QUASI_LABELS,
+              *LOCATION_LABELS)
 #: The labels that identify a person or a device on their own (the ``pii`` preset of
-#: :mod:`textdp.targets`); the quasi-identifiers of :data:`QUASI_LABELS` are not in it.
-IDENTIFIER_LABELS = tuple(x for x in PII_LABELS if x not in QUASI_LABELS)
+#: :mod:`textdp.targets`); the quasi-identifiers of :data:`QUASI_LABELS` and
+#: :data:`LOCATION_LABELS` are not in it.
+IDENTIFIER_LABELS = tuple(x for x in PII_LABELS
+                          if x not in QUASI_LABELS and x not in LOCATION_LABELS)
 # Which match wins where two overlap (earlier wins): the more specific pattern first.
 PRIORITY = (URL, EMAIL, IBAN, CRYPTO, CREDIT_CARD, identifiers.MAC_ADDRESS, IP, US_SSN, US_ITIN,
-            UK_NHS, UK_NINO, *identifiers.LABELS[1:], dates.DATE, ages.AGE, PHONE, HANDLE)
+            UK_NHS, UK_NINO, *identifiers.LABELS[1:], dates.DATE, ages.AGE, postcodes.POSTCODE,
+            PHONE, HANDLE)
 # The region phone numbers written without a country code are read in (ISO 3166 alpha-2).
 DEFAULT_REGION = "US"
 
@@ -521,6 +532,8 @@ def _candidates(text: str, labels: frozenset[str],
         yield from (PIIMatch(m.start, m.end, dates.DATE) for m in dates.find_dates(text))
     if ages.AGE in labels:
         yield from (PIIMatch(a, b, ages.AGE) for a, b in ages.find_ages(text))
+    if postcodes.POSTCODE in labels:
+        yield from (PIIMatch(a, b, postcodes.POSTCODE) for a, b in postcodes.find_postcodes(text))
     if PHONE in labels:
         yield from _phone_candidates(text, region)
 
@@ -665,6 +678,8 @@ def shape_of(label: str, value: str) -> Shape:
         return Shape(label, re.sub(r"[^#+()\-. ]", "", layout))
     if label == IP:
         return Shape(label, version=6 if ":" in value else 4)
+    if label == postcodes.POSTCODE:
+        return Shape(label, postcodes.layout(value))
     return Shape(label)
 
 
@@ -705,6 +720,8 @@ def surrogate(label: str, shape: Shape, rng: np.random.Generator) -> str:
         return _id_surrogate(shape, rng)
     if label in QUASI_LABELS:  # released with DP noise by textdp.quasi; alone, a tag
         return tag(label)
+    if label == postcodes.POSTCODE:
+        return postcodes.surrogate(shape.layout, rng)
     n = shape.layout.count("#")
     if label == CREDIT_CARD:
         tests = TEST_CARDS.get(n)

@@ -9,9 +9,10 @@ month names and abbreviations, ordinals, weekdays, clinical ``04-MAR-1962``, mon
 and ages in many forms (``67 y/o``, ``45-year-old``, ``aged 34``, ``age: 52``, ``34M``), each
 in a sentence; places (``PLACE``: a country or a city of the shipped gazetteer,
 ``textdp/data/places.tsv``, half each, one word or several, in a sentence; any span of a
-place label, ``GPE``/``LOC``/``FAC``, covering it counts as found); the ordinary items are
-:mod:`textdp.evaluate.pii_samples`' numbers and words
-(but dates, which are targets here) and numbers of years that are not ages (``a 30-year
+place label, ``GPE``/``LOC``/``FAC``, covering it counts as found); postcodes
+(``POSTCODE``: seven countries' formats in address lines, :func:`postcode_item`); the
+ordinary items are :mod:`textdp.evaluate.pii_samples`' numbers and words (but dates and
+``ZIP 12345``, which are targets here) and numbers of years that are not ages (``a 30-year
 mortgage``). Everything runs through ``Privatizer(targets="quasi", report_spans=True)``;
 per label it prints
 
@@ -24,9 +25,9 @@ per label it prints
   displaced, :mod:`textdp.quasi`; and a month-and-year date keeps its month when the
   offset is within about 15 days, at most 1 %);
 
-and per kind of ordinary item the share a ``DATE``, ``AGE`` or place span touches
-(``taken``). A place that comes back unchanged was missed or drawn as itself (the mechanism's
-draw, at about 1 % for a place of the vocabulary at the default ε:
+and per kind of ordinary item the share a ``DATE``, ``AGE``, ``POSTCODE`` or place span
+touches (``taken``). A place that comes back unchanged was missed or drawn as itself (the
+mechanism's draw, at about 1 % for a place of the vocabulary at the default ε:
 ``tests/test_place_vocabulary.py``).
 """
 
@@ -133,8 +134,46 @@ def place_value(rng: np.random.Generator) -> str:
     return _pick(rng, names[kind])
 
 
+_UK_AREAS = ("SW", "NW", "E", "EC", "M", "B", "BS", "LS", "G", "EH", "CF", "L", "OX", "CB")
+_INWARD = "ABDEFGHJLNPQRSTUWXYZ"
+
+
+def postcode_item(rng: np.random.Generator) -> tuple[str, str]:
+    """A sentence holding a postcode of one of seven countries' formats, and the code."""
+    d = lambda n: "".join(str(int(x)) for x in rng.integers(0, 10, size=n))  # noqa: E731
+    kind = int(rng.integers(7))
+    if kind == 0:  # UK
+        code = f"{_pick(rng, _UK_AREAS)}{int(rng.integers(1, 20))} {d(1)}" \
+               f"{_pick(rng, _INWARD)}{_pick(rng, _INWARD)}"
+        return _pick(rng, ("Flat 4, 19 Mill Lane, Bristol {}", "Postcode: {}",
+                           "Send it to 10 High Street, London {} please.")).format(code), code
+    if kind == 1:  # U.S. ZIP after a state code
+        code = d(5) if rng.random() < 0.7 else f"{d(5)}-{d(4)}"
+        state = _pick(rng, ("IL", "NY", "CA", "TX", "DC", "WA"))
+        return f"She lives at 42 Elm St, Springfield, {state} {code}.", code
+    if kind == 2:  # Canada
+        letters = "ABCEGHJKLMNPRSTVXY"
+        code = f"{_pick(rng, letters)}{d(1)}{_pick(rng, letters)} {d(1)}" \
+               f"{_pick(rng, letters)}{d(1)}"
+        return f"Mail: 24 Sussex Dr, Ottawa ON {code}", code
+    if kind == 3:  # Germany, France: the code before the city
+        code = d(5)
+        city = _pick(rng, ("Berlin", "Munich", "Paris", "Lyon", "Hamburg"))
+        return f"Wohnt in der Hauptstr. 5, {code} {city}.", code
+    if kind == 4:  # the Netherlands
+        code = f"{int(rng.integers(1000, 9999))} {_pick(rng, 'ABCDEFGHJKLMNPRSTVWXZ')}" \
+               f"{_pick(rng, 'ABCDEFGHJKLMNPRSTVWXZ')}"
+        return f"Keizersgracht 12, {code} Amsterdam", code
+    if kind == 5:  # Portugal, Brazil: after a postcode word
+        code = f"{d(4)}-{d(3)}" if rng.random() < 0.5 else f"{d(5)}-{d(3)}"
+        return _pick(rng, ("Código postal / postal code: {}", "CEP {} confirmed.")).format(code), \
+            code
+    code = d(6)  # India
+    return f"Deliver to MG Road, PIN code {code}.", code
+
+
 def positives(per_label: int, seed: int = 0) -> list[Item]:
-    """``per_label`` dates, ages and places in sentences (fixed ``seed``)."""
+    """``per_label`` dates, ages, places and postcodes in sentences (fixed ``seed``)."""
     rng = np.random.default_rng(seed + 10)
     out = []
     for label, make, templates in (("DATE", date_value, DATE_TEMPLATES),
@@ -149,6 +188,10 @@ def positives(per_label: int, seed: int = 0) -> list[Item]:
         value = place_value(place_rng)
         out.append(Item(_pick(place_rng, PLACE_TEMPLATES).format(value), value, "PLACE",
                         "PLACE"))
+    code_rng = np.random.default_rng(seed + 13)  # the other labels stay as they were
+    for _ in range(per_label):
+        text, value = postcode_item(code_rng)
+        out.append(Item(text, value, "POSTCODE", "POSTCODE"))
     return out
 
 
@@ -162,7 +205,8 @@ def negatives(n: int, seed: int = 0) -> list[Item]:
             out.append(Item(f"They mentioned {value} in passing.", value, None, "not an age"))
             continue
         kind, value = _ordinary(rng)
-        if kind != "date":
+        # dates are targets here, and so is a ZIP code after "ZIP"
+        if kind != "date" and not value.startswith("ZIP"):
             out.append(Item(_pick(rng, ORDINARY_TEMPLATES).format(value), value, None, kind))
     return out
 
@@ -195,7 +239,7 @@ def check(per_label: int = 100, n_ordinary: int = 600, seed: int = 0,
         end = start + len(it.value)
         spans = [(a, b, "PLACE" if label in PLACE_SPAN_LABELS else label)
                  for a, b, label, _, _ in res.report.spans or ()
-                 if label in ("DATE", "AGE", *PLACE_SPAN_LABELS)]
+                 if label in ("DATE", "AGE", "POSTCODE", *PLACE_SPAN_LABELS)]
         s = stats.setdefault(it.label or "ordinary:" + it.kind,
                              {"n": 0, "missed": 0, "unchanged": 0, "taken": 0})
         s["n"] += 1

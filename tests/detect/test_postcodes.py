@@ -1,0 +1,61 @@
+"""The POSTCODE recogniser and its layout surrogate (textdp.detect.postcodes)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from textdp.detect.postcodes import find_postcodes, layout, surrogate
+
+
+def taken(text: str) -> list[str]:
+    return [text[a:b] for a, b in find_postcodes(text)]
+
+
+@pytest.mark.parametrize("text, codes", [
+    ("Flat 4, 19 Mill Lane, Bristol BS1 4DJ", ["BS1 4DJ"]),          # UK, anywhere
+    ("221B Baker Street, London NW1 6XE", ["NW1 6XE"]),
+    ("Postcode: SW1A 1AA", ["SW1A 1AA"]),
+    ("Mail: 24 Sussex Dr, Ottawa ON K1A 0B1", ["K1A 0B1"]),           # Canada
+    ("42 Elm St, Springfield, IL 62704.", ["62704"]),                  # a ZIP after a state
+    ("Washington, DC 20500-0003", ["20500-0003"]),
+    ("zip 90210", ["90210"]), ("PLZ 80331", ["80331"]), ("CEP 01310-100", ["01310-100"]),
+    ("Hauptstr. 5, 10115 Berlin.", ["10115"]),                         # before a listed city
+    ("Keizersgracht 12, 1012 AB Amsterdam", ["1012 AB"]),
+    ("Deliver to MG Road, PIN code 560001.", ["560001"]),
+])
+def test_postcodes_of_many_countries(text, codes):
+    assert taken(text) == codes
+
+
+@pytest.mark.parametrize("text", [
+    "The total was 12345.",            # a bare five-digit number
+    "In 1990 Berlin was one city.",    # a year before a city
+    "We sold 300 Paris tickets.",      # under four digits before a city
+    "Route 66 Chicago", "A4 paper", "NHS 943 476 5919", "IL 627", "room 12-345",
+    "ZIP code unknown, call 555-0101.",
+])
+def test_other_numbers_are_not_postcodes(text):
+    assert taken(text) == []
+
+
+def test_surrogates_keep_the_layout_only():
+    rng = np.random.default_rng(0)
+    for value in ("SW1A 1AA", "62704", "20500-0003", "1012 AB", "K1A 0B1"):
+        outs = {surrogate(layout(value), rng) for _ in range(40)}
+        assert all(layout(out) == layout(value) for out in outs)
+        assert len(outs) > 30 and value not in outs
+    # the same layout, the same draw: nothing of the value itself reaches the output
+    a = surrogate(layout("SW1A 1AA"), np.random.default_rng(3))
+    assert a == surrogate(layout("NW1A 2BB"), np.random.default_rng(3))
+
+
+def test_postcodes_are_replaced_under_quasi_only():
+    from textdp import Privatizer
+
+    text = "Pt lives at 42 Elm St, Springfield, IL 62704; postcode SW1A 1AA."
+    out = Privatizer(targets="quasi", seed=0, report_spans=True)(text)
+    assert "62704" not in out.text and "SW1A 1AA" not in out.text
+    assert sum(lab == "POSTCODE" for _, _, lab, *_ in out.report.spans) == 2
+    kept = Privatizer(targets="pii", seed=0)(text).text
+    assert "62704" in kept and "SW1A 1AA" in kept  # not an identifier alone

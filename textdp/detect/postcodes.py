@@ -1,0 +1,109 @@
+"""Postal codes: the ``POSTCODE`` recogniser and its layout-keeping surrogate.
+
+A full postcode narrows a person to a street or a few dozen households (a UK unit postcode
+covers about 15 addresses; a U.S. ZIP code, birth date and sex single out most Americans:
+Sweeney, 2000), so the ``quasi`` preset replaces it. What is read:
+
+* a UK postcode, in capitals, with or without its space (``SW1A 1AA``, ``M1 1AE``,
+  ``B338TH``): outward code and inward code by Royal Mail's pattern (the inward letters never
+  ``C I K M O V``), anywhere;
+* a Canadian postal code (``K1A 0B1``): Canada Post's letter-digit pattern (no ``D F I O Q
+  U``, no ``W Z`` first), anywhere;
+* a U.S. ZIP code (``62704``, ``20500-0003``) after a state's two-letter code (``IL 62704``,
+  ``DC 20500``, as an address's last line writes it);
+* a code of 3–10 digits and capitals (at least three digits, optionally one space or ``-``
+  inside: ``10115``, ``1012 AB``, ``1100-053``, ``01310-100``) right after ``postcode``,
+  ``post code``, ``postal code``, ``zip``/``zip code``, ``PLZ``, ``CEP`` or ``PIN code``
+  (only punctuation between), or, with four digits or more, before a city of the place lookup
+  (:func:`textdp.detect.places.lookup_names`) where the continent writes it so (``10115
+  Berlin``, ``1100-053 Lisboa``, ``75008 Paris``).
+
+Not read: a bare five-digit number (an amount, a count, a ZIP the reader cannot tell), a year
+before a city ("1990 Berlin"). The surrogate keeps the layout (``#`` for a digit, ``A`` for a
+capital, separators) and draws every character anew: it releases the layout, and so the
+format's country, nothing else. Nothing here logs, prints or raises the text.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+POSTCODE = "POSTCODE"
+
+# Royal Mail: outward code (area letters, district digit(s) and letter), inward code (a
+# digit and two letters of ABD-HJLNP-UW-Z); GIR 0AA is Girobank's.
+_UK = re.compile(r"(?<![\w-])(?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|"
+                 r"[A-HK-Y]\d[ABEHMNPRVWXY\d]?) ?\d[ABD-HJLNP-UW-Z]{2})(?![\w-])")
+# Canada Post: A1A 1A1 without D F I O Q U, and no W or Z first.
+_CA = re.compile(r"(?<![\w-])[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d"
+                 r"(?![\w-])")
+_US_STATES = ("AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO "
+              "MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR")
+_ZIP = re.compile(r"(?<![\w-])(?:" + "|".join(_US_STATES.split()) +
+                  r")\.?,? (?P<zip>\d{5}(?:-\d{4})?)(?![\w-]|[.,]\d)")
+_CODE = re.compile(r"(?<![\w.,/:$€£-])(?=(?:[A-Z]*\d){3})[A-Z0-9]{2,8}(?:[ -][A-Z0-9]{2,4})?"
+                   r"(?![\w/]|[.,:-]\w)")
+_CONTEXT = re.compile(r"\b(?:post(?:al)?\s*code|zip(?:\s*code)?|plz|cep|pin\s*code)\b",
+                      re.IGNORECASE)
+_GAP = re.compile(r"[\s:#=.-]*(?:(?:no|is)\b[\s:#=.-]*)*", re.IGNORECASE)
+_CITY_AFTER = re.compile(r" ([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2})")
+_YEAR = re.compile(r"(?:1[89]|2[01])\d\d")
+#: How far before a code its label may stand (characters).
+WINDOW = 24
+
+
+def _labelled(text: str, start: int) -> bool:
+    """Whether a postcode label ends right before ``start`` (only punctuation between)."""
+    labels = list(_CONTEXT.finditer(text, max(0, start - WINDOW), start))
+    return bool(labels) and _GAP.fullmatch(text, labels[-1].end(), start) is not None
+
+
+def _before_city(text: str, end: int, value: str) -> bool:
+    """Whether a city (or town) of the place lookup follows the code ``value`` ending at
+    ``end`` (``10115 Berlin``); a code of fewer than four digits (``300 Paris buses``) or a
+    year (``1990 Berlin``) never counts."""
+    from textdp.detect.places import lookup_names
+
+    if _YEAR.fullmatch(value) or sum(c.isdigit() for c in value) < 4:
+        return False
+    m = _CITY_AFTER.match(text, end)
+    if m is None:
+        return False
+    names = lookup_names()
+    words = m.group(1).split(" ")
+    return any(names.get(" ".join(words[:k]).rstrip(".,")) in ("city", "town")
+               for k in range(len(words), 0, -1))
+
+
+def find_postcodes(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each postcode of ``text`` (see the module doc), in order, without
+    overlaps (the longer first)."""
+    if not any(c.isdigit() for c in text):
+        return []
+    found = [(m.start(), m.end()) for p in (_UK, _CA) for m in p.finditer(text)]
+    found += [(m.start("zip"), m.end("zip")) for m in _ZIP.finditer(text)]
+    for m in _CODE.finditer(text):
+        if _labelled(text, m.start()) or _before_city(text, m.end(), m.group()):
+            found.append((m.start(), m.end()))
+    kept: list[tuple[int, int]] = []
+    for a, b in sorted(found, key=lambda s: (s[0] - s[1], s[0])):
+        if all(b <= x or y <= a for x, y in kept):
+            kept.append((a, b))
+    return sorted(kept)
+
+
+def layout(value: str) -> str:
+    """What a surrogate may depend on: ``#`` for a digit, ``A`` for a letter, the space and
+    ``-`` as they stand."""
+    out = "".join("#" if c.isdigit() else "A" if c.isalpha() else c for c in value)
+    return re.sub(r"[^#A \-]", "", out)
+
+
+def surrogate(layout_: str, rng: np.random.Generator) -> str:
+    """A code of ``layout_`` with every digit and capital drawn from ``rng``."""
+    digits, letters = "0123456789", "ABCDEFGHJKLMNPRSTUVWXYZ"
+    return "".join(digits[int(rng.integers(10))] if c == "#" else
+                   letters[int(rng.integers(len(letters)))] if c == "A" else c
+                   for c in layout_)
