@@ -204,6 +204,7 @@ ORIGINALS = {
     "MEDICAL_LICENSE": ("AB1234563", "FG7654329"),
     "MAC_ADDRESS": ("00:1A:2B:3C:4D:5E", "AA:BB:CC:DD:EE:FF"),
     "MEDICAL_RECORD": ("00482913", "77123451"),
+    "NATIONAL_ID": ("12345678Z", "87654321X"),
     "POSTCODE": ("SW1A 1AA", "NW7B 2XY"),
     "DATE": ("March 4, 1962", "2021-03-04"),
     "AGE": ("67 y/o", "aged 34"),
@@ -216,7 +217,7 @@ ORIGINALS = {
 # Dates and ages are released with DP noise (textdp.quasi, tests/test_quasi.py); their
 # surrogate alone is their tag.
 NOT_REFOUND = {"US_SSN", "UK_NHS", "UK_NINO", "US_PASSPORT", "US_DRIVER_LICENSE",
-               "US_BANK_NUMBER", "MEDICAL_RECORD", "POSTCODE", "DATE", "AGE"}
+               "US_BANK_NUMBER", "MEDICAL_RECORD", "POSTCODE", "NATIONAL_ID", "DATE", "AGE"}
 
 
 @pytest.mark.parametrize("label", PII_LABELS)

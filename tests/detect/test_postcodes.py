@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from textdp.detect.postcodes import find_postcodes, layout, surrogate
+from textdp.detect.pii import shape_of, surrogate
+from textdp.detect.postcodes import POSTCODE, find_postcodes
 
 
 def taken(text: str) -> list[str]:
@@ -42,12 +43,13 @@ def test_other_numbers_are_not_postcodes(text):
 def test_surrogates_keep_the_layout_only():
     rng = np.random.default_rng(0)
     for value in ("SW1A 1AA", "62704", "20500-0003", "1012 AB", "K1A 0B1"):
-        outs = {surrogate(layout(value), rng) for _ in range(40)}
-        assert all(layout(out) == layout(value) for out in outs)
+        shape = shape_of(POSTCODE, value)
+        outs = {surrogate(POSTCODE, shape, rng) for _ in range(40)}
+        assert all(shape_of(POSTCODE, out) == shape for out in outs)
         assert len(outs) > 30 and value not in outs
     # the same layout, the same draw: nothing of the value itself reaches the output
-    a = surrogate(layout("SW1A 1AA"), np.random.default_rng(3))
-    assert a == surrogate(layout("NW1A 2BB"), np.random.default_rng(3))
+    a = surrogate(POSTCODE, shape_of(POSTCODE, "SW1A 1AA"), np.random.default_rng(3))
+    assert a == surrogate(POSTCODE, shape_of(POSTCODE, "NW1A 2BB"), np.random.default_rng(3))
 
 
 def test_postcodes_are_replaced_under_quasi_only():

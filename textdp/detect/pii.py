@@ -70,8 +70,8 @@ labels (valid ``targets``, :data:`PII_LABELS`):
 
 Where matches overlap, the more specific one wins: URL, then EMAIL, IBAN, CRYPTO,
 CREDIT_CARD, MAC_ADDRESS, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, US_PASSPORT,
-US_DRIVER_LICENSE, MEDICAL_LICENSE, US_BANK_NUMBER, MEDICAL_RECORD, DATE, AGE, POSTCODE, PHONE,
-HANDLE;
+NATIONAL_ID, US_DRIVER_LICENSE, MEDICAL_LICENSE, US_BANK_NUMBER, MEDICAL_RECORD, DATE, AGE,
+POSTCODE, PHONE, HANDLE;
 a value may so take
 another identifier's label (a licence written as an SSN, an account number that passes
 Luhn), and is replaced all the same. The recognisers run on
@@ -134,7 +134,7 @@ from typing import Any
 
 import numpy as np
 
-from textdp.detect import ages, dates, identifiers, postcodes
+from textdp.detect import ages, dates, identifiers, national_ids, postcodes
 from textdp.detect.base import Finding, Span
 from textdp.detect.numbers import (
     CURRENCY as _CURRENCY,
@@ -164,7 +164,11 @@ UK_NINO = "UK_NINO"
 CRYPTO = "CRYPTO"
 # Identifiers with a checksum or an issuing rule, validated by python-stdnum (see the doc),
 # and those of Presidio's default English registry recognised in textdp.detect.identifiers.
-ID_LABELS = (IBAN, US_SSN, US_ITIN, UK_NHS, UK_NINO, CRYPTO, *identifiers.LABELS)
+ID_LABELS = (IBAN, US_SSN, US_ITIN, UK_NHS, UK_NINO, national_ids.NATIONAL_ID, CRYPTO,
+             *identifiers.LABELS)
+# Labels whose surrogate is random characters of the value's layout
+# (textdp.detect.identifiers.surrogate).
+LAYOUT_LABELS = (*identifiers.LABELS, national_ids.NATIONAL_ID, postcodes.POSTCODE)
 #: Quasi-identifiers read by patterns (textdp.detect.dates, textdp.detect.ages): released with
 #: DP noise (textdp.quasi), not a surrogate.
 QUASI_LABELS = (dates.DATE, ages.AGE)
@@ -179,8 +183,8 @@ IDENTIFIER_LABELS = tuple(x for x in PII_LABELS
                           if x not in QUASI_LABELS and x not in LOCATION_LABELS)
 # Which match wins where two overlap (earlier wins): the more specific pattern first.
 PRIORITY = (URL, EMAIL, IBAN, CRYPTO, CREDIT_CARD, identifiers.MAC_ADDRESS, IP, US_SSN, US_ITIN,
-            UK_NHS, UK_NINO, *identifiers.LABELS[1:], dates.DATE, ages.AGE, postcodes.POSTCODE,
-            PHONE, HANDLE)
+            UK_NHS, UK_NINO, national_ids.NATIONAL_ID, *identifiers.LABELS[1:], dates.DATE,
+            ages.AGE, postcodes.POSTCODE, PHONE, HANDLE)
 # The region phone numbers written without a country code are read in (ISO 3166 alpha-2).
 DEFAULT_REGION = "US"
 
@@ -526,6 +530,9 @@ def _candidates(text: str, labels: frozenset[str],
                     continue
                 yield PIIMatch(m.start(), m.end(), IP)
     yield from _id_candidates(text, labels)
+    if national_ids.NATIONAL_ID in labels:
+        yield from (PIIMatch(a, b, national_ids.NATIONAL_ID)
+                    for a, b in national_ids.find_national_ids(text))
     yield from (PIIMatch(a, b, label) for a, b, label
                 in identifiers.candidates(text, labels & set(identifiers.LABELS)))
     if dates.DATE in labels:
@@ -679,7 +686,7 @@ def shape_of(label: str, value: str) -> Shape:
     if label == IP:
         return Shape(label, version=6 if ":" in value else 4)
     if label == postcodes.POSTCODE:
-        return Shape(label, postcodes.layout(value))
+        return Shape(label, identifiers.layout(label, value))
     return Shape(label)
 
 
@@ -721,7 +728,7 @@ def surrogate(label: str, shape: Shape, rng: np.random.Generator) -> str:
     if label in QUASI_LABELS:  # released with DP noise by textdp.quasi; alone, a tag
         return tag(label)
     if label == postcodes.POSTCODE:
-        return postcodes.surrogate(shape.layout, rng)
+        return identifiers.surrogate(label, shape.layout, rng)
     n = shape.layout.count("#")
     if label == CREDIT_CARD:
         tests = TEST_CARDS.get(n)
@@ -753,7 +760,7 @@ def _id_shape(label: str, value: str) -> Shape:
         return Shape(label, value[:2].upper() + re.sub(r"[^# ]", "", body))
     if label == CRYPTO:
         return Shape(label)
-    if label in identifiers.LABELS:
+    if label in LAYOUT_LABELS:
         return Shape(label, identifiers.layout(label, value))
     layout = re.sub(r"[A-Za-z]", "A", re.sub(r"\d", "#", value))
     return Shape(label, re.sub(r"[^#A \-]", "", layout))
@@ -807,7 +814,7 @@ def _id_surrogate(shape: Shape, rng: np.random.Generator) -> str:
     label, layout = shape.label, shape.layout
     if label == IBAN:
         return _iban_surrogate(layout, rng)
-    if label in identifiers.LABELS:
+    if label in LAYOUT_LABELS:
         return identifiers.surrogate(label, layout, rng)
     if label == CRYPTO:
         return _base58check(b"\0" + bytes(int(b) for b in rng.integers(0, 256, size=20)))

@@ -19,16 +19,14 @@ Sweeney, 2000), so the ``quasi`` preset replaces it. What is read:
   Berlin``, ``1100-053 Lisboa``, ``75008 Paris``).
 
 Not read: a bare five-digit number (an amount, a count, a ZIP the reader cannot tell), a year
-before a city ("1990 Berlin"). The surrogate keeps the layout (``#`` for a digit, ``A`` for a
-capital, separators) and draws every character anew: it releases the layout, and so the
-format's country, nothing else. Nothing here logs, prints or raises the text.
+before a city ("1990 Berlin"). The surrogate keeps the layout and draws every character anew
+(:func:`textdp.detect.identifiers.surrogate`): it releases the layout, and so the format's
+country, nothing else. Nothing here logs, prints or raises the text.
 """
 
 from __future__ import annotations
 
 import re
-
-import numpy as np
 
 POSTCODE = "POSTCODE"
 
@@ -92,18 +90,3 @@ def find_postcodes(text: str) -> list[tuple[int, int]]:
         if all(b <= x or y <= a for x, y in kept):
             kept.append((a, b))
     return sorted(kept)
-
-
-def layout(value: str) -> str:
-    """What a surrogate may depend on: ``#`` for a digit, ``A`` for a letter, the space and
-    ``-`` as they stand."""
-    out = "".join("#" if c.isdigit() else "A" if c.isalpha() else c for c in value)
-    return re.sub(r"[^#A \-]", "", out)
-
-
-def surrogate(layout_: str, rng: np.random.Generator) -> str:
-    """A code of ``layout_`` with every digit and capital drawn from ``rng``."""
-    digits, letters = "0123456789", "ABCDEFGHJKLMNPRSTUVWXYZ"
-    return "".join(digits[int(rng.integers(10))] if c == "#" else
-                   letters[int(rng.integers(len(letters)))] if c == "A" else c
-                   for c in layout_)

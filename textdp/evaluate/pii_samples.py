@@ -307,6 +307,107 @@ def medical_record(rng: np.random.Generator) -> str:
                    if c == "D" else c for c in fmt)
 
 
+def _checked(rng: np.random.Generator, module: str, make: Callable[[], str]) -> str:
+    """A value of ``make`` that python-stdnum's ``module`` accepts (drawn until one does)."""
+    import importlib
+
+    valid = importlib.import_module("stdnum." + module).is_valid
+    while True:
+        value = make()
+        if valid(value):
+            return value
+
+
+def _birth(rng: np.random.Generator) -> tuple[int, int, int]:
+    return int(rng.integers(1940, 2005)), int(rng.integers(1, 13)), int(rng.integers(1, 29))
+
+
+def national_id(rng: np.random.Generator) -> tuple[str, str]:
+    """A sentence holding a valid national or tax number of one of 17 schemes (python-stdnum
+    checks it), and the number: with its context word, or alone for the schemes
+    :mod:`textdp.detect.national_ids` takes alone."""
+    d = lambda n: _d(rng, n)  # noqa: E731
+    y, m, day = _birth(rng)
+    kind = int(rng.integers(17))
+    if kind == 0:
+        body = "".join(_pick(rng, "BCDFGLMNPRSTVZ") for _ in range(6)) + f"{y % 100:02d}" + \
+            "ABCDEHLMPRST"[m - 1] + f"{day + 40 * int(rng.integers(2)):02d}" + \
+            _pick(rng, "ABCDEFGHLMZ") + d(3)
+        from stdnum.it import codicefiscale
+
+        return "Codice fiscale: {}", body + codicefiscale.calc_check_digit(body)
+    if kind == 1:
+        from stdnum.es import dni
+
+        body = d(8)
+        return _pick(rng, ("DNI {}", "Applicant {} signed.")), body + dni.calc_check_digit(body)
+    if kind == 2:
+        from stdnum.es import nie
+
+        body = _pick(rng, "XYZ") + d(7)
+        return "NIE: {}", body + nie.calc_check_digit(body)
+    if kind == 3:
+        v = _checked(rng, "br.cpf", lambda: d(11))
+        return _pick(rng, ("Her CPF is {}.", "CPF {}")), f"{v[:3]}.{v[3:6]}.{v[6:9]}-{v[9:]}"
+    if kind == 4:
+        from stdnum.cl import rut
+
+        body = str(int(rng.integers(5_000_000, 25_000_000)))
+        v = body + rut.calc_check_digit(body)
+        return "RUT {}", f"{v[:-7]}.{v[-7:-4]}.{v[-4:-1]}-{v[-1]}"
+    if kind == 5:
+        from stdnum.fr import nir
+
+        body = f"{int(rng.integers(1, 3))}{y % 100:02d}{m:02d}{int(rng.integers(1, 96)):02d}" \
+               f"{d(3)}{d(3)}"
+        v = body + nir.calc_check_digits(body)
+        return "NIR {}", f"{v[0]} {v[1:3]} {v[3:5]} {v[5:7]} {v[7:10]} {v[10:13]} {v[13:]}"
+    if kind == 6:
+        v = _checked(rng, "se.personnummer",
+                     lambda: f"{y % 100:02d}{m:02d}{day:02d}-{d(4)}")
+        return "Personnummer {}", v
+    if kind == 7:
+        v = _checked(rng, "fi.hetu", lambda: f"{day:02d}{m:02d}{y % 100:02d}-{d(3)}"
+                     + _pick(rng, "0123456789ABCDEFHJKLMNPRSTUVWXY"))
+        return "Henkilötunnus {}", v
+    if kind == 8:
+        century = "12" if y < 2000 else "34"
+        v = _checked(rng, "kr.rrn", lambda: f"{y % 100:02d}{m:02d}{day:02d}"
+                     f"{_pick(rng, century)}{int(rng.integers(0, 9)):02d}{d(4)}")
+        return "RRN {}", f"{v[:6]}-{v[6:]}"
+    if kind == 9:
+        from stdnum.cn import ric
+
+        body = f"110105{y}{m:02d}{day:02d}{d(3)}"
+        v = body + ric.calc_check_digit(body + "0")  # it reads the number with its check digit
+        return _pick(rng, ("ID card number {}", "身份证 {}")), v
+    if kind == 10:
+        v = _checked(rng, "ca.sin", lambda: str(int(rng.integers(1, 8))) + d(8))
+        return "SIN: {}", f"{v[:3]} {v[3:6]} {v[6:]}"
+    if kind == 11:
+        v = _checked(rng, "in_.aadhaar", lambda: str(int(rng.integers(2, 10))) + d(11))
+        return "Aadhaar no. {}", f"{v[:4]} {v[4:8]} {v[8:]}"
+    if kind == 12:
+        return "BSN {}", _checked(rng, "nl.bsn", lambda: d(9))
+    if kind == 13:
+        v = _checked(rng, "de.idnr", lambda: str(int(rng.integers(1, 10))) + d(10))
+        return "Steuer-ID: {}", f"{v[:2]} {v[2:5]} {v[5:8]} {v[8:]}"
+    if kind == 14:
+        from stdnum.pl import pesel
+
+        body = f"{y % 100:02d}{m + (20 if y >= 2000 else 0):02d}{day:02d}{d(4)}"
+        return "PESEL {}", body + pesel.calc_check_digit(body)
+    if kind == 15:
+        from stdnum.tr import tckimlik
+
+        body = str(int(rng.integers(1, 10))) + d(8)
+        return "TC kimlik no {}", body + tckimlik.calc_check_digits(body)
+    letters = "ABCDEFGHJKLMNPRSTUVWXYZ"
+    v = "".join(_pick(rng, letters) for _ in range(3)) + "P" + _pick(rng, letters) + d(4) + \
+        _pick(rng, letters)
+    return "PAN {}", v
+
+
 def mac(rng: np.random.Generator) -> str:
     """A MAC address: colons or hyphens, upper or lower case, or Cisco's dotted form."""
     octets = [f"{int(x):02x}" for x in rng.integers(0, 256, size=6)]
@@ -324,6 +425,10 @@ GENERATORS: dict[str, Callable[[np.random.Generator], str]] = {
     "HANDLE": handle, "US_PASSPORT": passport, "US_DRIVER_LICENSE": driver_license,
     "US_BANK_NUMBER": bank_number, "MEDICAL_LICENSE": medical_license, "MAC_ADDRESS": mac,
     "MEDICAL_RECORD": medical_record,
+}
+#: Labels whose generator gives its own sentence template with the value.
+TEMPLATED: dict[str, Callable[[np.random.Generator], tuple[str, str]]] = {
+    "NATIONAL_ID": national_id,
 }
 
 _MONTHS = ("January", "March", "June", "September", "December")
@@ -394,6 +499,11 @@ def positives(per_label: int, seed: int = 0) -> list[Item]:
             templates = NPI_TEMPLATES if label == "MEDICAL_LICENSE" and value.isdigit() \
                 else TEMPLATES[label]
             out.append(Item(_pick(rng, templates).format(value), value, label, label))
+    id_rng = np.random.default_rng(seed + 3)  # the other labels' draws stay as they were
+    for label, make_item in TEMPLATED.items():
+        for _ in range(per_label):
+            template, value = make_item(id_rng)
+            out.append(Item(template.format(value), value, label, label))
     return out
 
 
@@ -413,7 +523,8 @@ CONTEXT_TEMPLATES = ("The bank holiday falls on {}.", "Account opened {}.",
                      "Passport photos taken {}.", "Driver's license renewed {}.",
                      "Checking account balance: {}.", "DL test booked for {}.",
                      "Savings of {} this year.", "Passport office open {}.",
-                     "Patient ID checked {}.", "MRN verified, total {}.")
+                     "Patient ID checked {}.", "MRN verified, total {}.",
+                     "National ID card renewed {}.", "Tax ID: see the total of {}.")
 
 
 def context_negatives(n: int, seed: int = 0) -> list[Item]:

@@ -1,0 +1,53 @@
+"""National identity and tax numbers of many countries (textdp.detect.national_ids)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from textdp.detect.national_ids import SCHEMES, find_national_ids
+from textdp.evaluate.pii_samples import national_id
+
+
+def taken(text: str) -> list[str]:
+    return [text[a:b] for a, b in find_national_ids(text)]
+
+
+def test_every_generated_number_of_17_schemes_is_found():
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        template, value = national_id(rng)
+        assert taken(template.format(value)) == [value], template
+
+
+@pytest.mark.parametrize("text, value", [
+    ("DNI 12345678Z", "12345678Z"), ("Applicant 12345678Z signed.", "12345678Z"),  # alone
+    ("codice fiscale RSSMRA85T10A562S", "RSSMRA85T10A562S"),
+    ("Her CPF is 123.456.789-09.", "123.456.789-09"),
+    ("SIN: 130 692 544", "130 692 544"), ("BSN 111222333", "111222333"),
+    ("Steuer-ID 36 574 261 809", "36 574 261 809"), ("PAN AAAPZ1234C", "AAAPZ1234C"),
+    ("national ID number is 85.07.30-033.28", "85.07.30-033.28"),
+])
+def test_numbers_with_their_checks(text, value):
+    assert taken(text) == [value]
+
+
+@pytest.mark.parametrize("text", [
+    "Order 111222333 shipped.",             # a valid BSN without a context word
+    "Call 130 692 544 now.",                # a valid SIN without one
+    "SIN 130 692 545",                      # a wrong check digit
+    "DNI 12345678A",                        # a wrong check letter
+    "Tax ID: see the total of 111222333.",  # words between the context and the number
+    "pan AAAPZ1234C",                       # acronyms are case-sensitive ("pan")
+    "Invoice 2021-03-04, 12345678 items, the year 1985.",
+])
+def test_other_numbers_are_not_national_ids(text):
+    assert taken(text) == []
+
+
+def test_schemes_name_their_validator():
+    import importlib
+
+    for s in SCHEMES:
+        assert callable(importlib.import_module("stdnum." + s.module).is_valid)
+        assert len(s.country) == 2 and s.country.isupper()

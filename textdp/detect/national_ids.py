@@ -1,0 +1,136 @@
+"""National identity and tax numbers of many countries: the ``NATIONAL_ID`` recogniser.
+
+Presidio's default English registry knows U.S. and U.K. numbers only; texts about people of
+other countries carry theirs (a Canadian SIN, an Indian Aadhaar, a Brazilian CPF, a Spanish
+DNI, ...). Each scheme of :data:`SCHEMES` is one written form and the python-stdnum module
+that validates it (checksum, and where the number encodes one, a real birth date or region:
+the issuing authority's rule, as stdnum implements it). A scheme is taken
+
+* alone where its form and check make a match by chance rare (letters in fixed places, a
+  date and a checksum, punctuation of its own: ``12345678Z``, ``RSSMRA85T10A562S``,
+  ``850709-9805``, ``123.456.789-09``);
+* otherwise only right after a context word of its own or a generic one (``national ID``,
+  ``ID number``, ``tax ID``; :data:`CONTEXT_WINDOW` characters at most, with only
+  punctuation and ``no``, ``number``, ``is``, ``card`` between), since nine or eleven bare
+  digits that pass a checksum are as often an order or an account number.
+
+The surrogate is drawn as for the other identifiers (:func:`textdp.detect.identifiers.surrogate`:
+random digits and capitals in the value's layout), so it releases the layout (and with it the
+likely country), nothing else. Nothing here logs, prints or raises the text.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+NATIONAL_ID = "NATIONAL_ID"
+#: How far before a value its context word may stand (characters).
+CONTEXT_WINDOW = 32
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """One written form of a country's number and its validator."""
+
+    country: str  # ISO 3166 alpha-2
+    name: str
+    module: str  # python-stdnum module under ``stdnum.``
+    pattern: str  # the written form (capitals, digits, separators)
+    alone: bool  # taken without a context word
+    words: str = ""  # its own context words (a regular expression, case-sensitive)
+
+
+SCHEMES = (
+    Scheme("IT", "codice fiscale", "it.codicefiscale",
+           r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", True),
+    Scheme("MX", "CURP", "mx.curp", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[A-Z\d]\d", True),
+    Scheme("ES", "DNI", "es.dni", r"\d{8}-?[A-Z]", True),
+    Scheme("ES", "NIE", "es.nie", r"[XYZ]-?\d{7}-?[A-Z]", True),
+    Scheme("BR", "CPF", "br.cpf", r"\d{3}\.\d{3}\.\d{3}-\d{2}", True),
+    Scheme("BR", "CPF", "br.cpf", r"\d{11}", False, r"CPF"),
+    Scheme("CL", "RUT", "cl.rut", r"\d{1,2}\.\d{3}\.\d{3}-[\dK]", True),
+    Scheme("FR", "NIR", "fr.nir",
+           r"[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}", True),
+    Scheme("SE", "personnummer", "se.personnummer", r"(?:19|20)?\d{6}[-+]\d{4}", True),
+    Scheme("FI", "henkilötunnus", "fi.hetu", r"\d{6}[-+A-FU-Y]\d{3}[\dA-Y]", True),
+    Scheme("KR", "RRN", "kr.rrn", r"\d{6}-\d{7}", True),
+    Scheme("CN", "resident identity card number", "cn.ric", r"\d{17}[\dX]", True),
+    Scheme("BE", "national number", "be.nn", r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}", True),
+    Scheme("CA", "SIN", "ca.sin", r"\d{3}[ -]?\d{3}[ -]?\d{3}", False, r"SIN|NAS"),
+    Scheme("IN", "Aadhaar", "in_.aadhaar", r"[2-9]\d{3}[ -]?\d{4}[ -]?\d{4}", False, r"UID|UIDAI"),
+    Scheme("IN", "PAN", "in_.pan", r"[A-Z]{5}\d{4}[A-Z]", False, r"PAN"),
+    Scheme("NL", "BSN", "nl.bsn", r"\d{4}\.?\d{2}\.?\d{3}|\d{9}", False, r"BSN"),
+    Scheme("DE", "Steuer-ID", "de.idnr", r"\d{2} ?\d{3} ?\d{3} ?\d{3}", False, r"IdNr|TIN"),
+    Scheme("AU", "TFN", "au.tfn", r"\d{3} ?\d{3} ?\d{2,3}", False, r"TFN"),
+    Scheme("PL", "PESEL", "pl.pesel", r"\d{11}", False, r"PESEL"),
+    Scheme("DK", "CPR", "dk.cpr", r"\d{6}-?\d{4}", False, r"CPR"),
+    Scheme("NO", "fødselsnummer", "no.fodselsnummer", r"\d{6} ?\d{5}", False),
+    Scheme("ZA", "ID number", "za.idnr", r"\d{6} ?\d{4} ?\d{2} ?\d", False),
+    Scheme("TR", "T.C. kimlik no", "tr.tckimlik", r"[1-9]\d{10}", False, r"TC|TCKN"),
+    Scheme("IL", "Teudat Zehut", "il.idnr", r"\d{9}|\d{8}-\d", False),
+    Scheme("RO", "CNP", "ro.cnp", r"[1-9]\d{12}", False, r"CNP"),
+    Scheme("IE", "PPS number", "ie.pps", r"\d{7}[A-W][ABWTXZ]?", False, r"PPSN?"),
+)
+
+# Words that say a national or tax number follows, in any country's scheme.
+_GENERIC = re.compile(
+    r"\b(?:national\s+(?:id|identity|insurance)|identity\s+(?:card|number|no)|id\s*(?:card|"
+    r"number|no)|tax\s*(?:id|file\s+number|number|code)|social\s+(?:insurance|security)|"
+    r"aadhaa?r|burgerservicenummer|steuer-?id|steueridentifikationsnummer|pesel|"
+    r"personnummer|henkil[öo]tunnus|hetu|f[øo]dselsnummer|kimlik|teudat\s+zehut|"
+    r"codice\s+fiscale|n[uú]mero\s+de\s+(?:seguridad|identidad)|s[ée]curit[ée]\s+sociale|"
+    r"insee|c[ée]dula|curp|rfc|nric|ic\s+number)\b", re.IGNORECASE)
+_GAP = re.compile(r"[\s:#=.-]*(?:(?:no|nr|number|num|is|was|card|id)\b[\s:#=.-]*)*",
+                  re.IGNORECASE)
+_FENCE = (r"(?<![\w.,/:$€£+-])", r"(?![\w/]|[.,:-]\w)")
+
+
+@lru_cache(maxsize=1)
+def _compiled() -> tuple[tuple[Scheme, re.Pattern[str], re.Pattern[str] | None, object], ...]:
+    """Each scheme with its pattern, its own context words and its stdnum module (imported
+    once, on first use)."""
+    out = []
+    for s in SCHEMES:
+        pattern = re.compile(_FENCE[0] + "(?:" + s.pattern + ")" + _FENCE[1])
+        words = re.compile(r"\b(?:" + s.words + r")\b") if s.words else None
+        out.append((s, pattern, words, importlib.import_module("stdnum." + s.module)))
+    return tuple(out)
+
+
+def _after(pattern: re.Pattern[str], text: str, start: int) -> bool:
+    """Whether a match of ``pattern`` ends right before ``start`` (within
+    :data:`CONTEXT_WINDOW` characters, only punctuation and ``no``, ``number``, ... between)."""
+    found = list(pattern.finditer(text, max(0, start - CONTEXT_WINDOW), start))
+    return bool(found) and _GAP.fullmatch(text, found[-1].end(), start) is not None
+
+
+def candidates(text: str) -> Iterable[tuple[int, int, str]]:
+    """``(start, end, country)`` of each valid number of :data:`SCHEMES` in ``text``
+    (overlaps are resolved by the caller, :func:`textdp.detect.pii.find_pii`)."""
+    if sum(c.isdigit() for c in text) < 4:  # PAN: four digits
+        return
+    for scheme, pattern, words, module in _compiled():
+        for m in pattern.finditer(text):
+            if not scheme.alone and not (_after(_GENERIC, text, m.start()) or (
+                    words is not None and _after(words, text, m.start()))):
+                continue
+            try:
+                valid = module.is_valid(m.group())
+            except Exception:  # a validator that trips on an odd value: not a number of it
+                valid = False
+            if valid:
+                yield m.start(), m.end(), scheme.country
+
+
+def find_national_ids(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each national or tax number of ``text``, in order, without
+    overlaps (the longer first)."""
+    kept: list[tuple[int, int]] = []
+    for a, b, _ in sorted(candidates(text), key=lambda s: (s[0] - s[1], s[0])):
+        if all(b <= x or y <= a for x, y in kept):
+            kept.append((a, b))
+    return sorted(kept)
