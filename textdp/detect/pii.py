@@ -69,10 +69,9 @@ labels (valid ``targets``, :data:`PII_LABELS`):
   layout.
 
 Where matches overlap, the more specific one wins: URL, then EMAIL, IBAN, CRYPTO,
-CREDIT_CARD, MAC_ADDRESS, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, US_PASSPORT,
-NATIONAL_ID, US_DRIVER_LICENSE, MEDICAL_LICENSE, US_BANK_NUMBER, MEDICAL_RECORD, DATE, AGE,
-POSTCODE, PHONE, HANDLE;
-a value may so take
+CREDIT_CARD, MAC_ADDRESS, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, NATIONAL_ID, US_PASSPORT,
+US_DRIVER_LICENSE, MEDICAL_LICENSE, US_BANK_NUMBER, MEDICAL_RECORD, DATE, AGE, POSTCODE, PHONE,
+HANDLE; a value may so take
 another identifier's label (a licence written as an SSN, an account number that passes
 Luhn), and is replaced all the same. The recognisers run on
 the normalised text of :mod:`textdp.detect.normalise`
