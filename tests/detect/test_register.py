@@ -51,6 +51,15 @@ def test_email_headers_field_labels_and_reply_markers_are_no_names():
                   "Ann", "Lee") == ["Ann", "Lee"]
 
 
+def test_identity_number_labels_before_their_number_are_no_names():
+    """Labels of national numbers before the number itself, not only before a colon."""
+    text = "Ana Souza, SIN 130 692 544, BSN: 111222333, PESEL 44051401359, DNI 12345678Z"
+    got = marked(text, "Ana", "Souza", "SIN", "BSN", "PESEL", "DNI")
+    assert got == ["Ana", "Souza"]
+    # a label word before a word is left to the other rules
+    assert marked("Sin City was fun", "Sin") == ["Sin"]
+
+
 def test_clinical_abbreviations_ages_and_sides_are_no_names():
     text = "67 y/o F, Hx of HTN and T2DM. 34M c/o L knee pain. RN Haruto notified. MRN 0048"
     got = marked(text, "F", "HTN", "T2DM", "34M", "L", "RN", "Haruto", "MRN", "NSAIDs")

@@ -333,8 +333,9 @@ class RegisterStage:
                 continue
             nxt = text.next(k)
             nw = words[nxt] if nxt is not None else ""
-            # Labels before a colon ("Subject:", "E:", "X-To:").
-            if kk in fields and (nw == ":" or w.endswith(":")):
+            # Labels before a colon ("Subject:", "E:", "X-To:") or a number ("MRN 00482913",
+            # "SIN 130 692 544").
+            if kk in fields and (nw == ":" or w.endswith(":") or _has_digit(nw)):
                 out.add(k)
                 p = text.prev(k)
                 if p is not None and words[p] == "-":
