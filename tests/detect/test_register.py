@@ -389,3 +389,39 @@ def test_the_default_privatizer_replaces_names_in_capitals_from_their_context():
     assert "HUNTER" not in second and "PRICE" not in second
     assert second.endswith(" CALLED RE INVOICE 9738. WANTS REFUND.")
     assert control == "CUSTOMER SERVICE CALLED. CLIENT WILL CALL BACK."
+
+
+def _with_vocab(text, *names):
+    """As :func:`marked`, through the stage's ``__call__`` on a doc of the embedded pipeline
+    (whose vectors tell ordinary words)."""
+    from textdp.defaults import load_pipeline
+
+    doc = load_pipeline().make_doc(text)
+    spans = [(t.i, t.i + 1, "PERSON") for t in doc if t.text in names]
+    (out,) = RegisterStage()([doc], [spans])
+    return [doc[k].text for s, e, lab in out if lab == "PERSON" for k in range(s, e)]
+
+
+def test_a_subject_of_ordinary_words_is_a_title_wherever_it_stands():
+    """Enron dev: "Common Data Migration" in a subject line and in the body is no name at
+    either; a subject with a first name is, and so is one with a word the vocab does not
+    know as an ordinary word."""
+    text = ("Subject : FW : Common Data Migration for Netco\nJeff , the Common Data "
+            "Migration plan ?\nThanks , Tom")
+    names = ("Common", "Data", "Migration", "Jeff", "Tom")
+    assert _with_vocab(text, *names) == ["Jeff", "Tom"]
+    assert marked(text, *names) == [*names[:3], "Jeff", *names[:3], "Tom"]
+    text = "Subject : Crystal Waters visit\nCrystal Waters arrives Monday"
+    assert _with_vocab(text, "Crystal", "Waters") == ["Crystal", "Waters"] * 2
+    text = "Subject : Visit of Okonkwo\nOkonkwo arrives Monday"
+    assert _with_vocab(text, "Okonkwo") == ["Okonkwo", "Okonkwo"]
+
+
+def test_the_mail_systems_routes_of_the_organisation_are_no_names():
+    text = ("From : jeff.skilling@enron.com\nCc : ann.lee@enron.com\nTo : Dan < d@x.com > "
+            "@ENRON , ENRON_DEVELOPMENT@ENRON , Y'Barbo@ENRON")
+    got = marked(text, "@ENRON", "ENRON_DEVELOPMENT@ENRON", "Y'Barbo@ENRON", "Dan")
+    assert "@ENRON" not in got and "ENRON_DEVELOPMENT@ENRON" not in got
+    assert "Y'Barbo@ENRON" in got and "Dan" in got
+    # without addresses of the organisation, "@ENRON" is left to the other rules
+    assert marked("To : Dan @ENRON", "@ENRON") == ["@ENRON"]

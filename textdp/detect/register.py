@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -175,10 +175,14 @@ def _is_space(word: str) -> bool:
 
 
 class _Text:
-    """One doc's words with the lookups the rules share (lines, neighbours)."""
+    """One doc's words with the lookups the rules share (lines, neighbours); ``is_word``:
+    whether a capitalised word is mainly an ordinary word of the doc's language
+    (:func:`textdp.detect.places.word_test`; ``None`` where no vocab is known)."""
 
-    def __init__(self, words: Sequence[str]) -> None:
+    def __init__(self, words: Sequence[str],
+                 is_word: Callable[[str], bool] | None = None) -> None:
         self.words = list(words)
+        self.is_word = is_word
         self.n = len(words)
         self.keys = [key(w) for w in words]
         line, lines = 0, []
@@ -257,7 +261,11 @@ class RegisterStage:
         member_scores`); where one is weak, the pipeline's NER is asked about that doc."""
         docs = list(docs)
         words = [[t.text for t in doc] for doc in docs]
-        texts = [_Text(ws) for ws in words]  # read once, for the NER question and the rules
+        from textdp.detect.places import word_test
+
+        is_word = word_test(docs[0].vocab) if docs else None
+        # read once, for the NER question and the rules
+        texts = [_Text(ws, is_word) for ws in words]
         if scores is None:
             scores = [None] * len(docs)
         ask = [i for i in range(len(docs)) if self.precision and (
@@ -498,6 +506,9 @@ class RegisterStage:
         out.update(k for k in persons if keys[k] in org_names and _capitalised(words[k])
                    and words[k].isalpha() and not is_first_name(keys[k])
                    and not is_surname(keys[k], 20000))
+        # Its mail system's routing forms: "@ENRON" after an address, and an address of
+        # the organisation's own unit ("ENRON_DEVELOPMENT@ENRON").
+        out.update(k for k in persons if _organisation_route(words[k], org_names))
         return out
 
     def subject_words(self, text: _Text, persons: set[int], subject_lines: set[int],
@@ -511,14 +522,31 @@ class RegisterStage:
         elsewhere = {keys[k] for k in persons if text.line[k] not in subject_lines
                      and scores.get(k, 1.0) >= SUBJECT_SCORE}
         out: set[int] = set()
+        titles: set[tuple[str, ...]] = set()
         for a, b in runs(k for k in persons if text.line[k] in subject_lines):
             toks = [k for k in range(a, b) if _wordlike(words[k])]
+            if toks and text.is_word is not None and all(
+                    words[k].isalpha() and text.is_word(words[k])
+                    and not is_first_name(keys[k], 1000) and not is_surname(keys[k], 5000)
+                    for k in toks):
+                # A title of ordinary words ("Strategic Supremacy", "Common Data
+                # Migration"): no name here, nor where the text repeats it.
+                out.update(toks)
+                titles.add(tuple(keys[k] for k in toks))
+                continue
             if any(is_first_name(keys[k], 1000) or keys[k] in elsewhere or (
                     scores.get(k, 0.0) >= SUBJECT_SCORE and
                     (k in ner_person or is_surname(keys[k], 20000)))
                    for k in toks):
                 continue
             out.update(toks)
+        for a, b in runs(persons):
+            toks = [k for k in range(a, b) if _wordlike(words[k])]
+            for title in titles:
+                n = len(title)
+                for i in range(len(toks) - n + 1):
+                    if tuple(keys[k] for k in toks[i:i + n]) == title:
+                        out.update(toks[i:i + n])
         return out
 
     def weak_evidence(self, text: _Text, persons: set[int], scores: dict[int, float],
@@ -1141,6 +1169,15 @@ def _organisation_domains(words: Sequence[str]) -> set[str]:
             if local and name.isalpha() and len(name) > 2:
                 locals_of.setdefault(name, set()).add(local)
     return {name for name, locs in locals_of.items() if len(locs) >= 2 or name in locs}
+
+
+def _organisation_route(word: str, org_names: set[str]) -> bool:
+    """Whether ``word`` is ``@ORG`` or ``ORG_UNIT@ORG`` for an organisation of
+    :func:`_organisation_domains` (a Lotus Notes route, not a person's address)."""
+    local, at, domain = word.casefold().strip("<>()[]\"',;").partition("@")
+    if not at or domain not in org_names:
+        return False
+    return not local or re.split(r"[_.\-]", local)[0] in org_names
 
 
 def _signature_lines(text: _Text) -> set[int]:
