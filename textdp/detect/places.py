@@ -1,12 +1,14 @@
-"""Places for the place targets: spaCy's NER and a gazetteer lookup, beside any detector.
+"""Entity targets beside any detector: spaCy's NER, and for places a gazetteer lookup.
 
-The default detector finds persons only, so ``targets="GPE"`` (or the ``quasi`` preset) with
-it found no place. :func:`with_entities` adds, for the place labels among the targets
-(:data:`PLACE_LABELS`):
+The default detector finds persons only, so ``targets="GPE"`` (or the ``quasi`` preset, or
+``"pii,ORG"``) with it found no place and no organisation. :func:`with_entities` adds, for
+the entity labels among the targets (:data:`ENTITY_LABELS`: the places of
+:data:`PLACE_LABELS` and every other label of spaCy's NER but ``PERSON`` and ``DATE``, which
+the detectors and the date recogniser own):
 
 * the embedded spaCy pipeline's NER (``en_core_web_md``,
   :class:`~textdp.detect.spacy_ner.SpacyNERDetector`), where the detector is not that NER
-  already: its place spans;
+  already: its spans of those labels;
 * with ``GPE`` among them, a lookup of the public names of countries, US states and cities of
   15,000 people or more (GeoNames, ``textdp/data/place_lookup.tsv``,
   :class:`GazetteerPlaces`): spaCy's NER alone missed 40 % of the little-known cities of the
