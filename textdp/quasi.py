@@ -9,7 +9,7 @@ geometric noise, exact on the integers):
   (:func:`~textdp.mechanisms.geometric.displacement_for`: the least m with
   ``P(|Z| ≤ 15)`` at most :data:`DATE_MAX_UNCHANGED`, so a date written as a month and a year,
   read as mid-month, keeps its month at most that often; m = 219 at the default ε_date 0.01,
-  ``E|Z|`` ≈ 240 days against 100 undisplaced, where 10 % of month-and-year dates came back
+  ``E|Z|`` ≈ 238 days against 100 undisplaced, where 10 % of month-and-year dates came back
   unchanged), drawn when the text's first date is replaced and added to every date of the
   text, each written back in its own style. One offset per text keeps the
   intervals between its dates (a stay of 5 days stays 5 days). With
