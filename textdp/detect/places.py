@@ -48,7 +48,7 @@ PLACE_CUES = frozenset({
     "towards", "into", "through", "visit", "visiting", "visited", "born", "lives", "lived",
     "living", "moved", "based", "flew", "fly", "flying", "travel", "travelled", "traveled",
     "traveling", "travelling", "relocated", "relocating", "reside", "resides", "resided",
-    "residing", "hometown", "city", "town"})
+    "residing", "hometown", "city", "town", "#"})
 #: Month and weekday names: never places ("March" is a town in England).
 CALENDAR = frozenset((*MONTHS, *WEEKDAYS))
 #: Tokens a name of the lookup spans at most ("Santa Cruz de la Sierra").
