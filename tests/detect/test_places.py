@@ -90,6 +90,8 @@ def nlp():
     ("From Liege to Montreal, then N'Djamena.", ["Liege", "Montreal", "N'Djamena"]),
     ("N'DJAMENA 1996-08-30", ["N'DJAMENA"]),
     ("Oh my God, thank GOD.", []),  # Göd, a town: towns are not folded
+    ("New jobs #Dudley, moving to Edenbridge.", ["Dudley", "Edenbridge"]),  # '#' a cue; a town
+    ("Dudley called about the jobs.", []),  # a first name without a cue
     # negative controls: words, months, first names and run-together words
     ("Reading is fun and the weather was Nice.", []),
     ("I was reading in March about a lot of things.", []),

@@ -10,7 +10,7 @@ the detectors and the date recogniser own):
   :class:`~textdp.detect.spacy_ner.SpacyNERDetector`), where the detector is not that NER
   already: its spans of those labels;
 * with ``GPE`` among them, a lookup of the public names of countries, US states and cities of
-  15,000 people or more (GeoNames, ``textdp/data/place_lookup.tsv``,
+  5,000 people or more (GeoNames, ``textdp/data/place_lookup.tsv``,
   :class:`GazetteerPlaces`): spaCy's NER alone missed 40 % of the little-known cities of the
   quasi dev sample (``textdp evaluate quasi``).
 
@@ -59,7 +59,7 @@ MAX_PLACE_TOKENS = 6
 def lookup_names() -> dict[str, str]:
     """The names of ``textdp/data/place_lookup.tsv`` as written → their kind: ``country``,
     ``state`` (US), ``city`` (100,000 people or more) or ``town`` (GeoNames' countries and
-    cities15000, CC BY 4.0: ``textdp/data/LICENSE_places.md``), and each country, state and
+    cities5000, CC BY 4.0: ``textdp/data/LICENSE_places.md``), and each country, state and
     city with its diacritics dropped where that spells no other name (``Liege``,
     ``Montreal``, ``Kecskemet``: English text writes them so; not towns, where folding
     makes words: ``Göd``, ``Ālot``)."""
