@@ -469,3 +469,17 @@ def test_the_phone_region_setting_reads_german_national_numbers(tmp_path):
     assert main(["privatize", str(src), "-o", str(out), "--targets", "PHONE", "--seed", "0",
                  "--phone-region", "DE", "--no-progress"]) == 0
     assert "030 8063654" not in out.read_text()
+
+
+def test_urls_without_a_scheme_lower_case_ibans_and_ports():
+    """Formats the held-out kind of data writes: a profile URL without its scheme, an IBAN
+    typed in lower case, an IPv4 address with its port (replaced as an IPv4 address)."""
+    assert found("see github.com/jdoe/project.") == [("URL", "github.com/jdoe/project")]
+    assert found("linkedin.com/in/jane-doe") == [("URL", "linkedin.com/in/jane-doe")]
+    for text in ("Amazon.com sells books", "and/or", "BP 120/80", "node.js/ file", "1/2 cup"):
+        assert "URL" not in [lab for lab, _ in found(text)], text
+    assert found("iban gb82west12345698765432") == [("IBAN", "gb82west12345698765432")]
+    assert found("Gb82West12345698765432") == []  # mixed case is no IBAN as written
+    assert shape_of("IP", "10.0.0.1:8080").version == 4
+    assert shape_of("IP", "fe80::1").version == 6
+    assert shape_of("IP", "::ffff:192.0.2.1").version == 6

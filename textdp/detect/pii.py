@@ -190,7 +190,11 @@ DEFAULT_REGION = "US"
 _EMAIL = re.compile(
     r"(?<![\w.%+'-])\w[\w.%+'-]*@[^\W_](?:[\w-]*[^\W_])?(?:\.[^\W_](?:[\w-]*[^\W_])?)*"
     r"\.[^\W\d_]{2,}(?![\w-])")
-_URL = re.compile(r"(?<![\w@.])(?:(?:https?|ftp)://[^\s<>\"'`]+|www\.[^\s<>\"'`]+)",
+_URL = re.compile(r"(?<![\w@.])(?:(?:https?|ftp)://[^\s<>\"'`]+|www\.[^\s<>\"'`]+|"
+                  # without a scheme, a domain with a path ("github.com/jdoe"): a bare
+                  # domain is as often a company's name ("Amazon.com")
+                  r"(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:com|org|net|edu|gov|mil|int|io|"
+                  r"info|biz|app|dev|xyz|online|site|[a-z]{2})(?::\d+)?/[^\s<>\"'`]+)",
                   re.IGNORECASE)
 _URL_TRAILING = ".,;:!?'\"*"
 _HANDLE = re.compile(r"(?<![\w@.])@(\w(?:[\w.]{0,28}\w)?)(?![\w@])")
@@ -404,7 +408,9 @@ def _phone_candidates(text: str, region: str | None) -> list[PIIMatch]:
 
 
 # ------------------------------------------------- identifiers with checksums (stdnum)
-_IBAN = re.compile(r"(?<![\w-])[A-Z]{2}\d\d(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?(?![\w-])")
+# Capitals as printed, or all in lower case as typed ("gb82west1234..."), never mixed.
+_IBAN = re.compile(r"(?<![\w-])(?:[A-Z]{2}\d\d(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?|"
+                   r"[a-z]{2}\d\d(?: ?[a-z0-9]{4}){2,7}(?: ?[a-z0-9]{1,4})?)(?![\w-])")
 _SSN = re.compile(r"(?<![\w.,+/:-])\d{3}([- ])\d\d\1\d{4}(?![\w/]|[.,:-]?\d)")
 _SSN_BARE = re.compile(r"(?<![\w.,+/:-])\d{9}(?![\w/]|[.,:-]?\d)")
 _NHS = re.compile(r"(?<![\w.,+/:-])\d{3}([- ]?)\d{3}\1\d{4}(?![\w/]|[.,:-]?\d)")
@@ -498,7 +504,7 @@ def _id_candidates(text: str, labels: frozenset[str]) -> Iterable[PIIMatch]:
 
 def _candidates(text: str, labels: frozenset[str],
                 region: str | None = DEFAULT_REGION) -> Iterable[PIIMatch]:
-    if URL in labels and ("://" in text or "www." in text.lower()):
+    if URL in labels and ("://" in text or "www." in text.lower() or "/" in text):
         for m in _URL.finditer(text):
             end = _url_end(text, m.start(), m.end())
             host = text[m.start():end].split("://")[-1]
@@ -683,7 +689,8 @@ def shape_of(label: str, value: str) -> Shape:
         # recogniser matches) would otherwise be carried into the output.
         return Shape(label, re.sub(r"[^#+()\-. ]", "", layout))
     if label == IP:
-        return Shape(label, version=6 if ":" in value else 4)
+        # "10.0.0.1:8080" (an address and its port, one token) is an IPv4 address
+        return Shape(label, version=4 if _IPV4.match(value) or ":" not in value else 6)
     if label == postcodes.POSTCODE:
         return Shape(label, identifiers.layout(label, value))
     return Shape(label)
