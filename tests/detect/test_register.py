@@ -64,6 +64,16 @@ def test_clinical_abbreviations_ages_and_sides_are_no_names():
     text = "67 y/o F, Hx of HTN and T2DM. 34M c/o L knee pain. RN Haruto notified. MRN 0048"
     got = marked(text, "F", "HTN", "T2DM", "34M", "L", "RN", "Haruto", "MRN", "NSAIDs")
     assert got == ["Haruto"]
+    assert marked("54 yo M s/p CABG and PCI, seen by Okafor", "CABG", "PCI", "Okafor") == \
+        ["Okafor"]
+
+
+def test_a_stop_word_in_capitals_joins_only_two_names():
+    """In a note in capitals every word is capitalised: "IS" after a name is no part of it
+    unless another name follows ("DUKE OF YORK")."""
+    assert marked("MR. JOHNSON IS A 72 YO MALE", "JOHNSON", "IS") == ["JOHNSON"]
+    assert marked("THE DUKE OF YORK CALLED", "DUKE", "OF", "YORK") == ["DUKE", "OF", "YORK"]
+    assert marked("Winnie the Pooh came", "Winnie", "the") == ["Winnie", "the"]
 
 
 def test_initials_and_stop_words_inside_names_stay():

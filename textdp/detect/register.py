@@ -351,11 +351,12 @@ class RegisterStage:
                     if q is not None and keys[q] in ("x", "reply", "in", "message", "resent"):
                         out.add(q)
             elif kk in clinical or kk in interjections or kk in STOP_WORDS:
-                # "A." and "I." are initials: the one-letter stop words count in lower case;
+                # "A." and "I." are initials: the one-letter stop words count in lower case
+                # (longer ones in any case: "MR. JOHNSON IS A 72 YO MALE");
                 # a stop word between two person words is part of the name ("Winnie the
                 # Pooh", "Duke of Norfolk").
                 if kk in STOP_WORDS and (
-                        not (w.islower() or (w.istitle() and len(kk) > 1))
+                        not (w.islower() or ((w.istitle() or w.isupper()) and len(kk) > 1))
                         or _inside_name(text, k, persons)):
                     continue
                 out.add(k)
@@ -1003,7 +1004,8 @@ def _inside_name(text: _Text, k: int, persons: set[int]) -> bool:
         return False
     if _in_any_vocabulary(text.keys[p]) or _in_any_vocabulary(text.keys[n]):
         return False
-    return n in persons or _capitalised(text.words[n])
+    # in capitals every word is capitalised: there the next word must be a name too
+    return n in persons or (_capitalised(text.words[n]) and not text.words[n].isupper())
 
 
 def _address_parts(word: str) -> list[str]:
