@@ -68,6 +68,13 @@ def test_clinical_abbreviations_ages_and_sides_are_no_names():
         ["Okafor"]
 
 
+def test_a_first_name_after_a_unit_is_a_person_and_workplace_acronyms_are_not():
+    assert marked("assigned: Dev Team / Sam).", "Sam") == ["Sam"]
+    assert marked("From: Kirk McDaniel / HOU / EES", "Kirk", "McDaniel", "HOU", "EES") == \
+        ["Kirk", "McDaniel"]
+    assert marked("Confirm with Rosa by EOD, OOO Friday", "Rosa", "EOD", "OOO") == ["Rosa"]
+
+
 def test_a_stop_word_in_capitals_joins_only_two_names():
     """In a note in capitals every word is capitalised: "IS" after a name is no part of it
     unless another name follows ("DUKE OF YORK")."""

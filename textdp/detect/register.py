@@ -329,6 +329,8 @@ class RegisterStage:
         """Tokens of ``persons`` that the register shows are no names, and the other
         tokens that are labels, abbreviations or place words in their place (kept from
         step 2 and 3). ``scores`` and ``entities`` weigh the words of subject lines."""
+        from textdp.detect.lexicon import is_first_name, is_surname
+
         words, keys = text.words, text.keys
         fields, clinical = vocabulary("field_labels"), vocabulary("clinical")
         interjections, roles = vocabulary("interjections"), vocabulary("roles")
@@ -388,8 +390,6 @@ class RegisterStage:
         # Acronyms: a run of ALL-CAPS words in a text written in lower case ("TW", "FERC",
         # "ECOELECTRICA") none of which is a common name ("Abby LOPEZ" stays).
         if _mostly_lower(words) and len(text.lines) >= 3:  # mail and notes, not a post
-            from textdp.detect.lexicon import is_first_name, is_surname
-
             signed = _signature_lines(text)
             for a, b in runs(persons):
                 toks = [k for k in range(a, b) if _wordlike(words[k])]
@@ -486,9 +486,9 @@ class RegisterStage:
                 q = text.prev(p)
                 nxt = text.next(k)
                 # A unit goes on ("/HOU/EES") or is written in capitals; "Blair / Teb" is
-                # two people.
+                # two people, and a first name after a unit is a person ("Dev Team / Sam").
                 unit = w.isupper() or (nxt is not None and words[nxt] in ("/", "@")) or \
-                    q in out
+                    (q in out and not is_first_name(keys[k], 1000))
                 if q is not None and unit and (q in persons or q in out) and \
                         _wordlike(words[q]):
                     out.add(k)
@@ -501,8 +501,6 @@ class RegisterStage:
         # organisation's own address ("Accenture@Accenture") is an organisation at its
         # capitalised mentions ("Accenture will address this"), unless a census name (a
         # family's domain: "ann@lee.org", "bob@lee.org").
-        from textdp.detect.lexicon import is_first_name, is_surname
-
         org_names = _organisation_domains(words)
         out.update(k for k in persons if keys[k] in org_names and _capitalised(words[k])
                    and words[k].isalpha() and not is_first_name(keys[k])
