@@ -76,7 +76,8 @@ def surface_form(substitute: str, original: str) -> str:
     any other token is a word.
 
     A hyphenated original with a substitute of as many parts is cased part by part
-    (``Seo-yeon`` → ``Ji-woo``, ``AL-SAYED`` → ``AL-COOPER``).
+    (``Seo-yeon`` → ``Ji-woo``, ``AL-SAYED`` → ``AL-COOPER``); an initial (``V.``) becomes
+    the substitute in Title case.
 
     This releases the original's casing class and form without noise: the guarantee then
     holds between inputs of the same casing class and form only (``surface="table"`` avoids
@@ -88,6 +89,10 @@ def surface_form(substitute: str, original: str) -> str:
     if len(parts) > 1 and all(parts) and substitute.count("-") == len(parts) - 1:
         # A hyphenated name written in the same shape: each part in its part's casing.
         return "-".join(surface_form(s, o) for s, o in zip(substitute.split("-"), parts))
+    if len(original) == 2 and original[0].isupper() and original[1] == ".":
+        # An initial ("Ana V.") is replaced by a whole name, in Title case: in capitals it
+        # would read as a shout. (Its own initial would come back unchanged one time in 26.)
+        return substitute[:1].upper() + substitute[1:]
     if len(original) > 1 and original.isupper():
         return substitute.upper()
     if original[:1].isupper():

@@ -75,6 +75,14 @@ def test_a_first_name_after_a_unit_is_a_person_and_workplace_acronyms_are_not():
     assert marked("Confirm with Rosa by EOD, OOO Friday", "Rosa", "EOD", "OOO") == ["Rosa"]
 
 
+def test_kinship_words_are_no_names_and_head_none():
+    assert marked("Mother (Rosa Delgado) called", "Mother", "Rosa", "Delgado") == \
+        ["Rosa", "Delgado"]
+    assert marked("Daughter of Henry VIII", "Daughter", "Henry") == ["Henry"]
+    assert marked("Seen by Mother Teresa", "Mother", "Teresa") == ["Teresa"]
+    assert marked("F/U with GI in 1 wk", "GI") == []
+
+
 def test_a_stop_word_in_capitals_joins_only_two_names():
     """In a note in capitals every word is capitalised: "IS" after a name is no part of it
     unless another name follows ("DUKE OF YORK")."""

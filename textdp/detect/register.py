@@ -98,6 +98,13 @@ HONORIFICS = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "d
                         "lady", "rev", "reverend", "professor", "doctor"})
 # Fields whose value is never a name ("Importance: High").
 VALUE_FIELDS = frozenset({"importance", "priority", "sensitivity", "x-priority"})
+#: The kinship words of the roles list: no name by themselves ("Mother (Rosa Delgado)"), but
+#: unlike an office they head no words ("Daughter of Henry VIII" keeps Henry a name).
+KINSHIP = frozenset({
+    "mother", "father", "daughter", "husband", "wife", "sister", "brother", "aunt", "uncle",
+    "grandmother", "grandfather", "grandma", "grandpa", "grandson", "granddaughter", "mom",
+    "dad", "mum", "nephew", "niece", "cousin", "stepmother", "stepfather", "stepson",
+    "stepdaughter"})
 # Prepositions before a street name ("at Mill Lane"); not "to" or "from", which precede
 # persons as often ("a letter from Gary Lane").
 STREET_PREPOSITIONS = frozenset({"at", "on", "off", "along", "near", "via", "down", "up",
@@ -423,6 +430,8 @@ class RegisterStage:
             # the social-media corpora count it as part of the name).
             if keys[k] not in HONORIFICS or nxt is None or nxt not in persons:
                 out.add(k)
+            if keys[k] in KINSHIP:
+                continue  # "Daughter of Henry VIII": a kinship word heads no office
             if nxt is not None and keys[nxt] == "of":
                 j = text.next(nxt)
                 if j is not None and keys[j] == "the":
