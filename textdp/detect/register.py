@@ -537,8 +537,8 @@ class RegisterStage:
                     words[k].isalpha() and text.is_word(words[k])
                     and not is_first_name(keys[k], 1000) and not is_surname(keys[k], 5000)
                     for k in toks):
-                # A title of ordinary words ("Strategic Supremacy", "Common Data
-                # Migration"): no name here, nor where the text repeats it.
+                # A title of ordinary words ("Common Data Migration", "Mosquitoes"): no
+                # name here, nor where the text repeats it.
                 out.update(toks)
                 titles.add(tuple(keys[k] for k in toks))
                 continue
