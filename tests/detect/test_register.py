@@ -75,6 +75,12 @@ def test_a_first_name_after_a_unit_is_a_person_and_workplace_acronyms_are_not():
     assert marked("Confirm with Rosa by EOD, OOO Friday", "Rosa", "EOD", "OOO") == ["Rosa"]
 
 
+def test_a_saints_institution_is_no_name():
+    assert marked("Attending, St. Mary's Hospital", "Mary") == []
+    assert marked("at St John's College with Ann", "John", "Ann") == ["Ann"]
+    assert marked("Mary's Hospital visit", "Mary") == ["Mary"]  # no saint: a person
+
+
 def test_kinship_words_are_no_names_and_head_none():
     assert marked("Mother (Rosa Delgado) called", "Mother", "Rosa", "Delgado") == \
         ["Rosa", "Delgado"]

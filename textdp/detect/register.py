@@ -447,6 +447,12 @@ class RegisterStage:
         for k, w in enumerate(words):
             if keys[k] in orgs and _capitalised(w):
                 before = text.cap_run_before(k)
+                p = text.prev(k)
+                if not before and p is not None and words[p] in ("'s", "’s"):
+                    # a saint's institution: "St. Mary's Hospital", "St John's College"
+                    saint = text.cap_run_before(p, 2)
+                    if len(saint) == 2 and keys[saint[0]] in ("st", "saint"):
+                        before = saint
                 if before:
                     run = [*before, k]
                     out.update(run)
