@@ -61,7 +61,15 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from textdp.detect.numbers import CURRENCY, DATE_FORM, YEAR, luhn_complete, luhn_valid
+from textdp.detect.numbers import (
+    CURRENCY,
+    DATE_FORM,
+    YEAR,
+    label_gap,
+    labelled,
+    luhn_complete,
+    luhn_valid,
+)
 
 US_PASSPORT = "US_PASSPORT"
 US_DRIVER_LICENSE = "US_DRIVER_LICENSE"
@@ -99,8 +107,7 @@ _LICENCE = re.compile(r"(?<![\w.,/:-])[A-Z]{0,7}\d[A-Z0-9]{0,14}(?:[- ][A-Z0-9]{
 _BANK = re.compile(r"(?<![\w.,/:$€£-])\d{2,17}(?:[- ]\d{2,17}){0,3}(?![\w/]|[.,:-]?\d)")
 # What may stand between a record number's label and the number: "MRN: ", "Medical record
 # number is ", "Patient ID # ".
-_RECORD_GAP = re.compile(r"[\s:#=.-]*(?:(?:no|nr|number|num|is|was|id)\b[\s:#=.-]*)*",
-                         re.IGNORECASE)
+_RECORD_GAP = label_gap("no", "nr", "number", "num", "is", "was", "id")
 _RECORD = re.compile(r"(?<![\w.,/:$€£-])[A-Z]{0,3}-?\d[A-Z0-9]{0,15}(?:-[A-Z0-9]{1,8}){0,3}"
                      r"(?![\w/]|[.,:-]\w)")
 _DEA = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z9]\d{7}(?![\w-])")
@@ -113,14 +120,6 @@ _DEA_TYPES = "ABCDEFGHJKLMPRSTUX"
 
 def _after_context(text: str, start: int, pattern: re.Pattern[str]) -> bool:
     return bool(pattern.search(text, max(0, start - CONTEXT_WINDOW), start))
-
-
-def _labelled_record(text: str, start: int) -> bool:
-    """Whether a record number's label ends right before ``start``: within
-    :data:`RECORD_WINDOW` characters, with only punctuation and ``no``, ``number``, ``is``,
-    ``id`` between (``MRN: 00482913``, not ``MRN verified, total 2003``)."""
-    labels = list(_RECORD_CONTEXT.finditer(text, max(0, start - RECORD_WINDOW), start))
-    return bool(labels) and _RECORD_GAP.fullmatch(text, labels[-1].end(), start) is not None
 
 
 def dea_valid(value: str) -> bool:
@@ -203,7 +202,7 @@ def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str
             body = m.group().replace("-", "")
             if 4 <= len(body) <= 16 and sum(c.isdigit() for c in body) >= 4 and \
                     not _other_number(text, m.end(), m.group(), hyphen_thousands=False) and \
-                    _labelled_record(text, m.start()):
+                    labelled(text, m.start(), _RECORD_CONTEXT, RECORD_WINDOW, _RECORD_GAP):
                 yield m.start(), m.end(), MEDICAL_RECORD
 
 

@@ -27,6 +27,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from textdp.detect.numbers import label_gap, labelled
+
 NATIONAL_ID = "NATIONAL_ID"
 #: How far before a value its context word may stand (characters).
 CONTEXT_WINDOW = 32
@@ -84,8 +86,7 @@ _GENERIC = re.compile(
     r"personnummer|henkil[öo]tunnus|hetu|f[øo]dselsnummer|kimlik|teudat\s+zehut|"
     r"codice\s+fiscale|n[uú]mero\s+de\s+(?:seguridad|identidad)|s[ée]curit[ée]\s+sociale|"
     r"insee|c[ée]dula|curp|rfc|nric|ic\s+number)\b", re.IGNORECASE)
-_GAP = re.compile(r"[\s:#=.-]*(?:(?:no|nr|number|num|is|was|card|id)\b[\s:#=.-]*)*",
-                  re.IGNORECASE)
+_GAP = label_gap("no", "nr", "number", "num", "is", "was", "card", "id")
 _FENCE = (r"(?<![\w.,/:$€£+-])", r"(?![\w/]|[.,:-]\w)")
 
 
@@ -101,13 +102,6 @@ def _compiled() -> tuple[tuple[Scheme, re.Pattern[str], re.Pattern[str] | None, 
     return tuple(out)
 
 
-def _after(pattern: re.Pattern[str], text: str, start: int) -> bool:
-    """Whether a match of ``pattern`` ends right before ``start`` (within
-    :data:`CONTEXT_WINDOW` characters, only punctuation and ``no``, ``number``, ... between)."""
-    found = list(pattern.finditer(text, max(0, start - CONTEXT_WINDOW), start))
-    return bool(found) and _GAP.fullmatch(text, found[-1].end(), start) is not None
-
-
 def candidates(text: str) -> Iterable[tuple[int, int, str]]:
     """``(start, end, country)`` of each valid number of :data:`SCHEMES` in ``text``
     (overlaps are resolved by the caller, :func:`textdp.detect.pii.find_pii`)."""
@@ -115,8 +109,10 @@ def candidates(text: str) -> Iterable[tuple[int, int, str]]:
         return
     for scheme, pattern, words, module in _compiled():
         for m in pattern.finditer(text):
-            if not scheme.alone and not (_after(_GENERIC, text, m.start()) or (
-                    words is not None and _after(words, text, m.start()))):
+            if not scheme.alone and not (
+                    labelled(text, m.start(), _GENERIC, CONTEXT_WINDOW, _GAP) or (
+                        words is not None and
+                        labelled(text, m.start(), words, CONTEXT_WINDOW, _GAP))):
                 continue
             try:
                 valid = module.is_valid(m.group())

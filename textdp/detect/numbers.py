@@ -1,7 +1,8 @@
 """Facts about numbers that several recognisers share: the Luhn checksum, the forms of a
-numeric date and a year, and the currency signs before an amount. Kept apart so the
-recognisers of :mod:`textdp.detect.pii` and :mod:`textdp.detect.identifiers` read them from
-one place without importing each other."""
+numeric date and a year, the currency signs before an amount, and a number's label right
+before it. Kept apart so the recognisers of :mod:`textdp.detect.pii`,
+:mod:`textdp.detect.identifiers`, :mod:`textdp.detect.national_ids` and
+:mod:`textdp.detect.postcodes` read them from one place without importing each other."""
 
 from __future__ import annotations
 
@@ -15,6 +16,22 @@ DATE_FORM = re.compile(r"^(?:\d{4}[-. ]\d{1,2}[-. ]\d{1,2}|"
 YEAR = re.compile(r"^(?:19|20)\d\d$")
 #: Currency signs: a number after (or before) one is an amount.
 CURRENCY = "$£€¥₹"
+
+
+def label_gap(*words: str) -> re.Pattern[str]:
+    """What may stand between a number's label and the number: punctuation and ``words``
+    ("MRN: ", "Medical record number is ", "call me at ")."""
+    return re.compile(r"[\s:#=.-]*(?:(?:" + "|".join(words) + r")\b[\s:#=.-]*)*",
+                      re.IGNORECASE)
+
+
+def labelled(text: str, start: int, label: re.Pattern[str], window: int,
+             gap: re.Pattern[str]) -> bool:
+    """Whether a match of ``label`` ends right before ``start``: the last one within
+    ``window`` characters, with only ``gap`` (:func:`label_gap`) between it and ``start``
+    ("MRN: 00482913", not "MRN verified, total 2003")."""
+    found = list(label.finditer(text, max(0, start - window), start))
+    return bool(found) and gap.fullmatch(text, found[-1].end(), start) is not None
 
 
 def luhn_valid(digits: str) -> bool:

@@ -145,6 +145,8 @@ from textdp.detect.numbers import (
     YEAR as _YEAR,
 )
 from textdp.detect.numbers import (
+    label_gap,
+    labelled,
     luhn_complete,
     luhn_valid,
 )
@@ -322,8 +324,7 @@ _PHONE_CONTEXT = re.compile(r"\b(?:phone|ph|tel|telephone|call|calls|mobile|mob|
 # A bare run of 10 or 11 digits is a phone only right after a phone word ("ph 5551234567",
 # "call me at 5551234567"): nothing but punctuation and these words between.
 _PHONE_BARE = re.compile(r"(?<![\w+.,/:@$€£-])\d{10,11}(?![\w@/]|[.,:-]?\d)")
-_PHONE_GAP = re.compile(r"[\s:#=.-]*(?:(?:no|nr|number|num|is|at|on|me|us|him|her)\b"
-                        r"[\s:#=.-]*)*", re.IGNORECASE)
+_PHONE_GAP = label_gap("no", "nr", "number", "num", "is", "at", "on", "me", "us", "him", "her")
 _PHONE_WINDOW = re.compile(r"[+(]?\d(?:[\d \-.()/]|\u00a0){5,}\d\)?")
 
 
@@ -360,12 +361,6 @@ def _more_phone(text: str, start: int, value: str) -> bool:
     return bool(_PHONE_CONTEXT.search(text, max(0, start - _CONTEXT), start))
 
 
-def _after_phone_word(text: str, start: int) -> bool:
-    """Whether a phone word ends right before ``start`` (see :data:`_PHONE_BARE`)."""
-    words = list(_PHONE_CONTEXT.finditer(text, max(0, start - _CONTEXT), start))
-    return bool(words) and _PHONE_GAP.fullmatch(text, words[-1].end(), start) is not None
-
-
 def _phone_candidates(text: str, region: str | None) -> list[PIIMatch]:
     """``PHONE`` matches: the numbers :class:`phonenumbers.PhoneNumberMatcher` finds valid
     (leniency ``VALID``: a real number plan of its country, read in ``region`` without a
@@ -377,7 +372,7 @@ def _phone_candidates(text: str, region: str | None) -> list[PIIMatch]:
     spans += [(m.start(), m.end()) for m in _PHONE_MORE.finditer(text)
               if _more_phone(text, m.start(), m.group())]
     spans += [(m.start(), m.end()) for m in _PHONE_BARE.finditer(text)
-              if _after_phone_word(text, m.start())]
+              if labelled(text, m.start(), _PHONE_CONTEXT, _CONTEXT, _PHONE_GAP)]
     import phonenumbers
 
     # The matcher is slow on long texts: run it on the digit-rich stretches only (a phone
@@ -681,7 +676,7 @@ class Shape:
 def shape_of(label: str, value: str) -> Shape:
     """The :class:`Shape` of a matched ``value`` of ``label`` (see :class:`Shape`)."""
     (label,) = check_labels([label])
-    if label in ID_LABELS:
+    if label in ID_LABELS or label in LAYOUT_LABELS:
         return _id_shape(label, value)
     if label in (PHONE, CREDIT_CARD):
         layout = re.sub(r"\d", "#", value)
@@ -691,8 +686,6 @@ def shape_of(label: str, value: str) -> Shape:
     if label == IP:
         # "10.0.0.1:8080" (an address and its port, one token) is an IPv4 address
         return Shape(label, version=4 if _IPV4.match(value) or ":" not in value else 6)
-    if label == postcodes.POSTCODE:
-        return Shape(label, identifiers.layout(label, value))
     return Shape(label)
 
 
@@ -729,12 +722,10 @@ def surrogate(label: str, shape: Shape, rng: np.random.Generator) -> str:
             low = int(rng.integers(0, 2**48)) << 48 | int(rng.integers(0, 2**48))
             return str(ipaddress.IPv6Address((0x20010DB8 << 96) | low))
         return f"192.0.2.{int(rng.integers(1, 255))}"
-    if label in ID_LABELS:
+    if label in ID_LABELS or label in LAYOUT_LABELS:
         return _id_surrogate(shape, rng)
     if label in QUASI_LABELS:  # released with DP noise by textdp.quasi; alone, a tag
         return tag(label)
-    if label == postcodes.POSTCODE:
-        return identifiers.surrogate(label, shape.layout, rng)
     n = shape.layout.count("#")
     if label == CREDIT_CARD:
         tests = TEST_CARDS.get(n)
@@ -760,7 +751,8 @@ def _id_shape(label: str, value: str) -> Shape:
     """The :class:`Shape` of an identifier: for ``IBAN`` the country code then ``#`` for each
     character with the spaces where they stand (``DE## #### ...``); for ``US_SSN``,
     ``US_ITIN``, ``UK_NHS`` and ``UK_NINO`` the layout, ``#`` for each digit, ``A`` for each
-    letter and the separators (``###-##-####``, ``AA ## ## ## A``); for ``CRYPTO`` nothing."""
+    letter and the separators (``###-##-####``, ``AA ## ## ## A``); for ``CRYPTO`` nothing;
+    for :data:`LAYOUT_LABELS` :func:`textdp.detect.identifiers.layout`."""
     if label == IBAN:
         body = re.sub(r"[A-Za-z0-9]", "#", value[2:])
         return Shape(label, value[:2].upper() + re.sub(r"[^# ]", "", body))
@@ -816,7 +808,8 @@ def _base58check(payload: bytes) -> str:
 
 
 def _id_surrogate(shape: Shape, rng: np.random.Generator) -> str:
-    """A surrogate for :data:`ID_LABELS` of ``shape`` (see the module doc)."""
+    """A surrogate for :data:`ID_LABELS` and :data:`LAYOUT_LABELS` of ``shape`` (see the module
+    doc)."""
     label, layout = shape.label, shape.layout
     if label == IBAN:
         return _iban_surrogate(layout, rng)

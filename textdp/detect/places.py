@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from importlib import resources
 from typing import Any
@@ -76,8 +77,6 @@ def lookup_names() -> dict[str, str]:
 def fold(name: str) -> str:
     """``name`` without its diacritics (``Liège`` → ``Liege``; ``ł``, ``ø`` and ``ß`` have
     no decomposition and stay)."""
-    import unicodedata
-
     decomposed = unicodedata.normalize("NFKD", name)
     return unicodedata.normalize(
         "NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import re
 
+from textdp.detect.numbers import label_gap, labelled
+
 POSTCODE = "POSTCODE"
 
 # Royal Mail: outward code (area letters, district digit(s) and letter), inward code (a
@@ -45,17 +47,11 @@ _CODE = re.compile(r"(?<![\w.,/:$€£-])(?=(?:[A-Z]*\d){3})[A-Z0-9]{2,8}(?:[ -]
                    r"(?![\w/]|[.,:-]\w)")
 _CONTEXT = re.compile(r"\b(?:post(?:al)?\s*code|zip(?:\s*code)?|plz|cep|pin\s*code)\b",
                       re.IGNORECASE)
-_GAP = re.compile(r"[\s:#=.-]*(?:(?:no|is)\b[\s:#=.-]*)*", re.IGNORECASE)
+_GAP = label_gap("no", "is")
 _CITY_AFTER = re.compile(r" ([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2})")
 _YEAR = re.compile(r"(?:1[89]|2[01])\d\d")
 #: How far before a code its label may stand (characters).
 WINDOW = 24
-
-
-def _labelled(text: str, start: int) -> bool:
-    """Whether a postcode label ends right before ``start`` (only punctuation between)."""
-    labels = list(_CONTEXT.finditer(text, max(0, start - WINDOW), start))
-    return bool(labels) and _GAP.fullmatch(text, labels[-1].end(), start) is not None
 
 
 def _before_city(text: str, end: int, value: str) -> bool:
@@ -83,7 +79,8 @@ def find_postcodes(text: str) -> list[tuple[int, int]]:
     found = [(m.start(), m.end()) for p in (_UK, _CA) for m in p.finditer(text)]
     found += [(m.start("zip"), m.end("zip")) for m in _ZIP.finditer(text)]
     for m in _CODE.finditer(text):
-        if _labelled(text, m.start()) or _before_city(text, m.end(), m.group()):
+        if labelled(text, m.start(), _CONTEXT, WINDOW, _GAP) or \
+                _before_city(text, m.end(), m.group()):
             found.append((m.start(), m.end()))
     kept: list[tuple[int, int]] = []
     for a, b in sorted(found, key=lambda s: (s[0] - s[1], s[0])):

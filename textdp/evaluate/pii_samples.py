@@ -326,28 +326,27 @@ def national_id(rng: np.random.Generator) -> tuple[str, str]:
     """A sentence holding a valid national or tax number of one of 17 schemes (python-stdnum
     checks it), and the number: with its context word, or alone for the schemes
     :mod:`textdp.detect.national_ids` takes alone."""
-    d = lambda n: _d(rng, n)  # noqa: E731
     y, m, day = _birth(rng)
     kind = int(rng.integers(17))
     if kind == 0:
         body = "".join(_pick(rng, "BCDFGLMNPRSTVZ") for _ in range(6)) + f"{y % 100:02d}" + \
             "ABCDEHLMPRST"[m - 1] + f"{day + 40 * int(rng.integers(2)):02d}" + \
-            _pick(rng, "ABCDEFGHLMZ") + d(3)
+            _pick(rng, "ABCDEFGHLMZ") + _d(rng, 3)
         from stdnum.it import codicefiscale
 
         return "Codice fiscale: {}", body + codicefiscale.calc_check_digit(body)
     if kind == 1:
         from stdnum.es import dni
 
-        body = d(8)
+        body = _d(rng, 8)
         return _pick(rng, ("DNI {}", "Applicant {} signed.")), body + dni.calc_check_digit(body)
     if kind == 2:
         from stdnum.es import nie
 
-        body = _pick(rng, "XYZ") + d(7)
+        body = _pick(rng, "XYZ") + _d(rng, 7)
         return "NIE: {}", body + nie.calc_check_digit(body)
     if kind == 3:
-        v = _checked(rng, "br.cpf", lambda: d(11))
+        v = _checked(rng, "br.cpf", lambda: _d(rng, 11))
         return _pick(rng, ("Her CPF is {}.", "CPF {}")), f"{v[:3]}.{v[3:6]}.{v[6:9]}-{v[9:]}"
     if kind == 4:
         from stdnum.cl import rut
@@ -359,51 +358,51 @@ def national_id(rng: np.random.Generator) -> tuple[str, str]:
         from stdnum.fr import nir
 
         body = f"{int(rng.integers(1, 3))}{y % 100:02d}{m:02d}{int(rng.integers(1, 96)):02d}" \
-               f"{d(3)}{d(3)}"
+               f"{_d(rng, 3)}{_d(rng, 3)}"
         v = body + nir.calc_check_digits(body)
         return "NIR {}", f"{v[0]} {v[1:3]} {v[3:5]} {v[5:7]} {v[7:10]} {v[10:13]} {v[13:]}"
     if kind == 6:
         v = _checked(rng, "se.personnummer",
-                     lambda: f"{y % 100:02d}{m:02d}{day:02d}-{d(4)}")
+                     lambda: f"{y % 100:02d}{m:02d}{day:02d}-{_d(rng, 4)}")
         return "Personnummer {}", v
     if kind == 7:
-        v = _checked(rng, "fi.hetu", lambda: f"{day:02d}{m:02d}{y % 100:02d}-{d(3)}"
+        v = _checked(rng, "fi.hetu", lambda: f"{day:02d}{m:02d}{y % 100:02d}-{_d(rng, 3)}"
                      + _pick(rng, "0123456789ABCDEFHJKLMNPRSTUVWXY"))
         return "Henkilötunnus {}", v
     if kind == 8:
         century = "12" if y < 2000 else "34"
         v = _checked(rng, "kr.rrn", lambda: f"{y % 100:02d}{m:02d}{day:02d}"
-                     f"{_pick(rng, century)}{int(rng.integers(0, 9)):02d}{d(4)}")
+                     f"{_pick(rng, century)}{int(rng.integers(0, 9)):02d}{_d(rng, 4)}")
         return "RRN {}", f"{v[:6]}-{v[6:]}"
     if kind == 9:
         from stdnum.cn import ric
 
-        body = f"110105{y}{m:02d}{day:02d}{d(3)}"
+        body = f"110105{y}{m:02d}{day:02d}{_d(rng, 3)}"
         v = body + ric.calc_check_digit(body + "0")  # it reads the number with its check digit
         return _pick(rng, ("ID card number {}", "身份证 {}")), v
     if kind == 10:
-        v = _checked(rng, "ca.sin", lambda: str(int(rng.integers(1, 8))) + d(8))
+        v = _checked(rng, "ca.sin", lambda: str(int(rng.integers(1, 8))) + _d(rng, 8))
         return "SIN: {}", f"{v[:3]} {v[3:6]} {v[6:]}"
     if kind == 11:
-        v = _checked(rng, "in_.aadhaar", lambda: str(int(rng.integers(2, 10))) + d(11))
+        v = _checked(rng, "in_.aadhaar", lambda: str(int(rng.integers(2, 10))) + _d(rng, 11))
         return "Aadhaar no. {}", f"{v[:4]} {v[4:8]} {v[8:]}"
     if kind == 12:
-        return "BSN {}", _checked(rng, "nl.bsn", lambda: d(9))
+        return "BSN {}", _checked(rng, "nl.bsn", lambda: _d(rng, 9))
     if kind == 13:
-        v = _checked(rng, "de.idnr", lambda: str(int(rng.integers(1, 10))) + d(10))
+        v = _checked(rng, "de.idnr", lambda: str(int(rng.integers(1, 10))) + _d(rng, 10))
         return "Steuer-ID: {}", f"{v[:2]} {v[2:5]} {v[5:8]} {v[8:]}"
     if kind == 14:
         from stdnum.pl import pesel
 
-        body = f"{y % 100:02d}{m + (20 if y >= 2000 else 0):02d}{day:02d}{d(4)}"
+        body = f"{y % 100:02d}{m + (20 if y >= 2000 else 0):02d}{day:02d}{_d(rng, 4)}"
         return "PESEL {}", body + pesel.calc_check_digit(body)
     if kind == 15:
         from stdnum.tr import tckimlik
 
-        body = str(int(rng.integers(1, 10))) + d(8)
+        body = str(int(rng.integers(1, 10))) + _d(rng, 8)
         return "TC kimlik no {}", body + tckimlik.calc_check_digits(body)
     letters = "ABCDEFGHJKLMNPRSTUVWXYZ"
-    v = "".join(_pick(rng, letters) for _ in range(3)) + "P" + _pick(rng, letters) + d(4) + \
+    v = "".join(_pick(rng, letters) for _ in range(3)) + "P" + _pick(rng, letters) + _d(rng, 4) + \
         _pick(rng, letters)
     return "PAN {}", v
 

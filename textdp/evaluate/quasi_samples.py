@@ -40,6 +40,7 @@ import numpy as np
 from textdp.evaluate.pii_samples import (
     ORDINARY_TEMPLATES,
     Item,
+    _d,
     _ordinary,
     _pick,
     ordinary_lines,
@@ -140,24 +141,23 @@ _INWARD = "ABDEFGHJLNPQRSTUWXYZ"
 
 def postcode_item(rng: np.random.Generator) -> tuple[str, str]:
     """A sentence holding a postcode of one of seven countries' formats, and the code."""
-    d = lambda n: "".join(str(int(x)) for x in rng.integers(0, 10, size=n))  # noqa: E731
     kind = int(rng.integers(7))
     if kind == 0:  # UK
-        code = f"{_pick(rng, _UK_AREAS)}{int(rng.integers(1, 20))} {d(1)}" \
+        code = f"{_pick(rng, _UK_AREAS)}{int(rng.integers(1, 20))} {_d(rng, 1)}" \
                f"{_pick(rng, _INWARD)}{_pick(rng, _INWARD)}"
         return _pick(rng, ("Flat 4, 19 Mill Lane, Bristol {}", "Postcode: {}",
                            "Send it to 10 High Street, London {} please.")).format(code), code
     if kind == 1:  # U.S. ZIP after a state code
-        code = d(5) if rng.random() < 0.7 else f"{d(5)}-{d(4)}"
+        code = _d(rng, 5) if rng.random() < 0.7 else f"{_d(rng, 5)}-{_d(rng, 4)}"
         state = _pick(rng, ("IL", "NY", "CA", "TX", "DC", "WA"))
         return f"She lives at 42 Elm St, Springfield, {state} {code}.", code
     if kind == 2:  # Canada
         letters = "ABCEGHJKLMNPRSTVXY"
-        code = f"{_pick(rng, letters)}{d(1)}{_pick(rng, letters)} {d(1)}" \
-               f"{_pick(rng, letters)}{d(1)}"
+        code = f"{_pick(rng, letters)}{_d(rng, 1)}{_pick(rng, letters)} {_d(rng, 1)}" \
+               f"{_pick(rng, letters)}{_d(rng, 1)}"
         return f"Mail: 24 Sussex Dr, Ottawa ON {code}", code
     if kind == 3:  # Germany, France: the code before the city
-        code = d(5)
+        code = _d(rng, 5)
         city = _pick(rng, ("Berlin", "Munich", "Paris", "Lyon", "Hamburg"))
         return f"Wohnt in der Hauptstr. 5, {code} {city}.", code
     if kind == 4:  # the Netherlands
@@ -165,10 +165,10 @@ def postcode_item(rng: np.random.Generator) -> tuple[str, str]:
                f"{_pick(rng, 'ABCDEFGHJKLMNPRSTVWXZ')}"
         return f"Keizersgracht 12, {code} Amsterdam", code
     if kind == 5:  # Portugal, Brazil: after a postcode word
-        code = f"{d(4)}-{d(3)}" if rng.random() < 0.5 else f"{d(5)}-{d(3)}"
+        code = f"{_d(rng, 4)}-{_d(rng, 3)}" if rng.random() < 0.5 else f"{_d(rng, 5)}-{_d(rng, 3)}"
         return _pick(rng, ("Código postal / postal code: {}", "CEP {} confirmed.")).format(code), \
             code
-    code = d(6)  # India
+    code = _d(rng, 6)  # India
     return f"Deliver to MG Road, PIN code {code}.", code
 
 
