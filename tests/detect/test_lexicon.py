@@ -60,3 +60,13 @@ def test_data_file_is_shipped_with_its_licence():
     relative = lexicon.DATA_FILE.relative_to(ROOT / "textdp").as_posix()
     assert any(fnmatch.fnmatch(relative, p) for p in patterns)
     assert any(fnmatch.fnmatch("detect/data/LICENSE_NAMES.md", p) for p in patterns)
+
+
+def test_listed_names_come_from_the_census_and_the_multi_origin_vocabulary():
+    from textdp.detect.lexicon import is_listed_name
+
+    # census first names and surnames; names of many origins the census lists lack
+    assert all(is_listed_name(w) for w in ("Maria", "DELGADO", "okonkwo", "Saoirse", "Priya"))
+    # the census surnames' ordinary-word tail is cut ("iron", 37,758th), unless asked for
+    assert not is_listed_name("iron") and is_listed_name("iron", None)
+    assert not any(is_listed_name(w) for w in ("notified", "hematemesis", "xqzv"))

@@ -456,3 +456,75 @@ def test_the_mail_systems_routes_of_the_organisation_are_no_names():
     assert "Y'Barbo@ENRON" in got and "Dan" in got
     # without addresses of the organisation, "@ENRON" is left to the other rules
     assert marked("To : Dan @ENRON", "@ENRON") == ["@ENRON"]
+
+
+def test_codes_of_capitals_and_digits_are_no_names_unless_read_surely():
+    """Stages, scores and flats (``CKD3``, ``A&Ox3``, ``Apt 3B``) that the tagger read weakly
+    are no names; a handle with digits is no code, and a sure reading stays."""
+    text = "Pt with DM2 , CKD3 . A&Ox3 . Address : 42 Elm Street , Apt 3B"
+    scores = {"DM2": 0.1, "CKD3": 0.38, "A&Ox3": 0.08, "3B": 0.16}
+    assert weak(text, scores) == []
+    assert weak("so proud of BethAnne17 today", {"BethAnne17": 0.2}) == ["BethAnne17"]
+    assert weak("nice run with 3LJ today", {"3LJ": 0.9}) == ["3LJ"]
+
+
+def test_drug_names_are_no_names_in_a_note_and_weak_readings_elsewhere():
+    text = "Pt on Eliquis and Lasix , hx HTN . Daughter Keisha called ."
+    assert weak(text, {"Eliquis": 0.03, "Lasix": 0.5, "Keisha": 0.79}) == ["Keisha"]
+    # Outside a note a drug brand the tagger is sure of is a surname ("Ortho Evra").
+    assert weak("Evra can cope with Anfield abuse", {"Evra": 0.89}) == ["Evra"]
+    assert weak("took some Eliquis today", {"Eliquis": 0.03}) == []
+
+
+def test_a_note_in_capitals_keeps_the_names_it_shows_and_no_ordinary_words():
+    text = ("MRS. DELGADO IS A 81 Y/O FEMALE . DR NOVAK AWARE . HEMATEMESIS X2 . "
+            "HUSBAND SEAMUS CALLED . DAUGHTERS MEI AND JING AT BEDSIDE . -- OKONJO , MD . "
+            "BHATTACHARYA IN RM 407 .")
+    scores = {"DELGADO": 0.98, "NOVAK": 0.98, "AWARE": 0.99, "HEMATEMESIS": 0.69,
+              "SEAMUS": 0.98, "CALLED": 0.99, "MEI": 0.9, "JING": 0.8, "OKONJO": 0.16,
+              "BHATTACHARYA": 0.95}
+    assert weak(text, scores) == ["DELGADO", "NOVAK", "SEAMUS", "MEI", "JING", "OKONJO",
+                                  "BHATTACHARYA"]
+    # A common word a census list names ("rice", "hope") is a name with a reading or as a
+    # common first name; a listed name that is no common word is a name ("walker" shares
+    # the row of "walk").
+    text = "PT AMBULATING WITH WALKER . HOPE TO D/C TOMORROW IF STABLE . RICE DIET ORDERED ."
+    assert weak(text, {"RICE": 0.08}) == []
+    assert weak(text, {"WALKER": 0.26, "HOPE": 0.2, "RICE": 0.5}) == ["WALKER", "HOPE",
+                                                                      "RICE"]
+    # A context of step 2 takes a common word back ("SKY YOUNG CALLED RE INVOICE").
+    text = "SKY YOUNG CALLED RE INVOICE 4764 . WANTS REFUND . ACTION : CALL BACK BEFORE FRIDAY"
+    assert weak(text, {"SKY": 0.03, "YOUNG": 0.16}) == ["SKY", "YOUNG"]
+    # Negative control: a shouted line is no register.
+    assert weak("OMG AWARE OF IT", {"AWARE": 0.99}) == ["AWARE"]
+
+
+def test_a_clinical_note_drops_weak_readings_the_text_does_not_show():
+    text = ("Nursing note 0300 : Pt resting , VSS . Uses cane at home , walker on unit . "
+            "Daughter ( Keisha ) called . Seen by Duc , RN . 6yo Mateo with cough .")
+    scores = {"Nursing": 0.02, "walker": 0.04, "Keisha": 0.3, "Duc": 0.2, "Mateo": 0.7}
+    assert weak(text, scores) == ["Keisha", "Duc", "Mateo"]
+    # two listed names after the cue: the surname alone was read, weakly
+    assert weak("pt willow banks seen in clinic , bp ok", {"banks": 0.02}) == ["banks"]
+    # Negative control: the same weak readings outside a note stay (the social-media
+    # corpora hold many names the tagger reads weakly).
+    assert weak("Nursing my cold with walker today", {"Nursing": 0.02, "walker": 0.04}) == [
+        "Nursing", "walker"]
+
+
+def test_a_sure_lower_case_name_stays_in_a_transcript():
+    text = "[10:02] jamal_b: did u see what priya posted\n[10:03] mk: nah\nok\nreply by noon"
+    assert weak(text, {"priya": 0.93, "noon": 0.2}) == ["jamal_b", "priya", "mk"]
+
+
+def test_speaker_labels_after_time_stamps_of_many_formats():
+    text = ("[8:48 PM] hope: i can do morning\n[8:49 PM] will: ok\n[Mon 11:04] bilal: down\n"
+            "[05/07/2024 00:02] Idris: ya\n12/03/2024, 14:22 - priya: hi\n"
+            "10:03 Customer: my phone drops calls\n10:04 <Agent>: sorry")
+    assert marked(text) == ["hope", "will", "bilal", "Idris", "priya"]
+
+
+def test_chat_interjections_kinship_and_person_nouns_are_no_names():
+    text = "lmaooo ty bestie , heyyy gn . Aunty said hi . cust Faith Adeleke called"
+    names = ("lmaooo", "ty", "bestie", "heyyy", "gn", "Aunty", "cust", "Faith", "Adeleke")
+    assert marked(text, *names) == ["Faith", "Adeleke"]

@@ -21,6 +21,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "census_names.tsv.gz"
+#: The multi-origin public name vocabulary substitutes are drawn from (Faker's per-locale
+#: lists, MIT; ``textdp/data/names/LICENSE.md``); its held-apart tenth is never read here.
+VOCABULARY_FILE = Path(__file__).resolve().parents[1] / "data" / "names" / "vocabulary.tsv"
 LISTS = ("female", "male", "last")
 
 
@@ -127,6 +130,23 @@ def is_surname(word: str, max_rank: int | None = None) -> bool:
     better when given)."""
     rank = surname_rank(word)
     return rank is not None and (max_rank is None or rank <= max_rank)
+
+
+@functools.lru_cache(maxsize=1)
+def _vocabulary_names() -> frozenset[str]:
+    with open(VOCABULARY_FILE, encoding="utf-8") as f:
+        return frozenset(line.split("\t", 1)[0].casefold() for line in f
+                         if not line.startswith("#"))
+
+
+def is_listed_name(word: str, surname_rank: int | None = 20000) -> bool:
+    """Whether ``word`` (any case) is a name a person bears by a public list: a census first
+    name (any rank), a census surname ranked ``surname_rank`` or better, or a name of the
+    multi-origin vocabulary (:data:`VOCABULARY_FILE`: ``Okonkwo``, ``Saoirse``, ``Priya``,
+    which the census lists lack). The census surnames' tail holds ordinary words (``rash``,
+    ``given``, ``nurse``), hence the cut."""
+    low = word.casefold()
+    return is_first_name(low) or is_surname(low, surname_rank) or low in _vocabulary_names()
 
 
 def split_full_name(word: str, *, first_rank: int | None = None,

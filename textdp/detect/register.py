@@ -15,11 +15,17 @@ labels, abbreviations and place words for names (``Subject:``, ``HTN``, ``RN``, 
    words (``Flat``, ``PO Box``) and the city after a street; stop words (``The``, ``he``);
    and, as negative evidence from context, a lone word that the spaCy pipeline's NER reads
    as a place or an organisation (``ORG``, ``GPE``, ``LOC``, ``FAC``) in this mention or in
-   another mention of the same text, unless it is a known first name;
+   another mention of the same text, unless it is a known first name; codes of capitals and
+   digits (``CKD3``, ``Apt 3B``); and, in a note written in capitals or a clinical note, the
+   words nothing shows as a name (:meth:`RegisterStage.unshown_words`: a common English word
+   or a weak reading without a name list, title, kinship word, credential or ``called``
+   beside it: ``PT NOTIFIED``, ``Nursing note``, ``walker on unit``);
 2. **adds the names the register shows** (:meth:`RegisterStage.names`): the words of a
    signature line after a sign-off, the capitalised mentions of the parts of an e-mail
    address (``summer.rain@…`` → ``Summer``, ``Rain``), a name before ``called``/``phoned``
-   or after ``ask for``/``spoke with``, and the speaker labels of a chat transcript;
+   or after ``ask for``/``spoke with``, and the speaker labels of a chat transcript (after
+   time stamps of many formats: ``[8:48 PM] hope:``, ``[Mon 11:04] bilal:``,
+   ``12/03/2024, 14:22 - priya:``; never a role: ``10:03 Customer:``);
 3. **one detection for every mention**: when one mention of a word, handle or speaker
    label is a person, every mention of it in the text is (capitalised mentions always,
    lower-case ones where the name was written in lower case or as a handle or label), so a
@@ -45,12 +51,20 @@ from pathlib import Path
 from typing import Any
 
 from textdp.detect.base import Span
-from textdp.detect.rules import GREETINGS, NON_NAMES, PERSON, POSSESSIVES, person_spans, runs
+from textdp.detect.rules import (
+    GREETINGS,
+    NON_NAMES,
+    PARTICLES,
+    PERSON,
+    POSSESSIVES,
+    person_spans,
+    runs,
+)
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 #: The vocabularies: ``register_<name>.txt`` in :data:`DATA_DIR`.
-VOCABULARIES = ("field_labels", "clinical", "interjections", "roles", "organisations",
-                "street", "address")
+VOCABULARIES = ("field_labels", "clinical", "drugs", "interjections", "roles",
+                "organisations", "street", "address")
 #: spaCy NER labels read as "not a person here".
 PLACE_LABELS = frozenset({"ORG", "GPE", "LOC", "FAC"})
 #: NER labels that overrule a weak tagger reading (:meth:`RegisterStage.weak_evidence`):
@@ -71,6 +85,26 @@ DOC_WEAK_SCORE = 0.2
 #: A subject-line word needs at least this tagger score (with a census name or the NER's
 #: PERSON reading) to stay a name there on its own.
 SUBJECT_SCORE = 0.5
+#: Credentials written after a clinician's name ("MARCUS RN", "OKONJO, MD").
+CREDENTIALS = frozenset({"md", "do", "rn", "lpn", "cna", "np", "pa", "pa-c", "aprn", "crna",
+                         "pharmd", "dds", "mbbs", "phd", "msw", "lcsw", "rd", "pt", "ot"})
+#: In a text written in capitals, a word no name list knows stays a name from this tagger
+#: score up (:meth:`RegisterStage.unshown_words`; in a clinical note from SUBJECT_SCORE).
+CAPS_SURE_SCORE = 0.9
+#: There a listed name that is also a common English word is a name from this score up
+#: ("WALKER ORDERED" 0.26, "RICE" 0.08; "BELL" 0.48 stays) ...
+WORD_NAME_SCORE = 0.3
+#: ... or as a first name this common ("ANN", "HOPE", "BUDDY"; not "WALKER", 997th).
+WORD_NAME_FIRST_RANK = 700
+#: Distinct clinical markers that make a text a clinical note (:func:`_clinical`).
+CLINICAL_MIN_MARKERS = 2
+#: Clinical shorthand that counts in any case, and slashed shorthand (three tokens).
+CLINICAL_SHORTHAND = frozenset({"pt", "pts", "w/", "hx", "dx", "tx", "sx", "prn", "bid",
+                                "tid", "qid", "npo", "mg", "mcg", "ml", "q4h", "q6h", "vss"})
+SLASHED_SHORTHAND = frozenset({"d/c", "f/u", "s/p", "c/o", "w/o", "n/v", "h/o", "r/o", "y/o",
+                               "a/p", "b/l"})
+#: Letters a text needs for :func:`_mostly_upper` (a note, not one shouted word).
+CAPS_MIN_LETTERS = 40
 #: Census first-name rank cut of a name addressed after a greeting (:func:`_addressed`).
 ADDRESSED_FIRST_RANK = 2000
 #: Census rank cuts of :meth:`RegisterStage.listed_places`: a place that is a first name or a
@@ -104,7 +138,8 @@ KINSHIP = frozenset({
     "mother", "father", "daughter", "husband", "wife", "sister", "brother", "aunt", "uncle",
     "grandmother", "grandfather", "grandma", "grandpa", "grandson", "granddaughter", "mom",
     "dad", "mum", "nephew", "niece", "cousin", "stepmother", "stepfather", "stepson",
-    "stepdaughter"})
+    "stepdaughter", "aunty", "auntie", "granny", "grandad", "granddad", "mommy", "daddy",
+    "stepmom", "stepdad", "sis"})
 # Prepositions before a street name ("at Mill Lane"); not "to" or "from", which precede
 # persons as often ("a letter from Gary Lane").
 STREET_PREPOSITIONS = frozenset({"at", "on", "off", "along", "near", "via", "down", "up",
@@ -117,13 +152,24 @@ AFTER_NAME = frozenset({"called", "phoned", "rang", "emailed", "texted", "messag
 BEFORE_NAME = (("ask", "for"), ("spoke", "with"), ("spoke", "to"), ("speak", "to"),
                ("talk", "to"), ("talked", "to"), ("call",), ("contact",))
 _TIME = re.compile(r"^\d{1,2}:\d{2}(:\d{2})?([ap]m)?$", re.IGNORECASE)
+#: Tokens of a date before an unbracketed time stamp ("12/03/2024", ",", "Mon").
+_STAMP_PART = re.compile(r"^(\d{1,4}([/.-]\d{1,4}){0,2}|,|[A-Z][a-z]{2}\.?)$")
+#: Tokens a time stamp's date, day and AM/PM may take besides the time.
+STAMP_TOKENS = 4
 _AGE_SEX = re.compile(r"^\d{1,3}(y/?o|yo)?[mf]$", re.IGNORECASE)
+#: Codes of capitals and digits: stages and types (``CKD3``, ``DM2``, ``T2DM``), orientation
+#: scores (``A&Ox3``), flats and beds (``3B``, ``12A``), quarters and halves (``Q2``, ``H1``).
+#: On the dev and train splits 4 of 400 such tokens are names (handles of capitals), so a
+#: code is a name only where the tagger is sure of it.
+_CODE = re.compile(
+    r"^(?:[A-Z][A-Z&/]{0,5}x?\d{1,2}[A-Z]{0,3}|[A-Z]\d[A-Z]{1,4}|\d{1,4}[A-Z]{1,2})$")
 _DASHES = re.compile(r"-{3,}|_{3,}|={3,}")
 _ADDRESS_PART = re.compile(r"[._\-+]")
 MAX_RUN = 3  # capitalised words taken before a role word or a street type
 #: Nouns for a person that a name follows in a note written in capitals (``CUSTOMER
 #: STRONG NOT HOME``): in capitals the tagger barely reads a name that is also a word.
-PERSON_NOUNS = frozenset({"customer", "client", "patient", "caller", "tenant", "resident"})
+PERSON_NOUNS = frozenset({"customer", "client", "patient", "caller", "tenant", "resident",
+                          "cust", "agent", "user", "member", "guest", "visitor"})
 #: Census rank cuts for a capitals word read as a name in those contexts (chosen on the
 #: register sample's dev split): after a person noun a common surname or first name; a
 #: two-word name before ``CALLED`` needs one census word.
@@ -202,6 +248,11 @@ class _Text:
         for k, ln in enumerate(lines):
             if not _is_space(words[k]):
                 self.lines.setdefault(ln, []).append(k)
+
+    @functools.cached_property
+    def clinical(self) -> bool:
+        """Whether the text reads as a clinical note (:func:`_clinical`)."""
+        return _clinical(self)
 
     def next(self, k: int) -> int | None:
         """The next non-space token on ``k``'s line."""
@@ -309,6 +360,7 @@ class RegisterStage:
         scores = _effective_scores(text, persons, scores) if scores else {}
         entities = list(entities or ())
         drop: set[int] = set()
+        unshown: set[int] = set()
         if self.precision:
             drop = self.non_names(text, persons, scores, entities)
             persons -= drop
@@ -317,16 +369,19 @@ class RegisterStage:
             weak = self.weak_evidence(text, persons, scores, entities)
             persons -= weak
             drop |= weak
+            # not dropped for good: a context of step 2 may take them back ("SKY YOUNG CALLED")
+            unshown = self.unshown_words(text, persons, scores)
+            persons -= unshown
             places = self.listed_places(text, persons)
             persons -= places
             drop |= places
             if self.entities:
                 persons -= self.entity_evidence(text, persons, entities)
-            persons -= self.stray_lower(text, persons)
+            persons -= self.stray_lower(text, persons, scores)
         if self.recall:
             added = self.names(text, persons) - drop
             persons |= added
-            persons |= self.every_mention(text, persons, added) - drop
+            persons |= self.every_mention(text, persons, added) - drop - (unshown - added)
         return _rebuild(text, spans, persons)
 
     # ------------------------------------------------------------------ step 1
@@ -336,10 +391,11 @@ class RegisterStage:
         """Tokens of ``persons`` that the register shows are no names, and the other
         tokens that are labels, abbreviations or place words in their place (kept from
         step 2 and 3). ``scores`` and ``entities`` weigh the words of subject lines."""
-        from textdp.detect.lexicon import is_first_name, is_surname
+        from textdp.detect.lexicon import is_first_name, is_listed_name, is_surname
 
         words, keys = text.words, text.keys
         fields, clinical = vocabulary("field_labels"), vocabulary("clinical")
+        drugs = vocabulary("drugs")
         interjections, roles = vocabulary("interjections"), vocabulary("roles")
         orgs, streets = vocabulary("organisations"), vocabulary("street")
         address = vocabulary("address")
@@ -359,7 +415,16 @@ class RegisterStage:
                     q = text.prev(p)
                     if q is not None and keys[q] in ("x", "reply", "in", "message", "resent"):
                         out.add(q)
-            elif kk in clinical or kk in interjections or kk in STOP_WORDS:
+            elif kk in drugs and (text.clinical or (scores or {}).get(k, 0.0) < SUBJECT_SCORE):
+                # a drug name ("Eliquis", "LASIX"); outside a note only a weak reading: drug
+                # brands are surnames too ("Evra can cope with Anfield abuse")
+                out.add(k)
+            elif kk in PERSON_NOUNS and not _inside_name(text, k, persons):
+                out.add(k)  # "cust Faith Adeleke", "Agent (Imani)"
+            elif kk in clinical or kk in STOP_WORDS or (
+                    # an interjection that is also a name only in lower case ("ty", "Ty")
+                    kk in interjections and (w.islower() or not is_listed_name(kk))) or \
+                    (w.islower() and _squeeze(kk) in interjections):  # "lmaooo", "heyyyy"
                 # "A." and "I." are initials: the one-letter stop words count in lower case
                 # (longer ones in any case: "MR. JOHNSON IS A 72 YO MALE");
                 # a stop word between two person words is part of the name ("Winnie the
@@ -369,7 +434,8 @@ class RegisterStage:
                         or _inside_name(text, k, persons)):
                     continue
                 out.add(k)
-            elif (kk in TIME_WORDS and w.islower()) or _AGE_SEX.match(w) or \
+            elif (_CODE.match(w) and (scores or {}).get(k, 0.0) < SUBJECT_SCORE) or \
+                    (kk in TIME_WORDS and w.islower()) or _AGE_SEX.match(w) or \
                     (kk in SIGN_OFF_HEADS and key(nw) in SIGN_OFF_TAILS):  # "Kind regards"
                 out.add(k)
             elif len(w) == 1 and w.isupper():
@@ -422,9 +488,9 @@ class RegisterStage:
         for k, w in enumerate(words):
             if keys[k] not in roles or not _capitalised(w):
                 continue
-            if len(w) > 1 and w.isupper() and keys[k] not in ("ceo", "cfo", "coo", "cto",
-                                                               "cio", "vp", "svp", "evp"):
-                continue  # ALL-CAPS notes: left to the other rules
+            if len(w) > 1 and w.isupper() and keys[k] not in KINSHIP and keys[k] not in (
+                    "ceo", "cfo", "coo", "cto", "cio", "vp", "svp", "evp"):
+                continue  # ALL-CAPS notes: left to the other rules ("SON MIGUEL" is kin)
             nxt = text.next(k)
             # An honorific the tagger took with the name stays with it ("Mrs Doubtfire":
             # the social-media corpora count it as part of the name).
@@ -621,6 +687,91 @@ class RegisterStage:
                 out.add(k)
         return out
 
+    def unshown_words(self, text: _Text, persons: set[int],
+                      scores: dict[int, float]) -> set[int]:
+        """Person words of a note that no public list names and nothing in the text shows
+        as a name, where the tagger is known to misread the register:
+
+        * a text written in capitals (:func:`_mostly_upper`: old record exports, pager
+          messages, handoffs), where it reads ordinary and medical words as names
+          (``NOTIFIED`` 0.997, ``AWARE`` 0.99, ``HEMATEMESIS`` 0.69): such a word stays a name
+          only when the tagger is sure of it (:data:`CAPS_SURE_SCORE`);
+        * a clinical note (:func:`_clinical`: abbreviations and drug names), where section
+          heads, devices and shorthand get weak readings (``Nursing`` 0.02, ``Tele`` 0.02,
+          ``Cont`` 0.04, ``walker`` 0.04): there from :data:`SUBJECT_SCORE`.
+
+        A common English word (:func:`common_words`) needs more than the tagger: a name
+        list that knows it (:func:`~textdp.detect.lexicon.is_listed_name`; a common or
+        lower-case word with a reading of :data:`WORD_NAME_SCORE` or as a first name of
+        :data:`WORD_NAME_FIRST_RANK`: ``RICE DIET`` is no name) or a cue. A word is shown as
+        a name by such a list, by a cue right before it (a title, kinship word, person noun
+        or credential: ``MRS. X``, ``HUSBAND X``, ``PT X``, ``RN X``; across one more listed
+        name: ``pt willow banks``), a listed name before it across ``and`` or a comma
+        (``MEI AND JING``), a credential or a verb of :data:`AFTER_NAME` after it
+        (``MARCUS RN``, ``OKONJO, MD``, ``SKY KAUR CALLED``) or a possessive
+        (``GASCOIGNE'S``); the listed words of a cued run stay with it. The words found
+        here are not dropped for good: the contexts of step 2 may take them back."""
+        if not persons:
+            return set()
+        caps = _mostly_upper(text.words)
+        if caps:
+            sure = CAPS_SURE_SCORE
+        elif text.clinical:
+            sure = SUBJECT_SCORE
+        else:
+            return set()
+        from textdp.detect.lexicon import is_first_name, is_listed_name
+
+        words, keys = text.words, text.keys
+        common = common_words()
+        cues = HONORIFICS | KINSHIP | PERSON_NOUNS | CREDENTIALS
+        # A listed name that is also a common word ("RICE", "RASH") or written in lower case
+        # ("walker on unit") needs a reading or to be a common first name ("HOPE").
+        listed = {k for k in persons if words[k].isalpha() and is_listed_name(keys[k])
+                  and ((keys[k] not in common and not words[k].islower())
+                       or scores.get(k, 1.0) >= WORD_NAME_SCORE
+                       or is_first_name(keys[k], WORD_NAME_FIRST_RANK))}
+
+        def cue_before(k: int) -> bool:  # "MRS. X", "HUSBAND X", "MEI AND X", "LEE, X"
+            p = text.prev(k)
+            if p is not None and words[p] in (".", "(", ":"):  # "MRS. X", "Daughter (X)", "Pt: X"
+                p = text.prev(p)
+            if p is not None and keys[p] in (",", "and", "&"):
+                p = text.prev(p)
+                return p is not None and p in listed
+            if p is not None and words[p].isalpha() and is_listed_name(keys[p]) and \
+                    is_listed_name(keys[k]):
+                p = text.prev(p)  # "pt willow banks": two listed names after the cue
+            return p is not None and keys[p] in cues
+
+        def cue_after(k: int) -> bool:  # "MARCUS RN", "OKONJO, MD", "SKY KAUR CALLED"
+            n = text.next(k)
+            if n is not None and keys[n] in AFTER_NAME:
+                return True
+            if n is not None and words[n] == ",":
+                n = text.next(n)
+            return n is not None and keys[n] in CREDENTIALS
+
+        out: set[int] = set()
+        for a, b in runs(persons):
+            toks = [k for k in range(a, b) if _wordlike(words[k])]
+            if not toks or _handle(text, toks[0]):
+                continue
+            nxt = text.next(toks[-1])
+            shown = any(k in listed for k in toks) or cue_before(toks[0]) or \
+                cue_after(toks[-1]) or (nxt is not None and words[nxt].casefold() in POSSESSIVES)
+            cued = cue_before(toks[0]) or cue_after(toks[-1])
+            for k in toks:
+                if not words[k].isalpha() or k in listed or keys[k] in cues or \
+                        cue_before(k) or cue_after(k) or (cued and is_listed_name(keys[k])):
+                    continue  # a name, a cue, the word after a cue or before a credential,
+                    # a listed name in a cued run ("pt willow banks", "PT MATEO HALL")
+                weak = scores.get(k, 1.0) < sure
+                if ((keys[k] in common and (weak or caps)) or (weak and not shown)) and \
+                        not (shown and keys[k] in PARTICLES):  # "VAN DER BERG"
+                    out.add(k)
+        return out
+
     def listed_places(self, text: _Text, persons: set[int]) -> set[int]:
         """Lone person words that the public lookup list names as a place
         (:func:`~textdp.detect.places.listed_kind`), written as a place is, where the text
@@ -651,17 +802,21 @@ class RegisterStage:
             out.add(k)
         return out
 
-    def stray_lower(self, text: _Text, persons: set[int]) -> set[int]:
+    def stray_lower(self, text: _Text, persons: set[int],
+                    scores: dict[int, float] | None = None) -> set[int]:
         """Lone lower-case person words in a text of three lines or more (mail, notes,
-        transcripts: "reply by noon", "pepper"), unless a known first name. Names written
-        in lower case there come back through their handles, labels and addresses (steps 2
-        and 3), which this never blocks."""
+        transcripts: "reply by noon", "pepper"), unless a known first name or a word the
+        tagger is sure of (:data:`SUBJECT_SCORE`: "what priya posted" in a chat log).
+        Names written in lower case there come back through their handles, labels and
+        addresses (steps 2 and 3), which this never blocks."""
         if len(text.lines) < 3:
             return set()
         from textdp.detect.lexicon import is_first_name
 
+        scores = scores or {}
         return {k for k in _lone_person_tokens(text, persons)
                 if text.words[k].isalpha() and text.words[k].islower()
+                and scores.get(k, 0.0) < SUBJECT_SCORE
                 and not is_first_name(text.words[k], 1000)}
 
     def entity_evidence(self, text: _Text, persons: set[int], entities: Sequence[Span]
@@ -766,8 +921,9 @@ class RegisterStage:
         out.update(_addressed(text))
         # Chat transcripts: the speaker labels of timestamped or <bracketed> lines.
         labels = _speaker_labels(text)
-        if len(labels) >= 2:
-            out.update(k for k in labels if keys[k] not in vocabulary("field_labels"))
+        if len(labels) >= 2:  # not a role ("10:03 Customer:", "<Agent>")
+            out.update(k for k in labels if keys[k] not in vocabulary("field_labels")
+                       and keys[k] not in vocabulary("roles") and keys[k] not in PERSON_NOUNS)
         # Transcripts without stamps ("amal: hi" / "bob: amal's bag?"): when a label is a
         # person, the speakers of every such line are (one kind of label, one detection).
         plain = _plain_labels(text)
@@ -919,6 +1075,15 @@ def _beside_person(text: _Text, k: int, persons: set[int]) -> bool:
     return any(j in persons for j in near)
 
 
+_REPEATS = re.compile(r"(\w)\1{2,}")
+
+
+def _squeeze(word: str) -> str:
+    """``word`` with each letter written three times or more written once (``lmaooo`` →
+    ``lmao``, ``heyyy`` → ``hey``)."""
+    return _REPEATS.sub(r"\1", word)
+
+
 def _has_digit(word: str) -> bool:
     return any(c.isdigit() for c in word)
 
@@ -1044,6 +1209,53 @@ def _mostly_lower(words: Sequence[str]) -> bool:
     return lower > 2 * upper
 
 
+def _clinical(text: _Text) -> bool:
+    """Whether the text reads as a clinical note: at least :data:`CLINICAL_MIN_MARKERS`
+    distinct markers: clinical abbreviations or drug names that are not common English
+    words (``HTN``, ``Eliquis``; not ``us``, ``echo``) unless written in capitals (``PT``,
+    ``BP``), the shorthand of :data:`CLINICAL_SHORTHAND` (``pt``, ``w/``), slashed
+    shorthand (``d/c``, ``s/p``, ``c/o`` read as three tokens) and ages with a sex (``67M``)."""
+    clinical, drugs, common = vocabulary("clinical"), vocabulary("drugs"), common_words()
+    words, keys = text.words, text.keys
+    seen: set[str] = set()
+    for i, (k, w) in enumerate(zip(keys, words)):
+        if k in CLINICAL_SHORTHAND or _AGE_SEX.match(w) or (
+                (k in clinical or k in drugs) and k not in STOP_WORDS
+                and (k not in common or (w.isupper() and len(w) > 1))):
+            seen.add(k)
+        elif w == "/" and 0 < i < len(words) - 1 and \
+                f"{keys[i - 1]}/{keys[i + 1]}" in SLASHED_SHORTHAND:
+            seen.add(f"{keys[i - 1]}/{keys[i + 1]}")
+        if len(seen) >= CLINICAL_MIN_MARKERS:
+            return True
+    return False
+
+
+def _mostly_upper(words: Sequence[str]) -> bool:
+    """Whether most letters of the text are capitals (a note written in capitals), with
+    at least :data:`CAPS_MIN_LETTERS` letters (a shouted line is not a register)."""
+    lower = upper = 0
+    for w in words:
+        for c in w:
+            if c.islower():
+                lower += 1
+            elif c.isupper():
+                upper += 1
+    return upper >= CAPS_MIN_LETTERS and upper > 4 * lower
+
+
+@functools.cache
+def common_words() -> frozenset[str]:
+    """Common English words (12,238): the lower-case words that own a row of the embedded
+    pipeline's static vectors, shipped as ``data/common_words.txt`` (source, licence and
+    how it was built: ``scripts/build_common_words.py``). Names own their rows in Title
+    case, so the list holds ``notified``, ``hope`` and ``rice`` but not ``walker``,
+    ``delgado`` or ``jing``."""
+    with open(DATA_DIR / "common_words.txt", encoding="utf-8") as f:
+        return frozenset(w for w in (line.strip() for line in f)
+                         if w and not w.startswith("#"))
+
+
 def _name_before_role(text: _Text, j: int) -> bool:
     """Whether the capitalised word ``j`` before a role word is a name ("Ann Lee,
     Director" has a comma; "Lee Director" does not), i.e. a known first name or a word
@@ -1064,19 +1276,40 @@ def _lone_person_tokens(text: _Text, persons: set[int]) -> list[int]:
     return out
 
 
+def _stamp_end(words: Sequence[str], toks: Sequence[int]) -> int:
+    """How many of a line's first tokens ``toks`` are its time stamp (0 for none): a time
+    (``10:02``, ``9:42am``) with at most :data:`STAMP_TOKENS` tokens of date, day or
+    AM/PM around it, bracketed (``[10:02]``, ``[8:48 PM]``, ``[Mon 11:04]``,
+    ``[05/07/2024 00:02]``) or opening the line, then an optional dash (``10:02 -``,
+    ``12/03/2024, 14:22 -``)."""
+    if not toks:
+        return 0
+    head = [words[k] for k in toks[:STAMP_TOKENS + 2]]
+    if head[0] in ("[", "("):
+        close = next((j for j, w in enumerate(head) if w in ("]", ")")), None)
+        if close is None or not any(_TIME.match(w) for w in head[1:close]):
+            return 0
+        end = close + 1
+    else:
+        times = [j for j, w in enumerate(head[:STAMP_TOKENS]) if _TIME.match(w)]
+        if not times or not all(_STAMP_PART.match(w) for w in head[:times[0]]):
+            return 0
+        end = times[0] + 1
+        if end < len(head) and head[end].casefold() in ("am", "pm"):
+            end += 1
+    if end < len(head) and head[end] in ("-", "–", "—"):
+        end += 1
+    return end
+
+
 def _speaker_labels(text: _Text) -> list[int]:
     """The speaker label of each chat line: after a ``[hh:mm]`` stamp, ``name:`` or
     ``<name>``; or ``<name>`` opening a line."""
     words = text.words
     out = []
     for toks in text.lines.values():
-        i = 0
-        stamped = False
-        if len(toks) >= 3 and words[toks[0]] in ("[", "(") and _TIME.match(words[toks[1]]) \
-                and words[toks[2]] in ("]", ")"):
-            i, stamped = 3, True
-        elif toks and _TIME.match(words[toks[0]]):
-            i, stamped = 1, True
+        i = _stamp_end(words, toks)
+        stamped = i > 0
         rest = toks[i:]
         if len(rest) >= 3 and words[rest[0]] == "<" and words[rest[2]] == ">" and \
                 _wordlike(words[rest[1]]):
