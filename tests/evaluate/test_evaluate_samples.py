@@ -68,3 +68,22 @@ def test_measure_per_kind_and_overall(tmp_path):
     S.write_jsonl(xs, str(path))
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     assert len(rows) == len(xs) and all(r["spans"] for r in rows if r["kind"] == "email")
+
+
+def test_the_written_split_reads_marked_names_chunk_by_chunk(tmp_path):
+    from textdp.evaluate.samples import PER, PER_WORD, SKIP, WORD, generate, read_written
+
+    path = tmp_path / "w.jsonl"
+    path.write_text(json.dumps({"kind": "chat", "text": "[10:02] [[jamal_b]]: ask "
+                                "[[Hope Okafor]]'s mum\nmail bob@shop.com"}) + "\n")
+    (sample,) = read_written(path)
+    assert sample.kind == "chat"
+    assert sample.text == "[10:02] jamal_b: ask Hope Okafor's mum\nmail bob@shop.com"
+    assert sample.labels == ((WORD, PER, WORD, PER_WORD, PER, WORD), (WORD, SKIP))
+    # the shipped texts: four kinds of seventy, a few without any name (negative controls)
+    written = generate("written")
+    assert len(written) == 280
+    assert {s.kind for s in written} == {"clinical", "caps", "chat", "support"}
+    named = sum(any(lab in (PER, PER_WORD) for line in s.labels for lab in line)
+                for s in written)
+    assert 260 <= named < 280

@@ -4,6 +4,7 @@ notes, names that are words), :func:`textdp.evaluate.samples.evaluate_samples`.
 
     textdp evaluate samples                     # the dev split, used to choose the rules
     textdp evaluate samples --split report      # held out from choosing them
+    textdp evaluate samples --split written     # 280 hand-written texts (a dev split)
 """
 
 from __future__ import annotations
@@ -12,16 +13,18 @@ import argparse
 import json
 from typing import Any
 
-from textdp.evaluate.samples import SPLIT_SEEDS, evaluate_samples
+from textdp.evaluate.samples import SPLIT_SEEDS, WRITTEN, evaluate_samples
 
 
 def add_parser(sub: Any) -> None:
     """``textdp evaluate samples`` (``sub``: the ``evaluate`` command's subparsers)."""
     p = sub.add_parser("samples", help="ordinary words replaced and names surviving on a "
                                        "generated register sample (notes, mail, chat, ...)")
-    p.add_argument("--split", choices=sorted(SPLIT_SEEDS), default="dev",
-                   help="dev (rules were chosen on it) or report (held out)")
-    p.add_argument("--per-kind", type=int, default=60, help="texts per kind")
+    p.add_argument("--split", choices=[*sorted(SPLIT_SEEDS), WRITTEN], default="dev",
+                   help="dev (rules were chosen on it), report (held out), or written "
+                        "(280 hand-written notes, chats and support mails; a dev split)")
+    p.add_argument("--per-kind", type=int, default=60,
+                   help="texts per kind (generated splits)")
     p.add_argument("--detector", default=None, help="a detector spec (default: the default)")
     p.add_argument("--write", default=None, help="also write the sample as JSONL to this path")
     p.add_argument("--json", default=None, help="also write the figures to this JSON file")
