@@ -327,3 +327,25 @@ def test_cache_dir_honours_xdg_cache_home(monkeypatch, tmp_path):
     assert cache_dir() == tmp_path / "textdp"
     monkeypatch.setenv("TEXTDP_CACHE", str(tmp_path / "own"))
     assert cache_dir() == tmp_path / "own"
+
+
+def test_spacy_tables_find_pruned_keys_by_their_hash():
+    """The default table reads spaCy's 494,157 pruned keys as hashes (HashedKeys): every
+    key finds the row the vocab points it at, the row words win, and unknown words miss."""
+    from textdp.defaults import default_table, load_pipeline
+    from textdp.tables import HashedKeys, RowKeys
+
+    vocab = load_pipeline().vocab
+    table = default_table()
+    keys = table.key_to_row
+    assert isinstance(keys, RowKeys) and isinstance(keys.hashed, HashedKeys)
+    assert len(keys) >= len(vocab.vectors.key2row)
+    for word in ("delgado", "Delgado", "notified", "the", "walker"):
+        assert keys.get(word) == vocab.vectors.key2row[vocab.strings[word]], word
+        assert word in keys and keys[word] == keys.get(word)
+    assert keys.get("xqzvw-not-a-word") is None and "xqzvw-not-a-word" not in keys
+    with pytest.raises(KeyError):
+        keys["xqzvw-not-a-word"]
+    assert table.lookup(["DELGADO", "Notified"]).tolist() == [
+        vocab.vectors.key2row[vocab.strings[w]] for w in ("DELGADO", "Notified")]
+    assert set(keys) == set(keys.keys)  # only string keys are listed

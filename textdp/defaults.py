@@ -27,7 +27,7 @@ from textdp.model_packages import EMBEDDED_PIPELINE_PACKAGE as EMBEDDED_PIPELINE
 from textdp.model_packages import EMBEDDED_TRANSFORMER_PACKAGE as EMBEDDED_TRANSFORMER_PACKAGE
 from textdp.model_packages import MissingDefaultError as MissingDefaultError
 from textdp.model_packages import transformer_path as transformer_path
-from textdp.tables import EmbeddingTable, check_table_spec, spacy_row_keys
+from textdp.tables import EmbeddingTable, check_table_spec, spacy_row_words
 from textdp.validation import check_choice, check_positive
 
 PREFERRED_PIPELINES = ("en_core_web_lg", "en_core_web_md", "en_core_web_trf")
@@ -132,7 +132,7 @@ def load_pipeline() -> Any:
     nlp = fresh_pipeline()
     # Public words only: the pipeline's own vector vocabulary (textdp.tokenization), warmed
     # before its second memory zone (a one-batch job never pays for it).
-    first_of_row, _ = spacy_row_keys(nlp.vocab, extra_keys=False)
+    first_of_row = spacy_row_words(nlp.vocab)
     defer_warm(nlp, (first_of_row[row] for row in sorted(first_of_row)))
     for method in _STRUCTURAL:
         setattr(nlp, method, _Refuse(method))
