@@ -528,3 +528,34 @@ def test_chat_interjections_kinship_and_person_nouns_are_no_names():
     text = "lmaooo ty bestie , heyyy gn . Aunty said hi . cust Faith Adeleke called"
     names = ("lmaooo", "ty", "bestie", "heyyy", "gn", "Aunty", "cust", "Faith", "Adeleke")
     assert marked(text, *names) == ["Faith", "Adeleke"]
+
+
+def test_lower_case_names_after_a_greeting_or_a_verb_of_address():
+    text = "hey siobhan !! r u coming 2nite ? tell aoife too . thx li . hey man . thanks all"
+    # the NER's reading of a lower-case name (aoife: NORP) does not overrule the tagger
+    assert weak(text, {"aoife": 0.06}, {"aoife": "NORP"}) == ["siobhan", "aoife", "li"]
+    assert marked("hey eun ji", "x") == ["eun", "ji"]
+
+
+def test_the_brand_and_line_before_a_model_code_are_no_names():
+    text = "My Dyson V15 and the Netgear CM1000 broke . Ask Ann Lee"
+    assert marked(text, "Dyson", "V15", "Netgear", "CM1000", "Ann", "Lee") == ["Ann", "Lee"]
+    assert marked("Smith 14 , Jones 12", "Smith", "Jones") == ["Smith", "Jones"]  # scores
+
+
+def test_a_mail_drops_weak_readings_and_keeps_its_signature():
+    text = ("Hi Tunde ,\nYour Garmin Forerunner ships Friday , said Bose .\n"
+            "Best ,\nZara – Samsung Online Store")
+    scores = {"Tunde": 0.9, "Garmin": 0.02, "Forerunner": 0.08, "Bose": 0.12, "Zara": 0.05}
+    assert weak(text, scores) == ["Tunde", "Bose", "Zara"]
+    # Negative control: one line is no mail.
+    assert weak("Your Garmin ships Friday", {"Garmin": 0.02}) == ["Garmin"]
+
+
+def test_a_mail_header_shows_its_names_at_every_mention():
+    text = ("From : Anjali Gupta\nTo : Priya Rain\nSubject : Access badge\n\nDear Priya ,\n"
+            "see the badge .\nKind regards ,\nAnjali\n-----Original Message-----\n"
+            "From : Rain , Priya")
+    scores = {"Anjali": 0.97, "Gupta": 0.99, "Priya": 0.59, "Rain": 0.04}
+    got = weak(text, scores)
+    assert got.count("Rain") == 2 and got.count("Priya") == 3

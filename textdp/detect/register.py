@@ -147,6 +147,12 @@ STREET_PREPOSITIONS = frozenset({"at", "on", "off", "along", "near", "via", "dow
 # Sign-offs whose next line (or the rest of their line) is a signature.
 SIGN_OFFS = frozenset({"thanks", "thank", "regards", "best", "cheers", "sincerely", "yours",
                        "warmly", "love", "faithfully", "respectfully", "cordially", "ta"})
+# Mail header fields whose value is a person ("To: Priya Rain", "From: Rain, Priya").
+MAIL_FIELDS = frozenset({"from", "to", "cc", "bcc", "attn", "attendees", "sender", "recipient"})
+# What ends the name on a signature line ("Zara – Samsung Online Store", "Li Wei, Support").
+SIGNATURE_SEPARATORS = frozenset({"-", "–", "—", "|", ",", "/", "(", "@"})
+# Verbs a lower-case name follows in a chat ("tell aoife", "ask bilal", "@ping niamh").
+ADDRESS_VERBS = frozenset({"tell", "ask", "ping", "cc", "goodnight", "gn", "gm", "ily"})
 # Verbs after a person's name and phrases before one, in notes and messages.
 AFTER_NAME = frozenset({"called", "phoned", "rang", "emailed", "texted", "messaged"})
 BEFORE_NAME = (("ask", "for"), ("spoke", "with"), ("spoke", "to"), ("speak", "to"),
@@ -163,6 +169,8 @@ _AGE_SEX = re.compile(r"^\d{1,3}(y/?o|yo)?[mf]$", re.IGNORECASE)
 #: code is a name only where the tagger is sure of it.
 _CODE = re.compile(
     r"^(?:[A-Z][A-Z&/]{0,5}x?\d{1,2}[A-Z]{0,3}|[A-Z]\d[A-Z]{1,4}|\d{1,4}[A-Z]{1,2})$")
+#: A product's model code after its brand or line ("V15", "CM1000", "S23", "PX8A").
+_MODEL = re.compile(r"^(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z][A-Z0-9-]{1,8}$")
 _DASHES = re.compile(r"-{3,}|_{3,}|={3,}")
 _ADDRESS_PART = re.compile(r"[._\-+]")
 MAX_RUN = 3  # capitalised words taken before a role word or a street type
@@ -381,7 +389,10 @@ class RegisterStage:
         if self.recall:
             added = self.names(text, persons) - drop
             persons |= added
-            persons |= self.every_mention(text, persons, added) - drop - (unshown - added)
+            # an unshown common word in capitals comes back at no other mention (AWARE)
+            blocked = {k for k in unshown - added
+                       if text.words[k].isupper() and text.keys[k] in common_words()}
+            persons |= self.every_mention(text, persons, added) - drop - blocked
         return _rebuild(text, spans, persons)
 
     # ------------------------------------------------------------------ step 1
@@ -507,6 +518,13 @@ class RegisterStage:
             ends_run = nxt is None or not _capitalised(words[nxt]) or keys[nxt] in roles
             if ends_run:
                 out.update(j for j in text.cap_run_before(k) if not _name_before_role(text, j))
+        # Products: the capitalised words before a model code ("Dyson V15", "Netgear
+        # CM1000", "Galaxy S23"; a code of capitals and digits, not a number or a score).
+        for k, w in enumerate(words):
+            if _MODEL.match(w) and not _AGE_SEX.match(w):
+                run = text.cap_run_before(k, 2)
+                if run:
+                    out.update([*run, k])
         # Organisations: a capitalised run ending in an organisation word, and its words'
         # other lone mentions ("A spokesperson for Acme").
         org_keys: set[str] = set()
@@ -640,7 +658,7 @@ class RegisterStage:
         of a name that holds a stronger reading in the same text ("Teb Lokey" … "Teb")."""
         if not scores:
             return set()
-        from textdp.detect.lexicon import is_first_name, is_surname
+        from textdp.detect.lexicon import is_first_name, is_listed_name, is_surname
 
         words, keys = text.words, text.keys
         labels = {k: lab for s, e, lab in entities for k in range(s, e)}
@@ -683,6 +701,8 @@ class RegisterStage:
                     out.add(k)
             elif scores[k] < WEAK_SCORE and labels.get(k) in NOT_PERSON_LABELS and \
                     not is_first_name(kk) and not is_surname(kk, 20000) and \
+                    not (words[k].islower() and kk not in common_words()
+                         and is_listed_name(kk)) and \
                     not _beside_person(text, k, sure):  # "Quigley, Dutch"
                 out.add(k)
         return out
@@ -718,6 +738,8 @@ class RegisterStage:
             sure = CAPS_SURE_SCORE
         elif text.clinical:
             sure = SUBJECT_SCORE
+        elif _mail(text):
+            sure = WEAK_SCORE
         else:
             return set()
         from textdp.detect.lexicon import is_first_name, is_listed_name
@@ -734,7 +756,10 @@ class RegisterStage:
 
         def cue_before(k: int) -> bool:  # "MRS. X", "HUSBAND X", "MEI AND X", "LEE, X"
             p = text.prev(k)
-            if p is not None and words[p] in (".", "(", ":"):  # "MRS. X", "Daughter (X)", "Pt: X"
+            if p is not None and words[p] == ":":  # "Pt: X", "To: X"
+                p = text.prev(p)
+                return p is not None and (keys[p] in cues or keys[p] in MAIL_FIELDS)
+            if p is not None and words[p] in (".", "("):  # "MRS. X", "Daughter (X)"
                 p = text.prev(p)
             if p is not None and keys[p] in (",", "and", "&"):
                 p = text.prev(p)
@@ -767,7 +792,7 @@ class RegisterStage:
                     continue  # a name, a cue, the word after a cue or before a credential,
                     # a listed name in a cued run ("pt willow banks", "PT MATEO HALL")
                 weak = scores.get(k, 1.0) < sure
-                if ((keys[k] in common and (weak or caps)) or (weak and not shown)) and \
+                if ((keys[k] in common and caps) or (weak and not shown)) and \
                         not (shown and keys[k] in PARTICLES):  # "VAN DER BERG"
                     out.add(k)
         return out
@@ -887,6 +912,10 @@ class RegisterStage:
                 out.update(rest)
             elif not rest:
                 nxt = text.lines.get(ln + 1, [])
+                # up to a separator: "Zara – Samsung Online Store", "Hannah | Care Team"
+                cut = next((i for i, k in enumerate(nxt) if words[k] in SIGNATURE_SEPARATORS),
+                           len(nxt))
+                nxt = nxt[:cut]
                 if 0 < len(nxt) <= 3 and all(ok(words[k]) or _initials(words[k])
                                              for k in nxt):
                     out.update(nxt)
@@ -919,6 +948,7 @@ class RegisterStage:
                         out.update(run)
         out.update(_caps_names(text))
         out.update(_addressed(text))
+        out.update(_addressed_lower(text))
         # Chat transcripts: the speaker labels of timestamped or <bracketed> lines.
         labels = _speaker_labels(text)
         if len(labels) >= 2:  # not a role ("10:03 Customer:", "<Agent>")
@@ -1124,6 +1154,38 @@ def _addressed(text: _Text) -> set[int]:
         if after is None or words[after] in (",", ".", "!", "?", ":") or \
                 text.line[after] != text.line[run[-1]]:
             out.update(run)
+    return out
+
+
+def _addressed_lower(text: _Text) -> set[int]:
+    """A name written in lower case right after a greeting (``hey siobhan!!``, ``thx li``,
+    ``goodnight idris``, ``tell aoife``): a lower-case word that a name list knows
+    (:func:`~textdp.detect.lexicon.is_listed_name`) and that is no common English word
+    (:func:`common_words`: ``hey man``, ``thanks all`` stay) and in no vocabulary, with
+    a second such word after it (``hey eun ji``). Chats write names in lower case, where the
+    tagger barely reads them (``siobhan`` 0.00)."""
+    from textdp.detect.lexicon import is_listed_name
+
+    words, keys = text.words, text.keys
+    common = common_words()
+
+    def name(j: int) -> bool:
+        w = words[j]
+        return w.isalpha() and w.islower() and len(w) > 1 and keys[j] not in common and \
+            keys[j] not in STOP_WORDS and not _in_any_vocabulary(keys[j]) and \
+            is_listed_name(keys[j])
+
+    out: set[int] = set()
+    for k in range(text.n):
+        if keys[k] not in GREETINGS and keys[k] not in ADDRESS_VERBS:
+            continue
+        j = text.next(k)
+        if j is None or not name(j):
+            continue
+        out.add(j)
+        after = text.next(j)
+        if after is not None and name(after):
+            out.add(after)
     return out
 
 
@@ -1439,6 +1501,20 @@ def _signature_lines(text: _Text) -> set[int]:
                    or text.keys[k] in SIGN_OFF_HEADS for k in toks):
                 out.add(ln + 1)
     return out
+
+
+def _mail(text: _Text) -> bool:
+    """Whether the text reads as a letter or a mail: three lines or more with a greeting
+    opening its first line (``Hi Tomasz,``), a sign-off (``Best regards,``) or mail headers
+    (``From:``, ``Subject:``)."""
+    if len(text.lines) < 3:
+        return False
+    first = text.lines[min(text.lines)]
+    if first and text.keys[first[0]] in GREETINGS:
+        return True
+    return bool(_signature_lines(text) or _subject_lines(text)) or any(
+        len(toks) > 1 and text.keys[toks[0]] in ("from", "to", "cc", "sent")
+        and text.words[toks[1]] == ":" for toks in text.lines.values())
 
 
 def _subject_lines(text: _Text) -> set[int]:
