@@ -718,7 +718,9 @@ class RegisterStage:
           only when the tagger is sure of it (:data:`CAPS_SURE_SCORE`);
         * a clinical note (:func:`_clinical`: abbreviations and drug names), where section
           heads, devices and shorthand get weak readings (``Nursing`` 0.02, ``Tele`` 0.02,
-          ``Cont`` 0.04, ``walker`` 0.04): there from :data:`SUBJECT_SCORE`.
+          ``Cont`` 0.04, ``walker`` 0.04): there from :data:`SUBJECT_SCORE`;
+        * a mail (:func:`_mail`), where products and shops get weak readings (``Garmin``
+          0.02, ``Peloton`` 0.05): there from :data:`WEAK_SCORE`.
 
         A common English word (:func:`common_words`) needs more than the tagger: a name
         list that knows it (:func:`~textdp.detect.lexicon.is_listed_name`; a common or
@@ -729,8 +731,11 @@ class RegisterStage:
         name: ``pt willow banks``), a listed name before it across ``and`` or a comma
         (``MEI AND JING``), a credential or a verb of :data:`AFTER_NAME` after it
         (``MARCUS RN``, ``OKONJO, MD``, ``SKY KAUR CALLED``) or a possessive
-        (``GASCOIGNE'S``); the listed words of a cued run stay with it. The words found
-        here are not dropped for good: the contexts of step 2 may take them back."""
+        (``GASCOIGNE'S``), or a mail field (``To: X``); the listed words of a cued run stay
+        with it, and in a shown run so do the other words but common ones in capitals. The
+        words found here are not dropped for good: the contexts of step 2 may take them back,
+        and every other mention of a name comes back with it (step 3) but for a common word
+        in capitals (``AWARE``)."""
         if not persons:
             return set()
         caps = _mostly_upper(text.words)
@@ -783,9 +788,9 @@ class RegisterStage:
             if not toks or _handle(text, toks[0]):
                 continue
             nxt = text.next(toks[-1])
-            shown = any(k in listed for k in toks) or cue_before(toks[0]) or \
-                cue_after(toks[-1]) or (nxt is not None and words[nxt].casefold() in POSSESSIVES)
             cued = cue_before(toks[0]) or cue_after(toks[-1])
+            shown = cued or any(k in listed for k in toks) or \
+                (nxt is not None and words[nxt].casefold() in POSSESSIVES)
             for k in toks:
                 if not words[k].isalpha() or k in listed or keys[k] in cues or \
                         cue_before(k) or cue_after(k) or (cued and is_listed_name(keys[k])):
