@@ -559,3 +559,10 @@ def test_a_mail_header_shows_its_names_at_every_mention():
     scores = {"Anjali": 0.97, "Gupta": 0.99, "Priya": 0.59, "Rain": 0.04}
     got = weak(text, scores)
     assert got.count("Rain") == 2 and got.count("Priya") == 3
+
+
+def test_departments_in_capitals_are_no_names_in_a_note():
+    text = "ED triage 14:05 : 72F , c/o chest pain . Hx HTN . Referred to SW Deborah ."
+    assert marked(text, "ED", "SW", "Deborah") == ["Deborah"]
+    # outside a note Ed is a name
+    assert marked("ED and Ann went home", "ED", "Ann") == ["ED", "Ann"]

@@ -98,6 +98,8 @@ WORD_NAME_SCORE = 0.3
 WORD_NAME_FIRST_RANK = 700
 #: Distinct clinical markers that make a text a clinical note (:func:`_clinical`).
 CLINICAL_MIN_MARKERS = 2
+#: Departments written in capitals that are also names (Ed): no names in a clinical note.
+CLINICAL_CAPS = frozenset({"ed", "or", "ir", "cath"})
 #: Clinical shorthand that counts in any case, and slashed shorthand (three tokens).
 CLINICAL_SHORTHAND = frozenset({"pt", "pts", "w/", "hx", "dx", "tx", "sx", "prn", "bid",
                                 "tid", "qid", "npo", "mg", "mcg", "ml", "q4h", "q6h", "vss"})
@@ -426,6 +428,8 @@ class RegisterStage:
                     q = text.prev(p)
                     if q is not None and keys[q] in ("x", "reply", "in", "message", "resent"):
                         out.add(q)
+            elif w.isupper() and kk in CLINICAL_CAPS and text.clinical:
+                out.add(k)  # "ED triage", "OR 3": in a note the department, not Ed or Or
             elif kk in drugs and (text.clinical or (scores or {}).get(k, 0.0) < SUBJECT_SCORE):
                 # a drug name ("Eliquis", "LASIX"); outside a note only a weak reading: drug
                 # brands are surnames too ("Evra can cope with Anfield abuse")
