@@ -566,3 +566,14 @@ def test_departments_in_capitals_are_no_names_in_a_note():
     assert marked(text, "ED", "SW", "Deborah") == ["Deborah"]
     # outside a note Ed is a name
     assert marked("ED and Ann went home", "ED", "Ann") == ["ED", "Ann"]
+
+
+def test_kin_in_a_note_in_capitals_shows_the_name_after_it():
+    text = ("RN NOTE : MOM CHARITY AT BEDSIDE . GIRLFRIEND DESTINY REPORTS NO SLEEP X4 DAYS . "
+            "FAMILY ( SON EMEKA ) NOTIFIED . MOM TANIKA STATES PT STABLE .")
+    assert marked(text, "SON") == ["CHARITY", "DESTINY", "EMEKA", "TANIKA"]
+
+
+def test_a_clinician_before_a_credential_is_a_name():
+    text = "Cast off , start OT . RTC 6 wks .\n— Price , PA-C\nSeen with Pharmacy , PT"
+    assert marked(text) == ["Price"]

@@ -141,7 +141,7 @@ KINSHIP = frozenset({
     "grandmother", "grandfather", "grandma", "grandpa", "grandson", "granddaughter", "mom",
     "dad", "mum", "nephew", "niece", "cousin", "stepmother", "stepfather", "stepson",
     "stepdaughter", "aunty", "auntie", "granny", "grandad", "granddad", "mommy", "daddy",
-    "stepmom", "stepdad", "sis"})
+    "stepmom", "stepdad", "sis", "girlfriend", "boyfriend", "fiance", "fiancee", "spouse"})
 # Prepositions before a street name ("at Mill Lane"); not "to" or "from", which precede
 # persons as often ("a letter from Gary Lane").
 STREET_PREPOSITIONS = frozenset({"at", "on", "off", "along", "near", "via", "down", "up",
@@ -430,6 +430,9 @@ class RegisterStage:
                         out.add(q)
             elif w.isupper() and kk in CLINICAL_CAPS and text.clinical:
                 out.add(k)  # "ED triage", "OR 3": in a note the department, not Ed or Or
+            elif w == "SON" and nxt is not None and words[nxt].isupper() and \
+                    _mostly_upper(words):
+                out.add(k)  # kin before a name in capitals ("SON EMEKA"), not Son Heung-min
             elif kk in drugs and (text.clinical or (scores or {}).get(k, 0.0) < SUBJECT_SCORE):
                 # a drug name ("Eliquis", "LASIX"); outside a note only a weak reading: drug
                 # brands are surnames too ("Evra can cope with Anfield abuse")
@@ -907,7 +910,9 @@ class RegisterStage:
     # ------------------------------------------------------------------ step 2
     def names(self, text: _Text, persons: set[int]) -> set[int]:
         """Tokens the register shows are names: signatures, e-mail address parts, names
-        before "called" or after "ask for", chat speaker labels."""
+        before "called" or after "ask for" or before a credential, chat speaker labels."""
+        from textdp.detect.lexicon import is_listed_name
+
         words, keys = text.words, text.keys
         out: set[int] = set()
         ok = _plain_name_word
@@ -955,6 +960,16 @@ class RegisterStage:
                     run = text.cap_run_after(k, 2)
                     if run and all(ok(words[j]) for j in run):
                         out.update(run)
+        # A clinician before a credential: "— Price, PA-C", "Okafor, MD", "Lin RN".
+        for k, w in enumerate(words):
+            if keys[k] in CREDENTIALS and w.isupper() and len(w) > 1:
+                p = text.prev(k)
+                if p is not None and words[p] == ",":
+                    p = text.prev(p)
+                if p is not None and ok(words[p]):  # not "Pharmacy, PT"
+                    run = [*text.cap_run_before(p, 1), p]
+                    out.update(j for j in run if ok(words[j]) and (
+                        keys[j] not in common_words() or is_listed_name(keys[j])))
         out.update(_caps_names(text))
         out.update(_addressed(text))
         out.update(_addressed_lower(text))
@@ -1209,27 +1224,35 @@ def _caps_word(word: str) -> bool:
 
 def _caps_names(text: _Text) -> set[int]:
     """Names in a note written in capitals, read from their context: the one or two words
-    after a person noun (``CUSTOMER STRONG NOT HOME``: a common census name first), and a
+    after a person noun, a kinship word or ``PT`` (``CUSTOMER STRONG NOT HOME``, ``MOM
+    CHARITY``, ``PT ADEWALE``: a common census name first, or a listed name that is no
+    common word), and a
     name of two words opening a line or sentence before ``CALLED`` (``SKY KAUR CALLED RE
     …``: one of them a census name). Only ALL-CAPS words and contexts: in mixed case the
     tagger reads these, and the title-case rules of :meth:`RegisterStage.names` apply."""
-    from textdp.detect.lexicon import is_first_name, is_surname
+    from textdp.detect.lexicon import is_first_name, is_listed_name, is_surname
 
     words, keys = text.words, text.keys
     out: set[int] = set()
     for k, w in enumerate(words):
-        if not (w.isalpha() and w.isupper() and len(w) > 2):
+        if not (w.isalpha() and w.isupper() and (len(w) > 2 or keys[k] == "pt")):
             continue
-        if keys[k] in PERSON_NOUNS:
+        if keys[k] in PERSON_NOUNS or keys[k] in KINSHIP or keys[k] in ("pt", "son"):
             j = text.next(k)
-            if j is None or not _caps_word(words[j]) or not (
+            if j is None or not _caps_word(words[j]):
+                continue
+            common = keys[j] in common_words()
+            if not ((keys[k] != "pt" or not common) and (  # "PT STATES" is no name
                     is_first_name(keys[j], CAPS_FIRST_RANK)
-                    or is_surname(keys[j], CAPS_SURNAME_RANK)):
+                    or is_surname(keys[j], CAPS_SURNAME_RANK)
+                    or (not common and is_listed_name(keys[j])))):
                 continue
             out.add(j)
             j2 = text.next(j)
-            if j2 is not None and _caps_word(words[j2]) and (
-                    is_surname(keys[j2], CAPS_PAIR_SURNAME_RANK)):
+            # a common word only as a common surname ("HUNTER PRICE", not "MOM X STATES")
+            if j2 is not None and _caps_word(words[j2]) and is_surname(
+                    keys[j2], CAPS_SURNAME_RANK if keys[j2] in common_words()
+                    else CAPS_PAIR_SURNAME_RANK):
                 out.add(j2)
         elif keys[k] in AFTER_NAME:
             second = text.prev(k)
@@ -1268,8 +1291,8 @@ def _initials(word: str) -> bool:
     return word.isalpha() and word.isupper() and 2 <= len(word) <= 4
 
 
-def _mostly_lower(words: Sequence[str]) -> bool:
-    """Whether most letters of the text are lower case (so ALL CAPS stands out)."""
+def _letter_cases(words: Sequence[str]) -> tuple[int, int]:
+    """How many lower-case and upper-case letters the words hold."""
     lower = upper = 0
     for w in words:
         for c in w:
@@ -1277,6 +1300,12 @@ def _mostly_lower(words: Sequence[str]) -> bool:
                 lower += 1
             elif c.isupper():
                 upper += 1
+    return lower, upper
+
+
+def _mostly_lower(words: Sequence[str]) -> bool:
+    """Whether most letters of the text are lower case (so ALL CAPS stands out)."""
+    lower, upper = _letter_cases(words)
     return lower > 2 * upper
 
 
@@ -1305,13 +1334,7 @@ def _clinical(text: _Text) -> bool:
 def _mostly_upper(words: Sequence[str]) -> bool:
     """Whether most letters of the text are capitals (a note written in capitals), with
     at least :data:`CAPS_MIN_LETTERS` letters (a shouted line is not a register)."""
-    lower = upper = 0
-    for w in words:
-        for c in w:
-            if c.islower():
-                lower += 1
-            elif c.isupper():
-                upper += 1
+    lower, upper = _letter_cases(words)
     return upper >= CAPS_MIN_LETTERS and upper > 4 * lower
 
 
