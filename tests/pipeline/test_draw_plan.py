@@ -141,6 +141,8 @@ def _kinds(text: str, names: set[str]) -> dict[str, str | None]:
     ("we saw Aditya yesterday", "Aditya", "first"),    # the multi-origin lists tell
     ("we saw Okafor yesterday", "Okafor", "last"),
     ("Dr. Aditya will see you", "Aditya", "last"),     # context before the lists
+    ("Daughter ( Qzyx ) called", "Qzyx", "first"),     # after a kinship word
+    ("Wife Okafor at bedside", "Okafor", "first"),
 ])
 def test_a_lone_name_takes_its_kind_from_context_then_the_lists(text, name, kind):
     assert _kinds(text, {name}) == {name: kind}
