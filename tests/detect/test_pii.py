@@ -58,7 +58,8 @@ POSITIVE = {
     "US_ITIN": ["912-70-1234", "900 94 5678"],
     "UK_NINO": ["AB 12 34 56 C", "AB123456C", "JG 10 37 28 D"],
     "CRYPTO": ["1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", "3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy",
-               "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"],
+               "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+               "0x32Be343B94f860124dC4fEe278FDCBD38C102D88"],
 }
 NEGATIVE = {
     "EMAIL": ["maria at example dot com", "user@localhost", "@handle", "a@b"],
@@ -81,7 +82,8 @@ NEGATIVE = {
     # First letter D/Q, second O, prefix GB, suffix E.
     "UK_NINO": ["DA 12 34 56 C", "QQ 12 34 56 C", "AO 12 34 56 A", "GB 12 34 56 A",
                 "AB 12 34 56 E"],
-    "CRYPTO": ["1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdr"],
+    "CRYPTO": ["1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdr",
+               "0x32Be343B94f860124dC4fEe278FDCBD38C102D8", "0x" + "g" * 40],
     "UK_NHS": ["943 476 5919", "NHS number 943 476 5918"],
 }
 
@@ -359,6 +361,11 @@ def test_crypto_surrogate_is_a_valid_address_that_releases_the_label_only():
     assert len(outs) == 1  # a base58 and a bech32 address: one shape
     out = surrogate("CRYPTO", Shape("CRYPTO"), rng)
     assert bitcoin.is_valid(out) and out[0] == "1"
+    # An Ethereum address releases its chain: a random lower-case one of the same form.
+    value = "0x32Be343B94f860124dC4fEe278FDCBD38C102D88"
+    eth = {surrogate("CRYPTO", shape_of("CRYPTO", v), np.random.default_rng(5))
+           for v in (value, value.lower())}
+    assert len(eth) == 1 and re.fullmatch(r"0x[0-9a-f]{40}", eth.pop())
 
 
 def test_new_labels_are_valid_targets_of_every_front_end():

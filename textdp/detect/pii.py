@@ -53,7 +53,9 @@ labels (valid ``targets``, :data:`PII_LABELS`):
   ``D F I O Q U V``, prefixes ``BG GB KN NK NT TN ZZ`` never used, suffix ``A``–``D``; a
   NINO has no checksum);
 * ``CRYPTO``: a bitcoin address, base58check (``1...``, ``3...``) or bech32 (``bc1...``),
-  its checksum verified (:mod:`stdnum.bitcoin`);
+  its checksum verified (:mod:`stdnum.bitcoin`); an Ethereum address (``0x`` and 40 hex
+  digits; its mixed-case EIP-55 checksum needs Keccak-256, which the standard library lacks,
+  so the shape alone decides);
 * ``US_PASSPORT``, ``US_DRIVER_LICENSE``, ``US_BANK_NUMBER``, ``MEDICAL_LICENSE`` (DEA
   numbers, NPIs) and ``MAC_ADDRESS``: the rest of Presidio's default English registry, and
   ``MEDICAL_RECORD`` (after ``MRN``, ``patient ID``, ...), in
@@ -110,8 +112,9 @@ beyond what the shape below releases (of all labels, only an IBAN's country code
   - ``UK_NHS``: the layout: a valid number of the ``999`` range NHS Digital keeps for tests;
   - ``UK_NINO``: the layout: HMRC's example prefix ``QQ`` (never allocated), random digits
     and suffix;
-  - ``CRYPTO``: nothing but the label: a random P2PKH address (``1...``, valid checksum;
-    no one holds its key).
+  - ``CRYPTO``: the label and the chain: a random P2PKH address (``1...``, valid checksum;
+    no one holds its key) for a bitcoin address, ``0x`` and 40 random lower-case hex digits
+    for an Ethereum one.
 
   No ε is spent on a surrogate or a tag: the output is a function of the label, the shape and
   ``rng`` only, so two inputs of the same label and shape give the same output distribution
@@ -412,6 +415,7 @@ _NHS = re.compile(r"(?<![\w.,+/:-])\d{3}([- ]?)\d{3}\1\d{4}(?![\w/]|[.,:-]?\d)")
 _NINO = re.compile(r"(?<![\w-])([A-Z]{2}) ?(\d\d) ?(\d\d) ?(\d\d) ?([A-D])(?![\w-])")
 _CRYPTO = re.compile(r"(?<![\w-])(?:[13][1-9A-HJ-NP-Za-km-z]{25,34}|bc1[02-9ac-hj-np-z]{8,87})"
                      r"(?![\w-])")
+_ETHEREUM = re.compile(r"(?<![\w-])0x[0-9a-fA-F]{40}(?![\w-])")
 # Context words that must stand within _CONTEXT characters before a match of a format too
 # common to take alone (an NHS number's ten digits; an SSN or ITIN without separators).
 _CONTEXT = 48
@@ -478,6 +482,7 @@ def _id_candidates(text: str, labels: frozenset[str]) -> Iterable[PIIMatch]:
 
         yield from (PIIMatch(m.start(), m.end(), CRYPTO) for m in _CRYPTO.finditer(text)
                     if bitcoin.is_valid(m.group()))
+        yield from (PIIMatch(m.start(), m.end(), CRYPTO) for m in _ETHEREUM.finditer(text))
     if UK_NINO in labels:
         yield from (PIIMatch(m.start(), m.end(), UK_NINO) for m in _NINO.finditer(text)
                     if is_nino(m.group()))
@@ -665,8 +670,9 @@ class Shape:
     layout (``#`` for each digit, other characters as they are; only digits, spaces,
     brackets, ``+``, ``-`` and ``.`` occur in such a match), for ``IP`` the version (4 or 6),
     for ``IBAN`` the country code and the layout, for ``US_SSN``, ``US_ITIN``, ``UK_NHS``
-    and ``UK_NINO`` the layout (``A`` for a letter), for ``CRYPTO`` nothing (see
-    :func:`_id_shape`). Nothing else of the value."""
+    and ``UK_NINO`` the layout (``A`` for a letter), for ``CRYPTO`` the chain (``"eth"``
+    for an Ethereum address, else empty; see :func:`_id_shape`). Nothing else of the
+    value."""
 
     label: str
     layout: str = ""
@@ -751,13 +757,13 @@ def _id_shape(label: str, value: str) -> Shape:
     """The :class:`Shape` of an identifier: for ``IBAN`` the country code then ``#`` for each
     character with the spaces where they stand (``DE## #### ...``); for ``US_SSN``,
     ``US_ITIN``, ``UK_NHS`` and ``UK_NINO`` the layout, ``#`` for each digit, ``A`` for each
-    letter and the separators (``###-##-####``, ``AA ## ## ## A``); for ``CRYPTO`` nothing;
-    for :data:`LAYOUT_LABELS` :func:`textdp.detect.identifiers.layout`."""
+    letter and the separators (``###-##-####``, ``AA ## ## ## A``); for ``CRYPTO`` the chain
+    (``"eth"`` or empty); for :data:`LAYOUT_LABELS` :func:`textdp.detect.identifiers.layout`."""
     if label == IBAN:
         body = re.sub(r"[A-Za-z0-9]", "#", value[2:])
         return Shape(label, value[:2].upper() + re.sub(r"[^# ]", "", body))
     if label == CRYPTO:
-        return Shape(label)
+        return Shape(label, "eth" if _ETHEREUM.fullmatch(value) else "")
     if label in LAYOUT_LABELS:
         return Shape(label, identifiers.layout(label, value))
     layout = re.sub(r"[A-Za-z]", "A", re.sub(r"\d", "#", value))
@@ -815,6 +821,8 @@ def _id_surrogate(shape: Shape, rng: np.random.Generator) -> str:
         return _iban_surrogate(layout, rng)
     if label in LAYOUT_LABELS:
         return identifiers.surrogate(label, layout, rng)
+    if label == CRYPTO and layout == "eth":
+        return "0x" + "".join("0123456789abcdef"[int(i)] for i in rng.integers(0, 16, size=40))
     if label == CRYPTO:
         return _base58check(b"\0" + bytes(int(b) for b in rng.integers(0, 256, size=20)))
     if label == US_SSN:  # the SSA's advertising numbers 987-65-4320..4329: no one's

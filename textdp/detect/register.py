@@ -421,7 +421,10 @@ class RegisterStage:
             nw = words[nxt] if nxt is not None else ""
             # Labels before a colon ("Subject:", "E:", "X-To:") or a number ("MRN 00482913",
             # "SIN 130 692 544").
-            if kk in fields and (nw == ":" or w.endswith(":") or _has_digit(nw)):
+            if kk in fields and (nw == ":" or w.endswith(":") or _has_digit(nw) or (
+                    key(nw) in ("is", "no", "number", "nr", "#") and nxt is not None and
+                    (n2 := text.next(nxt)) is not None and _has_digit(words[n2]))):
+                # "MRN: 0048", "SIN 130 692 544", "Aadhaar is 2341 2345 6708"
                 out.add(k)
                 p = text.prev(k)
                 if p is not None and words[p] == "-":

@@ -50,7 +50,7 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
                "His NHS number is {}."),
     "UK_NINO": ("NI number {} on the payslip.", "National Insurance: {}.",
                 "Employee {} joined."),
-    "CRYPTO": ("Send BTC to {} please.", "Wallet {} received funds.", "Donations: {}"),
+    "CRYPTO": ("Send it to {} please.", "Wallet {} received funds.", "Donations: {}"),
     "EMAIL": ("Write to {} today.", "Contact: {}"),
     "URL": ("See {} for details.", "Profile at {}"),
     "IP": ("Login from {} failed.", "Server {} is down."),
@@ -222,7 +222,11 @@ def _bech32_address(program: bytes) -> str:
 
 def crypto(rng: np.random.Generator) -> str:
     payload = bytes(int(b) for b in rng.integers(0, 256, size=20))
-    kind = int(rng.integers(3))
+    kind = int(rng.integers(4))
+    if kind == 3:  # Ethereum, as wallets print it (mixed case) or lower case
+        digits = payload.hex()
+        return "0x" + (digits if rng.random() < 0.5 else "".join(
+            c.upper() if c.isalpha() and rng.random() < 0.5 else c for c in digits))
     if kind == 2:
         return _bech32_address(payload)
     data = bytes([0 if kind == 0 else 5]) + payload
