@@ -135,14 +135,16 @@ class HashedKeys:
 class RowKeys:
     """A table's lookup keys: the words of its rows and any extra keys given as a ``dict``
     (one string each), then those of a :class:`HashedKeys` (spaCy's pruned keys). The row
-    words win; iteration and ``len`` count the string keys and the hashed ones, but only the
-    string keys can be listed (a hash is no word)."""
+    words win. Iteration lists the string keys only (a hash is no word); ``len`` adds the
+    hashed ones (a row's own word, in both, counts twice: a size for cache keys, not a
+    count of distinct words)."""
 
     def __init__(self, keys: dict[str, int], hashed: HashedKeys | None = None) -> None:
         self.keys = keys
         self.hashed = hashed
 
     def get(self, word: str, default: int | None = None) -> int | None:
+        """The row of ``word`` (a string key first, then its hash), or ``default``."""
         row = self.keys.get(word)
         if row is None and self.hashed is not None:
             row = self.hashed.get(word)
