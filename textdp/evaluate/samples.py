@@ -22,8 +22,8 @@ A third split, ``written``, is not generated: 280 texts written by hand for text
 shorthand and drug names, notes written in capitals, chat logs with time stamps and speaker
 labels, and support mail with products and signatures, names marked ``[[...]]``
 (:func:`read_written`). Templates repeat themselves; these do not, so they show what the
-templates miss. The register rules of issue 33's fourth round were chosen on them: they are
-a dev split too, not held out.
+templates miss. The register's rules for notes in capitals, clinical notes, mail and chats
+were chosen on them: they are a dev split too, not held out.
 
     textdp evaluate samples --split dev            # figures for the default
     textdp evaluate samples --split dev --write dev.jsonl   # a JSONL sample for
