@@ -349,3 +349,22 @@ def test_spacy_tables_find_pruned_keys_by_their_hash():
     assert table.lookup(["DELGADO", "Notified"]).tolist() == [
         vocab.vectors.key2row[vocab.strings[w]] for w in ("DELGADO", "Notified")]
     assert set(keys) == set(keys.keys)  # only string keys are listed
+
+
+def test_hashed_lookups_are_remembered_within_a_bound():
+    from textdp.tables import HashedKeys, RowKeys
+
+    class Counting(HashedKeys):
+        calls = 0
+
+        def get(self, word, default=None):
+            Counting.calls += 1
+            return super().get(word, default)
+
+    keys = RowKeys({"the": 0}, Counting({101: 1, 202: 2}))
+    keys.MEMO_SIZE = 2
+    for word in ("a", "a", "b", "c", "a"):
+        assert keys.get(word) is None
+    assert keys.get("the") == 0
+    assert Counting.calls == 4  # "a" twice from the memo, then again after it was emptied
+    assert len(keys._memo) <= 2

@@ -139,15 +139,25 @@ class RowKeys:
     hashed ones (a row's own word, in both, counts twice: a size for cache keys, not a
     count of distinct words)."""
 
+    #: Hashed look-ups remembered per table (words repeat: a text's every token is looked
+    #: up in all-token mode); the memo is emptied when full.
+    MEMO_SIZE = 50_000
+
     def __init__(self, keys: dict[str, int], hashed: HashedKeys | None = None) -> None:
         self.keys = keys
         self.hashed = hashed
+        self._memo: dict[str, int | None] = {}
 
     def get(self, word: str, default: int | None = None) -> int | None:
         """The row of ``word`` (a string key first, then its hash), or ``default``."""
         row = self.keys.get(word)
         if row is None and self.hashed is not None:
-            row = self.hashed.get(word)
+            try:
+                row = self._memo[word]
+            except KeyError:
+                if len(self._memo) >= self.MEMO_SIZE:
+                    self._memo.clear()
+                row = self._memo[word] = self.hashed.get(word)
         return default if row is None else row
 
     def __getitem__(self, word: str) -> int:
