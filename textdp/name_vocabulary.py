@@ -74,7 +74,7 @@ def lexicon_kind(key: str) -> str | None:
 
 #: Where the multi-origin name lists are (built by ``python -m textdp.training.name_lists``
 #: from Faker, MIT licence: ``data/names/LICENSE.md``).
-NAMES_DIR = Path(__file__).resolve().parent / "data" / "names"
+NAMES_DIR = lexicon.NAMES_DIR
 #: The coarse public origin groups of the vocabulary (``data/names/vocabulary.tsv``); census
 #: names that no other list holds are ``"anglo"``.
 ORIGIN_GROUPS = ("anglo", "germanic", "nordic_finnic", "romance", "central_eastern_european",
@@ -96,10 +96,7 @@ def listed_names(file: str = "vocabulary.tsv") -> dict[str, ListedName]:
     """The names of one list of :data:`NAMES_DIR`, by :func:`name_key` (a name spelt two ways
     keeps its first spelling's entry)."""
     out: dict[str, ListedName] = {}
-    for line in (NAMES_DIR / file).read_text(encoding="utf-8").splitlines():
-        if not line or line.startswith("#"):
-            continue
-        name, kind, group = line.split("\t")
+    for name, kind, group in lexicon.listed_rows(file):
         kinds = frozenset(("first", "last") if kind == "both" else (kind,))
         out.setdefault(name_key(name), ListedName(kinds, group))
     return out
@@ -109,10 +106,8 @@ def listed_names(file: str = "vocabulary.tsv") -> dict[str, ListedName]:
 def listed_spellings() -> dict[str, str]:
     """The vocabulary's spelling of each listed name, by :func:`name_key`."""
     out: dict[str, str] = {}
-    for line in (NAMES_DIR / "vocabulary.tsv").read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            name = line.split("\t", 1)[0]
-            out.setdefault(name_key(name), name)
+    for name, _, _ in lexicon.listed_rows():
+        out.setdefault(name_key(name), name)
     return out
 
 

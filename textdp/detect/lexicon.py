@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "census_names.tsv.gz"
-#: The multi-origin public name vocabulary substitutes are drawn from (Faker's per-locale
-#: lists, MIT; ``textdp/data/names/LICENSE.md``); its held-apart tenth is never read here.
-VOCABULARY_FILE = Path(__file__).resolve().parents[1] / "data" / "names" / "vocabulary.tsv"
+#: The multi-origin public name lists (Faker's per-locale lists, MIT;
+#: ``textdp/data/names/LICENSE.md``): ``vocabulary.tsv``, the names substitutes are drawn
+#: from and detection knows, and ``held_apart.tsv``, a tenth kept for evaluation only.
+NAMES_DIR = Path(__file__).resolve().parents[1] / "data" / "names"
 LISTS = ("female", "male", "last")
 
 
@@ -132,17 +133,25 @@ def is_surname(word: str, max_rank: int | None = None) -> bool:
     return rank is not None and (max_rank is None or rank <= max_rank)
 
 
+@functools.lru_cache(maxsize=2)
+def listed_rows(file: str = "vocabulary.tsv") -> tuple[tuple[str, str, str], ...]:
+    """The rows of one multi-origin list of :data:`NAMES_DIR`: ``(name, kind, group)``, kind
+    ``first``, ``last`` or ``both`` (read once; :mod:`textdp.name_vocabulary` builds on
+    them)."""
+    text = (NAMES_DIR / file).read_text(encoding="utf-8")
+    return tuple(tuple(line.split("\t")) for line in text.splitlines()  # type: ignore[misc]
+                 if line and not line.startswith("#"))
+
+
 @functools.lru_cache(maxsize=1)
 def _vocabulary_names() -> frozenset[str]:
-    with open(VOCABULARY_FILE, encoding="utf-8") as f:
-        return frozenset(line.split("\t", 1)[0].casefold() for line in f
-                         if not line.startswith("#"))
+    return frozenset(name.casefold() for name, _, _ in listed_rows())
 
 
 def is_listed_name(word: str, surname_rank: int | None = 20000) -> bool:
     """Whether ``word`` (any case) is a name a person bears by a public list: a census first
     name (any rank), a census surname ranked ``surname_rank`` or better, or a name of the
-    multi-origin vocabulary (:data:`VOCABULARY_FILE`: ``Okonkwo``, ``Saoirse``, ``Priya``,
+    multi-origin vocabulary (:func:`listed_rows`: ``Okonkwo``, ``Saoirse``, ``Priya``,
     which the census lists lack). The census surnames' tail holds ordinary words (``rash``,
     ``given``, ``nurse``), hence the cut."""
     low = word.casefold()

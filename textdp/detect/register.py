@@ -63,8 +63,15 @@ from textdp.detect.rules import (
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 #: The vocabularies: ``register_<name>.txt`` in :data:`DATA_DIR`.
-VOCABULARIES = ("field_labels", "clinical", "drugs", "interjections", "roles",
+VOCABULARIES = ("field_labels", "clinical", "drugs", "interjections", "roles", "kinship",
                 "organisations", "street", "address")
+#: The vocabularies that are a ``[section]`` of another's file, with that file. The kinship
+#: words (section of the roles list) are no name by themselves ("Mother (Rosa Delgado)"),
+#: but unlike an office they head no words ("Daughter of Henry VIII" keeps Henry a name).
+SECTIONS = {"street": "address", "address": "address", "kinship": "roles"}
+#: Kin written in capitals before a name, which the kinship list leaves out because it is a
+#: name too ("SON EMEKA", not Son Heung-min).
+CAPS_KIN = frozenset({"son"})
 #: spaCy NER labels read as "not a person here".
 PLACE_LABELS = frozenset({"ORG", "GPE", "LOC", "FAC"})
 #: NER labels that overrule a weak tagger reading (:meth:`RegisterStage.weak_evidence`):
@@ -134,14 +141,6 @@ HONORIFICS = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "d
                         "lady", "rev", "reverend", "professor", "doctor"})
 # Fields whose value is never a name ("Importance: High").
 VALUE_FIELDS = frozenset({"importance", "priority", "sensitivity", "x-priority"})
-#: The kinship words of the roles list: no name by themselves ("Mother (Rosa Delgado)"), but
-#: unlike an office they head no words ("Daughter of Henry VIII" keeps Henry a name).
-KINSHIP = frozenset({
-    "mother", "father", "daughter", "husband", "wife", "sister", "brother", "aunt", "uncle",
-    "grandmother", "grandfather", "grandma", "grandpa", "grandson", "granddaughter", "mom",
-    "dad", "mum", "nephew", "niece", "cousin", "stepmother", "stepfather", "stepson",
-    "stepdaughter", "aunty", "auntie", "granny", "grandad", "granddad", "mommy", "daddy",
-    "stepmom", "stepdad", "sis", "girlfriend", "boyfriend", "fiance", "fiancee", "spouse"})
 # Prepositions before a street name ("at Mill Lane"); not "to" or "from", which precede
 # persons as often ("a letter from Gary Lane").
 STREET_PREPOSITIONS = frozenset({"at", "on", "off", "along", "near", "via", "down", "up",
@@ -194,11 +193,13 @@ _CAPS_NOT_NAME = frozenset({"will", "may", "can", "not", "has", "had", "must", "
 
 @functools.cache
 def vocabulary(name: str) -> frozenset[str]:
-    """The lower-case words of one vocabulary of :data:`VOCABULARIES` (``street`` and
-    ``address`` are the two sections of ``register_address.txt``)."""
+    """The lower-case words of one vocabulary of :data:`VOCABULARIES`: a file
+    ``register_<name>.txt``, or a ``[section]`` of one (:data:`SECTIONS`: ``street`` and
+    ``address`` of ``register_address.txt``, ``kinship`` of ``register_roles.txt``; the
+    roles vocabulary is its whole file, kinship words included)."""
     if name not in VOCABULARIES:
         raise ValueError(f"unknown vocabulary {name!r}; known: {', '.join(VOCABULARIES)}")
-    file = "address" if name in ("street", "address") else name
+    file = SECTIONS.get(name, name)
     words: set[str] = set()
     section = None
     with open(DATA_DIR / f"register_{file}.txt", encoding="utf-8") as f:
@@ -209,7 +210,7 @@ def vocabulary(name: str) -> frozenset[str]:
             if line.startswith("[") and line.endswith("]"):
                 section = line[1:-1]
                 continue
-            if file != "address" or section == name:
+            if name not in SECTIONS or section == name:
                 words.add(line.casefold())
     return frozenset(words)
 
@@ -263,6 +264,11 @@ class _Text:
     def clinical(self) -> bool:
         """Whether the text reads as a clinical note (:func:`_clinical`)."""
         return _clinical(self)
+
+    @functools.cached_property
+    def caps(self) -> bool:
+        """Whether the text is written in capitals (:func:`_mostly_upper`)."""
+        return _mostly_upper(self.words)
 
     def next(self, k: int) -> int | None:
         """The next non-space token on ``k``'s line."""
@@ -410,6 +416,7 @@ class RegisterStage:
         fields, clinical = vocabulary("field_labels"), vocabulary("clinical")
         drugs = vocabulary("drugs")
         interjections, roles = vocabulary("interjections"), vocabulary("roles")
+        kinship = vocabulary("kinship")
         orgs, streets = vocabulary("organisations"), vocabulary("street")
         address = vocabulary("address")
         out: set[int] = set()
@@ -433,9 +440,9 @@ class RegisterStage:
                         out.add(q)
             elif w.isupper() and kk in CLINICAL_CAPS and text.clinical:
                 out.add(k)  # "ED triage", "OR 3": in a note the department, not Ed or Or
-            elif w == "SON" and nxt is not None and words[nxt].isupper() and \
-                    _mostly_upper(words):
-                out.add(k)  # kin before a name in capitals ("SON EMEKA"), not Son Heung-min
+            elif kk in CAPS_KIN and w.isupper() and nxt is not None and \
+                    words[nxt].isupper() and text.caps:
+                out.add(k)  # kin before a name in capitals ("SON EMEKA")
             elif kk in drugs and (text.clinical or (scores or {}).get(k, 0.0) < SUBJECT_SCORE):
                 # a drug name ("Eliquis", "LASIX"); outside a note only a weak reading: drug
                 # brands are surnames too ("Evra can cope with Anfield abuse")
@@ -509,7 +516,7 @@ class RegisterStage:
         for k, w in enumerate(words):
             if keys[k] not in roles or not _capitalised(w):
                 continue
-            if len(w) > 1 and w.isupper() and keys[k] not in KINSHIP and keys[k] not in (
+            if len(w) > 1 and w.isupper() and keys[k] not in kinship and keys[k] not in (
                     "ceo", "cfo", "coo", "cto", "cio", "vp", "svp", "evp"):
                 continue  # ALL-CAPS notes: left to the other rules ("SON MIGUEL" is kin)
             nxt = text.next(k)
@@ -517,7 +524,7 @@ class RegisterStage:
             # the social-media corpora count it as part of the name).
             if keys[k] not in HONORIFICS or nxt is None or nxt not in persons:
                 out.add(k)
-            if keys[k] in KINSHIP:
+            if keys[k] in kinship:
                 continue  # "Daughter of Henry VIII": a kinship word heads no office
             if nxt is not None and keys[nxt] == "of":
                 j = text.next(nxt)
@@ -748,7 +755,7 @@ class RegisterStage:
         in capitals (``AWARE``)."""
         if not persons:
             return set()
-        caps = _mostly_upper(text.words)
+        caps = text.caps
         if caps:
             sure = CAPS_SURE_SCORE
         elif text.clinical:
@@ -761,7 +768,7 @@ class RegisterStage:
 
         words, keys = text.words, text.keys
         common = common_words()
-        cues = HONORIFICS | KINSHIP | PERSON_NOUNS | CREDENTIALS
+        cues = HONORIFICS | vocabulary("kinship") | PERSON_NOUNS | CREDENTIALS
         # A listed name that is also a common word ("RICE", "RASH") or written in lower case
         # ("walker on unit") needs a reading or to be a common first name ("HOPE").
         listed = {k for k in persons if words[k].isalpha() and is_listed_name(keys[k])
@@ -1236,11 +1243,13 @@ def _caps_names(text: _Text) -> set[int]:
     from textdp.detect.lexicon import is_first_name, is_listed_name, is_surname
 
     words, keys = text.words, text.keys
+    kinship = vocabulary("kinship")
     out: set[int] = set()
     for k, w in enumerate(words):
         if not (w.isalpha() and w.isupper() and (len(w) > 2 or keys[k] == "pt")):
             continue
-        if keys[k] in PERSON_NOUNS or keys[k] in KINSHIP or keys[k] in ("pt", "son"):
+        if keys[k] in PERSON_NOUNS or keys[k] in kinship or keys[k] == "pt" or \
+                keys[k] in CAPS_KIN:
             j = text.next(k)
             if j is None or not _caps_word(words[j]):
                 continue

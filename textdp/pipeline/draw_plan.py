@@ -34,7 +34,7 @@ import numpy as np
 from textdp.addresses import Speller, Spelling
 from textdp.detect import lexicon
 from textdp.detect.pii import PII_LABELS
-from textdp.detect.register import KINSHIP
+from textdp.detect.register import vocabulary
 from textdp.detect.rules import GREETINGS, runs
 from textdp.name_vocabulary import (
     PERSON,
@@ -108,7 +108,7 @@ def name_kinds(mask: Sequence[str | None], words: Sequence[str]) -> list[str | N
     surname and the ones before it first names; a name word after particles only is a
     surname. A lone target is a surname after an honorific (:data:`SURNAME_AFTER`) or with a
     prefix particle ("Al-Hashimi"), a first name after a greeting (:data:`GREETINGS`) or a
-    kinship word (``KINSHIP``: "Wife Adaeze", "Daughter (Olamide)"); else
+    kinship word (the register's ``kinship`` list: "Wife Adaeze", "Daughter (Olamide)"); else
     the kind the lists give it (:func:`~textdp.name_vocabulary.vocabulary_kind`); else a
     first name before one of :data:`FIRST_BEFORE` or when it opens the text followed by a
     comma ("Aditya, can you"); else ``"any"``. Everything read is the text's public
@@ -157,7 +157,7 @@ def _lone_kind(words: Sequence[str], k: int, end: int) -> str:
     before = _previous_word(words, k)
     if before in SURNAME_AFTER or words[k].split("-")[0].casefold() in PREFIX_PARTICLES:
         return "last"  # "Mr Patel", "Al-Hashimi"
-    if before in GREETINGS or before in KINSHIP:  # "Hi Aditya", "Daughter (Olamide)"
+    if before in GREETINGS or before in vocabulary("kinship"):  # "Hi Aditya", "Daughter (Olamide)"
         return "first"
     listed = vocabulary_kind(name_key(words[k]))
     if listed is not None:
