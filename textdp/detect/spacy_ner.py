@@ -54,7 +54,7 @@ class SpacyNERDetector:
         from spacy.tokens import Doc
 
         nlp = self.nlp
-        disable = [name for name in nlp.pipe_names if name in _NOT_FOR_NER]
+        disable = not_for_ner(nlp)
         out: list[list[Span]] = []
         # Docs of another tokenizer are re-created in this pipeline's vocab, in a memory zone
         # of its own: the words of the texts must not stay in its string store.
@@ -66,6 +66,22 @@ class SpacyNERDetector:
             for doc in nlp.pipe(own, disable=disable, batch_size=self.batch_size):
                 out.append([(e.start, e.end, normalise_label(e.label_)) for e in doc.ents])
         return out
+
+
+def not_for_ner(nlp: Any) -> list[str]:
+    """The components of ``nlp`` that its entity recognizer does not need, to skip: those of
+    :data:`_NOT_FOR_NER`, and a shared embedding layer (``tok2vec``, ``transformer``) that
+    only skipped components listen to.
+
+    Why: en_core_web_md's ``ner`` has a ``tok2vec`` of its own; the shared one feeds only its
+    tagger and parser, and ran for nothing (0.7 s of 1.8 s for 600 short texts). The
+    entities are the same either way."""
+    disable = [name for name in nlp.pipe_names if name in _NOT_FOR_NER]
+    for name, pipe in nlp.pipeline:
+        listeners = getattr(pipe, "listening_components", None)
+        if listeners and all(listener in disable for listener in listeners):
+            disable.append(name)
+    return disable
 
 
 @register_detector("spacy")
