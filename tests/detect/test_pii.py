@@ -193,7 +193,7 @@ ORIGINALS = {
     "URL": ("https://secret.example.com/patient/1234", "http://a.io"),
     "HANDLE": ("@john_smith", "@x"),
     "IP": ("10.1.2.3", "172.16.0.9"),
-    "CREDIT_CARD": ("4111 1111 1111 1111", "5555 5555 5555 4444"),
+    "CREDIT_CARD": ("4556 7375 8689 9855", "5425 2334 3010 9903"),
     "IBAN": ("DE89 3704 0044 0532 0130 00", "DE44 5001 0517 5407 3249 31"),
     "US_SSN": ("123-45-6789", "536-22-1234"),
     "US_ITIN": ("912-70-1234", "988-99-0000"),
@@ -254,6 +254,22 @@ def test_surrogates_use_reserved_ranges():
         assert card.replace("-", "") in TEST_CARDS[16] and card.count("-") == 3
         long_card = surrogate("CREDIT_CARD", Shape("CREDIT_CARD", "#" * 19), rng)
         assert luhn_valid(long_card) and long_card[0] == "0"
+
+
+def test_a_published_test_card_never_comes_back_as_itself():
+    """A test number is nobody's card (so its shape may name it): its surrogate is another
+    test number of its length, or a non-payment number where there is no other."""
+    rng = np.random.default_rng(0)
+    for value in ("3782 822463 10005", "4111111111111111", "4222222222222"):
+        shape = shape_of("CREDIT_CARD", value)
+        digits = value.replace(" ", "")
+        assert shape.public == digits
+        out = {surrogate("CREDIT_CARD", shape, rng).replace(" ", "") for _ in range(60)}
+        assert digits not in out and all(luhn_valid(c) for c in out)
+    others = {surrogate("CREDIT_CARD", shape_of("CREDIT_CARD", "378282246310005"), rng)
+              for _ in range(60)}
+    assert others == set(TEST_CARDS[15]) - {"378282246310005"}
+    assert shape_of("CREDIT_CARD", "4556 7375 8689 9855").public == ""  # a real-looking one
 
 
 def test_phone_shape_keeps_only_layout_characters():

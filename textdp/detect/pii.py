@@ -100,8 +100,9 @@ beyond what the shape below releases (of all labels, only an IBAN's country code
     number in the fictional range ``555-0100``–``555-0199``; other phones keep their layout
     with random digits ending in ``55501##`` (no reserved range exists for every country, so
     such a number may exist; it carries nothing of the original). A card becomes a payment
-    network's published test number of the same length (13–16 digits), or for 17–19 digits a
-    Luhn-valid number starting with ``0`` (major industry identifier 0: not a payment card).
+    network's published test number of the same length (13–16 digits; another one when the
+    value is itself a test number), or for 17–19 digits a Luhn-valid number starting with
+    ``0`` (major industry identifier 0: not a payment card).
   - ``IBAN``: the country code and the layout (length, where the spaces stand): a random
     IBAN of that country's BBAN format with valid check digits, national ones included
     where python-stdnum checks them (it may exist; it carries nothing of the original but
@@ -672,11 +673,14 @@ class Shape:
     for ``IBAN`` the country code and the layout, for ``US_SSN``, ``US_ITIN``, ``UK_NHS``
     and ``UK_NINO`` the layout (``A`` for a letter), for ``CRYPTO`` the chain (``"eth"``
     for an Ethereum address, else empty; see :func:`_id_shape`). Nothing else of the
-    value."""
+    value, but for a card that is itself a payment network's published test number
+    (:data:`TEST_CARDS`: nobody's card, public) that number (``public``), so that its
+    surrogate is another one and no value comes back as it was."""
 
     label: str
     layout: str = ""
     version: int = 0
+    public: str = ""
 
 
 def shape_of(label: str, value: str) -> Shape:
@@ -688,7 +692,11 @@ def shape_of(label: str, value: str) -> Shape:
         layout = re.sub(r"\d", "#", value)
         # Keep only characters a phone or card layout is made of: anything else (which no
         # recogniser matches) would otherwise be carried into the output.
-        return Shape(label, re.sub(r"[^#+()\-. ]", "", layout))
+        layout = re.sub(r"[^#+()\-. ]", "", layout)
+        digits = "".join(_DIGITS.findall(value))
+        if label == CREDIT_CARD and digits in TEST_CARDS.get(len(digits), ()):
+            return Shape(label, layout, public=digits)
+        return Shape(label, layout)
     if label == IP:
         # "10.0.0.1:8080" (an address and its port, one token) is an IPv4 address
         return Shape(label, version=4 if _IPV4.match(value) or ":" not in value else 6)
@@ -734,7 +742,7 @@ def surrogate(label: str, shape: Shape, rng: np.random.Generator) -> str:
         return tag(label)
     n = shape.layout.count("#")
     if label == CREDIT_CARD:
-        tests = TEST_CARDS.get(n)
+        tests = [t for t in TEST_CARDS.get(n, ()) if t != shape.public]
         if tests:
             return _fill(shape.layout, tests[int(rng.integers(len(tests)))])
         return _fill(shape.layout, luhn_complete("0" + _digits(rng, n - 2)) if n >= 2
