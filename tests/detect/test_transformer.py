@@ -20,6 +20,7 @@ from textdp.detect.transformer import (
     load_config,
     pack_batch,
     person_probabilities,
+    sentence_start,
     shape_class,
     spans_of,
     windows,
@@ -241,6 +242,21 @@ def test_common_words_need_the_stricter_threshold(nlp):
     with pytest.raises(ValueError, match="common_word_threshold"):
         TransformerNameDetector(common_word_threshold=0)
     assert load_config()["common_word_threshold"] > load_config()["threshold"]
+
+
+def test_a_common_word_opening_a_sentence_needs_the_stricter_threshold(nlp):
+    det = TransformerNameDetector(threshold=0.01, common_word_threshold=0.9)
+    doc = nlp.make_doc("Email Maria now. Contact Hunter\nLatte Contact")
+    starts = [sentence_start(doc, i) for i in range(len(doc))]
+    words = [t.text for t in doc]
+    assert [w for w, s in zip(words, starts) if s] == ["Email", "Contact", "Latte"]
+    t = det._thresholds(nlp.vocab, words, starts)
+    # The forced capital of a sentence says nothing: "Email", "Contact" and "Latte" there
+    # read as the common words they are; a listed name ("Maria", "Hunter") and the same
+    # word inside a sentence ("Contact" last) keep the recall-first threshold.
+    assert words == ["Email", "Maria", "now", ".", "Contact", "Hunter", "\n", "Latte",
+                     "Contact"]
+    assert t.tolist() == pytest.approx([0.9, 0.01, 0.9, 0.01, 0.9, 0.01, 0.01, 0.9, 0.01])
 
 
 @pytest.mark.gpu

@@ -244,9 +244,12 @@ class _Text:
     (:func:`textdp.detect.places.word_test`; ``None`` where no vocab is known)."""
 
     def __init__(self, words: Sequence[str],
-                 is_word: Callable[[str], bool] | None = None) -> None:
+                 is_word: Callable[[str], bool] | None = None,
+                 glued: Sequence[bool] | None = None) -> None:
         self.words = list(words)
         self.is_word = is_word
+        # glued[k]: no whitespace between token k and k + 1 ("Steuer-ID"); None: unknown
+        self.glued = list(glued) if glued is not None else None
         self.n = len(words)
         self.keys = [key(w) for w in words]
         line, lines = 0, []
@@ -269,6 +272,12 @@ class _Text:
     def caps(self) -> bool:
         """Whether the text is written in capitals (:func:`_mostly_upper`)."""
         return _mostly_upper(self.words)
+
+    def glued_run(self, start: int, end: int) -> bool:
+        """Whether tokens ``start``..``end`` are written without whitespace between them
+        (unknown: no)."""
+        return self.glued is not None and end < self.n and \
+            all(self.glued[j] for j in range(start, end))
 
     def next(self, k: int) -> int | None:
         """The next non-space token on ``k``'s line."""
@@ -339,7 +348,8 @@ class RegisterStage:
 
         is_word = word_test(docs[0].vocab) if docs else None
         # read once, for the NER question and the rules
-        texts = [_Text(ws, is_word) for ws in words]
+        texts = [_Text(ws, is_word, [not t.whitespace_ for t in doc])
+                 for ws, doc in zip(words, docs)]
         if scores is None:
             scores = [None] * len(docs)
         ask = [i for i in range(len(docs)) if self.precision and (
@@ -428,15 +438,19 @@ class RegisterStage:
             nw = words[nxt] if nxt is not None else ""
             # Labels before a colon ("Subject:", "E:", "X-To:") or a number ("MRN 00482913",
             # "SIN 130 692 544").
-            if kk in fields and (nw == ":" or w.endswith(":") or _has_digit(nw) or (
+            if kk in fields and (nw == ":" or w.endswith(":") or _has_digit(nw) or
+                                 "@" in nw or (
                     key(nw) in ("is", "no", "number", "nr", "#") and nxt is not None and
                     (n2 := text.next(nxt)) is not None and _has_digit(words[n2]))):
-                # "MRN: 0048", "SIN 130 692 544", "Aadhaar is 2341 2345 6708"
+                # "MRN: 0048", "SIN 130 692 544", "Aadhaar is 2341 2345 6708",
+                # "Email j.smith@example.com"
                 out.add(k)
                 p = text.prev(k)
                 if p is not None and words[p] == "-":
                     q = text.prev(p)
-                    if q is not None and keys[q] in ("x", "reply", "in", "message", "resent"):
+                    # "X-To:", "Reply-To:"; any word glued to the label ("Steuer-ID 6592…")
+                    if q is not None and (keys[q] in ("x", "reply", "in", "message", "resent")
+                                          or text.glued_run(q, k)):
                         out.add(q)
             elif w.isupper() and kk in CLINICAL_CAPS and text.clinical:
                 out.add(k)  # "ED triage", "OR 3": in a note the department, not Ed or Or

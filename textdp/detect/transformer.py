@@ -445,6 +445,21 @@ def person_probabilities(model: Any, tokenizer: PieceTokenizer,
     return list(zip(prob, begins))
 
 
+#: Tokens after which the next word opens a sentence (its capital is no evidence).
+SENTENCE_ENDS = frozenset({".", "!", "?", ":", ";", "…", "\"", "“", "(", "-", "–", "—", "•", "*",
+                           ">", "|"})
+
+
+def sentence_start(doc: Any, i: int) -> bool:
+    """Whether token ``i`` of ``doc`` opens the text, a line or a sentence (after
+    :data:`SENTENCE_ENDS`)."""
+    if i == 0:
+        return True
+    prev = doc[i - 1]
+    return "\n" in prev.text_with_ws or prev.text in SENTENCE_ENDS or (
+        prev.is_space and (i == 1 or sentence_start(doc, i - 1)))
+
+
 def spans_of(prob: np.ndarray, begins: np.ndarray, threshold: float | np.ndarray
              ) -> list[tuple[int, int]]:
     """Word spans of consecutive person words (``threshold``: one for all words, or one per
@@ -531,13 +546,17 @@ class TransformerNameDetector:
                                      device=self.device)
         out = []
         for doc, ws, idx, (p, b) in zip(docs, words, index, probs):
+            starts = [sentence_start(doc, i) for i in idx]
             out.append([Finding(idx[s], idx[e - 1] + 1, "PERSON", "minilm",
                                 round(float(p[s:e].max()), 4))
-                        for s, e in spans_of(p, b, self._thresholds(doc.vocab, ws))])
+                        for s, e in spans_of(p, b, self._thresholds(doc.vocab, ws, starts))])
         return out
 
-    def _thresholds(self, vocab: Any, words: Sequence[str]) -> float | np.ndarray:
-        """The threshold of each word (see ``common_word_threshold``)."""
+    def _thresholds(self, vocab: Any, words: Sequence[str],
+                    starts: Sequence[bool] | None = None) -> float | np.ndarray:
+        """The threshold of each word (see ``common_word_threshold``); ``starts``: which
+        words open a sentence or line, where a capital says nothing ("Email Maria at …",
+        "Contact Maria Lopez": the verb, read at 0.02, is the common word it is)."""
         if self.common_word_threshold <= self.threshold:
             return self.threshold
         from textdp.detect.lexicon import is_first_name, is_surname
@@ -546,9 +565,16 @@ class TransformerNameDetector:
         strings = vocab.strings
         out = np.full(len(words), self.threshold, dtype=np.float32)
         for i, w in enumerate(words):
+            if not w.isalpha():
+                continue
+            if w.islower():
+                low = w
+            elif starts is not None and starts[i] and w[0].isupper() and w[1:].islower():
+                low = w.lower()
+            else:
+                continue
             # Looking a string's hash up adds nothing to the vocab's string store.
-            if (w.isalpha() and w.islower() and strings[w] in key2row
-                    and not is_first_name(w) and not is_surname(w)):
+            if strings[low] in key2row and not is_first_name(low) and not is_surname(low):
                 out[i] = self.common_word_threshold
         return out
 
