@@ -30,6 +30,7 @@ def test_disguises_are_read_as_the_name(text, view):
 
 @pytest.mark.parametrize("text", [
     "U S A and U.S.A. and a b c", "B2B mp3 2nd 10am COVID19 h2o", "x < y and y > z",
+    "HPI: 51M, 34F, 300k",
     "&amp; &lt;b&gt;", "Siobhán Murphy’s café", "e.g. i.e. a.m.",
 ])
 def test_plain_text_is_left_alone(text):

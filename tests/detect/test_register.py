@@ -577,3 +577,57 @@ def test_kin_in_a_note_in_capitals_shows_the_name_after_it():
 def test_a_clinician_before_a_credential_is_a_name():
     text = "Cast off , start OT . RTC 6 wks .\n— Price , PA-C\nSeen with Pharmacy , PT"
     assert marked(text) == ["Price"]
+
+
+def test_a_label_before_an_address_and_a_word_glued_to_a_label_are_no_names():
+    assert marked("Email j.smith@example.co.uk today", "Email") == []
+    doc = NLP("Steuer-ID 65929970489, Anna - Tel: 555 0100")
+    spans = [(t.i, t.i + 1, "PERSON") for t in doc if t.text in ("Steuer", "Anna")]
+    out = RegisterStage()([doc], [spans])[0]
+    # "Steuer" is glued to its label; "Anna" stands apart from hers (a signature line)
+    assert [doc[s].text for s, _, lab in out if lab == "PERSON"] == ["Anna"]
+
+
+def test_grades_genera_and_workplaces_are_no_names():
+    note = "Pt stable. ASA 3, Mallampati II. FHT 140s, cat I. H. pylori +, start PPI."
+    assert marked(note, "Mallampati", "II", "cat", "I.", "H.") == []
+    # a surname before a numeral is a name ("John Fisher II"); an initial before a surname
+    assert marked("John Fisher II and Ms. H. Patel met", "John", "Fisher", "II", "H.",
+                  "Patel") == ["John", "Fisher", "II", "H.", "Patel"]
+    # "@ Name" is a mention (the tweet corpora write them so: "RT @ WlZDOM :"), but a run
+    # ending in a service word names a workplace
+    assert marked("Cheers,\nAoife @ Zephyr Audio Support\nRT @ WlZDOM : hi", "Aoife",
+                  "Zephyr", "Audio", "WlZDOM") == ["Aoife", "WlZDOM"]
+
+
+def test_a_run_ending_in_a_shop_or_service_word_is_an_organisation():
+    assert marked("Thanks,\nNintendo Repair Center", "Nintendo", "Repair", "Center") == []
+
+
+def test_a_name_after_kin_or_in_brackets_after_a_person_noun_is_a_name_though_a_word():
+    note = ("Husband Will asked about visiting hrs. Dtr April can stay 1-2 wks in April. "
+            "Seen with roommate (Summer). A technician (Jordan) will visit.")
+    assert marked(note) == ["Will", "April", "Summer", "Jordan"]  # not the month
+    # no bracket after a role, or a word that is no name: nothing
+    assert marked("A technician Jordan and Customer Service, per friend (Ok) call") == []
+    # kin and companion words themselves are no names, in any case
+    assert marked("per son Xu Jian, niece Rose", "son", "Xu", "Jian", "niece", "Rose") == \
+        ["Xu", "Jian", "Rose"]
+
+
+def test_lower_case_codes_of_notes_are_no_names():
+    assert marked("BCx x2 drawn. 8yo F here, LMP 2wk ago", "x2", "8yo", "2wk") == []
+
+
+def test_a_saints_institution_in_capitals_and_weak_weekdays_are_no_names():
+    assert marked("DISPOSITION: ST. JUDE'S REHAB, BED 204", "JUDE") == []
+    assert marked("promised callback by Fri, then Monday", "Fri", "Monday") == []
+
+
+def test_age_and_sex_cut_apart_by_the_tokenizer_are_no_names():
+    assert marked("HPI: 51M, smoker", "M") == []
+
+
+def test_letters_of_a_slashed_abbreviation_are_no_initials():
+    assert marked("PT C/O DIZZINESS. CV: NO M/R/G. LUNGS: CTA B/L.", "C", "O", "G.", "B",
+                  "L.") == []

@@ -80,6 +80,12 @@ def test_the_written_split_reads_marked_names_chunk_by_chunk(tmp_path):
     assert sample.kind == "chat"
     assert sample.text == "[10:02] jamal_b: ask Hope Okafor's mum\nmail bob@shop.com"
     assert sample.labels == ((WORD, PER, WORD, PER_WORD, PER, WORD), (WORD, SKIP))
+    # a chat's unmarked account names are left out; its times, ordinals and codes are words
+    path.write_text(json.dumps({"kind": "chat", "text": "<anon42> q3 at 7pm, 3rd time "
+                                "@here valkyrie99: ping <ops-bot> ferris_fan"}) + "\n")
+    (sample,) = read_written(path)
+    assert sample.labels == ((SKIP, WORD, WORD, WORD, WORD, WORD, SKIP, SKIP, WORD, SKIP,
+                              SKIP),)
     # the shipped texts: four kinds of seventy, a few without any name (negative controls)
     written = generate("written")
     assert len(written) == 280

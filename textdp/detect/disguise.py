@@ -26,7 +26,8 @@ A name can be written so that a tagger no longer reads it, and is then published
 * **leetspeak**: ``M4r14 G4rc14``: a word of letters and digits is read with its digits as
   the letters they stand for (``0`` o, ``1`` i or l, ``3`` e, ``4`` a, ``5`` s, ``6`` g or b,
   ``7`` t, ``8`` b, ``9`` g) when that spells a name of the census lexicon (so ``B2B``,
-  ``mp3`` and ``2nd`` are left alone).
+  ``mp3`` and ``2nd`` are left alone); a word needs two letters or more, not all capitals
+  (``51M``, a patient's age and sex, would spell ``Sim``).
 
 Each fold is a list of :class:`Edit`: a range of its input replaced by new characters, each
 of which names the input characters it stands for, so the view maps every span back to the
@@ -254,8 +255,8 @@ def fold_leet(text: str) -> list[Edit]:
     for m in _MIXED.finditer(text):
         word = m.group()
         letters = [c for c in word if c.isalpha()]
-        if len(letters) > 1 and all(c.isupper() for c in letters):
-            continue  # a code (B2B, MP3, COVID19)
+        if len(letters) < 2 or all(c.isupper() for c in letters):
+            continue  # a code (B2B, MP3, COVID19) or a number and its unit (51M, 300k)
         if not all(c in _LEET for c in word if c.isdigit()):
             continue
         options = [_LEET[c] if c.isdigit() else c for c in word]

@@ -133,6 +133,9 @@ MARKER_WORDS = frozenset({"original", "message", "forwarded", "forward", "reply"
 # Lower-case words of time that a tagger takes for a name ("reply by noon").
 TIME_WORDS = frozenset({"noon", "midnight", "today", "tomorrow", "tonight", "yesterday",
                         "morning", "afternoon", "evening", "weekend"})
+#: Days of the week and their abbreviations ("callback by Fri"): no name where read weakly.
+WEEKDAYS = frozenset({"mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "monday",
+                      "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
 # Two-word sign-offs: the first word is no name before the second ("Kind regards").
 SIGN_OFF_HEADS = frozenset({"kind", "best", "warm", "warmest", "many", "with"})
 SIGN_OFF_TAILS = frozenset({"regards", "wishes", "thanks"})
@@ -169,7 +172,16 @@ _AGE_SEX = re.compile(r"^\d{1,3}(y/?o|yo)?[mf]$", re.IGNORECASE)
 #: On the dev and train splits 4 of 400 such tokens are names (handles of capitals), so a
 #: code is a name only where the tagger is sure of it.
 _CODE = re.compile(
-    r"^(?:[A-Z][A-Z&/]{0,5}x?\d{1,2}[A-Z]{0,3}|[A-Z]\d[A-Z]{1,4}|\d{1,4}[A-Z]{1,2})$")
+    r"^(?:[A-Z][A-Z&/]{0,5}x?\d{1,2}[A-Z]{0,3}|[A-Z]\d[A-Z]{1,4}|\d{1,4}[A-Z]{1,2}|"
+    r"G\d{1,2}P\d{1,4}|"  # gravida and para ("G3P2", "G2P1011")
+    r"x\d{1,2}[a-z]{0,2}|\d{1,3}(?:yo|mo|wk|wks|yr|yrs|hr|hrs|min|d|h))$")  # "x2", "8yo"
+#: A Roman numeral (``II``, ``IV``, ``I.``) and the words of scales and classes it follows
+#: (``Mallampati II``, ``cat I``, ``stage IV``, ``NYHA class III``): a grade, not a name.
+_ROMAN = re.compile(r"^(?=[IVX])X{0,2}(?:IX|IV|V?I{0,3})\.?$")
+#: Scales named after people that are also surnames (Fisher, Hunt, Tanner) are left out:
+#: "John Fisher II" is a name.
+GRADED = frozenset({"cat", "category", "class", "grade", "stage", "type", "level", "phase",
+                    "tier", "mallampati", "asa", "nyha", "gcs"})
 #: A product's model code after its brand or line ("V15", "CM1000", "S23", "PX8A").
 _MODEL = re.compile(r"^(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z][A-Z0-9-]{1,8}$")
 _DASHES = re.compile(r"-{3,}|_{3,}|={3,}")
@@ -177,6 +189,11 @@ _ADDRESS_PART = re.compile(r"[._\-+]")
 MAX_RUN = 3  # capitalised words taken before a role word or a street type
 #: Nouns for a person that a name follows in a note written in capitals (``CUSTOMER
 #: STRONG NOT HOME``): in capitals the tagger barely reads a name that is also a word.
+#: Companions a name follows like kin's ("roommate Summer", "Dtr April"), besides the kinship
+#: words of ``vocabulary("kinship")``.
+COMPANIONS = frozenset({"dtr", "hubby", "roommate", "flatmate", "housemate", "friend",
+                        "neighbour", "neighbor", "carer", "caregiver", "guardian", "sibling",
+                        "fiancé", "fiancée"})
 PERSON_NOUNS = frozenset({"customer", "client", "patient", "caller", "tenant", "resident",
                           "cust", "agent", "user", "member", "guest", "visitor"})
 #: Census rank cuts for a capitals word read as a name in those contexts (chosen on the
@@ -438,7 +455,12 @@ class RegisterStage:
             nw = words[nxt] if nxt is not None else ""
             # Labels before a colon ("Subject:", "E:", "X-To:") or a number ("MRN 00482913",
             # "SIN 130 692 544").
-            if kk in fields and (nw == ":" or w.endswith(":") or _has_digit(nw) or
+            if _ROMAN.match(w) and (p := text.prev(k)) is not None and keys[p] in GRADED:
+                out.update((p, k))  # "Mallampati II", "cat I.": a grade and its scale
+            elif w in ("M", "F") and (p := text.prev(k)) is not None and p == k - 1 and \
+                    words[p].isdigit():
+                out.add(k)  # "51M" cut by the tokenizer into "51" "M": age and sex
+            elif kk in fields and (nw == ":" or w.endswith(":") or _has_digit(nw) or
                                  "@" in nw or (
                     key(nw) in ("is", "no", "number", "nr", "#") and nxt is not None and
                     (n2 := text.next(nxt)) is not None and _has_digit(words[n2]))):
@@ -461,8 +483,10 @@ class RegisterStage:
                 # a drug name ("Eliquis", "LASIX"); outside a note only a weak reading: drug
                 # brands are surnames too ("Evra can cope with Anfield abuse")
                 out.add(k)
-            elif kk in PERSON_NOUNS and not _inside_name(text, k, persons):
-                out.add(k)  # "cust Faith Adeleke", "Agent (Imani)"
+            elif (kk in PERSON_NOUNS or kk in COMPANIONS or (
+                    w.islower() and (kk in kinship or kk in CAPS_KIN or kk == "sons"))) and \
+                    not _inside_name(text, k, persons):
+                out.add(k)  # "cust Faith Adeleke", "Agent (Imani)", "per son Xu Jian"
             elif kk in clinical or kk in STOP_WORDS or (
                     # an interjection that is also a name only in lower case ("ty", "Ty")
                     kk in interjections and (w.islower() or not is_listed_name(kk))) or \
@@ -476,10 +500,14 @@ class RegisterStage:
                         or _inside_name(text, k, persons)):
                     continue
                 out.add(k)
-            elif (_CODE.match(w) and (scores or {}).get(k, 0.0) < SUBJECT_SCORE) or \
+            elif ((_CODE.match(w) or kk in WEEKDAYS) and
+                  (scores or {}).get(k, 0.0) < SUBJECT_SCORE) or \
                     (kk in TIME_WORDS and w.islower()) or _AGE_SEX.match(w) or \
                     (kk in SIGN_OFF_HEADS and key(nw) in SIGN_OFF_TAILS):  # "Kind regards"
                 out.add(k)
+            elif len(w) == 2 and w[0].isupper() and w[1] == "." and text.clinical and \
+                    nxt is not None and words[nxt][:1].islower():
+                out.add(k)  # "H. pylori", "C. diff": in a note the genus, not an initial
             elif len(w) == 1 and w.isupper():
                 p = text.prev(k)
                 # "34 M", "L knee": a lone capital after a number or before a lower-case
@@ -489,8 +517,11 @@ class RegisterStage:
                 if (w in "MF" and (behind[-1:].isdigit() or behind.endswith(
                         ("y/o", "yo", "old", "yr", "yrs")))) or \
                         (nxt is not None and words[nxt][:1].islower()) or \
-                        (nw == "-" and nxt is not None and nxt == k + 1):  # "X-ray"
-                    out.add(k)
+                        (nw == "-" and nxt is not None and nxt == k + 1) or \
+                        _slashed(words, k):
+                    out.add(k)  # "X-ray"; "C/O", "B/L", "M/R/G": letters of an abbreviation
+            elif len(w) == 2 and w[0].isupper() and w[1] == "." and _slashed(words, k):
+                out.add(k)  # "M/R/G.", "B/L."
             elif kk in address and (_has_digit(nw) or key(nw) in address):
                 out.add(k)
         # Quoted-reply and forward markers: the marker words of a line of dashes, and a
@@ -563,9 +594,13 @@ class RegisterStage:
             if keys[k] in orgs and _capitalised(w):
                 before = text.cap_run_before(k)
                 p = text.prev(k)
-                if not before and p is not None and words[p] in ("'s", "’s"):
-                    # a saint's institution: "St. Mary's Hospital", "St John's College"
+                if not before and p is not None and words[p].lower() in ("'s", "’s"):
+                    # a saint's institution: "St. Mary's Hospital", "St John's College",
+                    # "ST. JUDE'S REHAB" (where the tokenizer cuts "ST" from its ".")
                     saint = text.cap_run_before(p, 2)
+                    if len(saint) == 1 and (q := text.prev(saint[0])) is not None and \
+                            words[q] == "." and (q := text.prev(q)) is not None:
+                        saint = [q, *saint]
                     if len(saint) == 2 and keys[saint[0]] in ("st", "saint"):
                         before = saint
                 if before:
@@ -984,6 +1019,23 @@ class RegisterStage:
                     run = text.cap_run_after(k, 2)
                     if run and all(ok(words[j]) for j in run):
                         out.update(run)
+        # A kin or companion before a name ("Husband Will asked", "Dtr April", "sister
+        # Hope"), and a person noun or role before a name in brackets ("roommate (Summer)",
+        # "A technician (Jordan) will visit"): the word is a name although it is a word.
+        cues = vocabulary("kinship") | COMPANIONS
+        for k in range(len(words)):
+            if keys[k] not in cues and keys[k] not in PERSON_NOUNS and \
+                    keys[k] not in vocabulary("roles"):
+                continue
+            j = text.next(k)
+            bracket = j is not None and words[j] == "("
+            if bracket:
+                j = text.next(j)
+            elif keys[k] not in cues:
+                continue
+            if j is not None and _cued_name(words[j]) and (
+                    not bracket or ((e := text.next(j)) is not None and words[e] == ")")):
+                out.add(j)
         # A clinician before a credential: "— Price, PA-C", "Okafor, MD", "Lin RN".
         for k, w in enumerate(words):
             if keys[k] in CREDENTIALS and w.isupper() and len(w) > 1:
@@ -1057,6 +1109,8 @@ class RegisterStage:
                 continue
             mention = keys[k] in found and (_capitalised(w) or w.startswith("@")
                                             or keys[k] in lower or (k in labels and w.islower()))
+            if mention and keys[k] in MONTHS and _dated(text, k):
+                continue  # "Dtr April ... can stay 1-2 wks in April": the month
             if mention or _run_together(w, found, full):
                 out.add(k)
         return out
@@ -1178,6 +1232,37 @@ def _plain_name_word(word: str) -> bool:
     return _capitalised(word) and core.isalpha() and not core.isupper() and \
         key(word) not in STOP_WORDS and key(word) not in NON_NAMES and \
         key(word) not in SIGN_OFFS and not _in_any_vocabulary(key(word))
+
+
+#: Month names that are also given names (``April``, ``May``, ``June``, ...).
+MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august",
+                    "september", "october", "november", "december"})
+#: Words before a month: "in April", "by June", "next May".
+_MONTH_BEFORE = frozenset({"in", "by", "since", "until", "till", "from", "through", "early",
+                           "late", "mid", "next", "last", "of", "this", "during"})
+
+
+def _dated(text: _Text, k: int) -> bool:
+    """Whether word ``k`` (a month name) stands as a month: after a preposition of time or
+    beside a number ("in April", "April 4", "4 April")."""
+    p, n = text.prev(k), text.next(k)
+    return (p is not None and (text.keys[p] in _MONTH_BEFORE or _has_digit(text.words[p]))) \
+        or (n is not None and _has_digit(text.words[n]))
+
+
+def _slashed(words: Sequence[str], k: int) -> bool:
+    """Whether token ``k`` is joined by a slash to the token before or after it."""
+    return (k + 1 < len(words) and words[k + 1] == "/") or (k > 0 and words[k - 1] == "/")
+
+
+def _cued_name(word: str) -> bool:
+    """A title-case word after a kinship or person cue that reads as a name: a plain name
+    word (:func:`_plain_name_word`), or a listed first name that is also a word (``Will``,
+    ``April``, ``Hope``)."""
+    from textdp.detect.lexicon import is_first_name
+
+    return _plain_name_word(word) or (word.istitle() and word.isalpha() and
+                                      is_first_name(word) and not _in_any_vocabulary(key(word)))
 
 
 def _addressed(text: _Text) -> set[int]:

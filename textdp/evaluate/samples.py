@@ -45,9 +45,15 @@ from pathlib import Path
 from typing import Any
 
 WORD, PER, PER_WORD = "O", "PER", "PER_WORD"  # chunk labels
-#: A chunk the figures leave out: an e-mail address the written texts do not mark (one spelt
-#: of a name is replaced, as it should be, one of a shop is not).
+#: A chunk the figures leave out: an e-mail address or an account name the written texts do
+#: not mark (one spelt of a name is replaced, as it should be, one of a shop is not; a chat
+#: nickname, ``<anon42>``, ``kernel_panic:``, is an account's identifier, which textdp
+#: replaces with the speaker's other mentions on purpose, and no ordinary word).
 SKIP = "SKIP"
+#: An account name: an ``@mention``, a ``<nick>``, or a chunk of four characters or more
+#: that opens with two letters and holds digits or an underscore (``valkyrie99:``,
+#: ``ferris_fan``; not ``q3``, ``7pm``, ``3rd``).
+_ACCOUNT = re.compile(r"@\w+|<[^<>\s]+>|(?=[\w.-]{4})[A-Za-z]{2}[\w.-]*[\d_][\w.-]*:?")
 #: The hand-written split (:func:`read_written`).
 WRITTEN = "written"
 WRITTEN_FILE = Path(__file__).resolve().parent / "data" / "written_dev.jsonl"
@@ -427,11 +433,14 @@ KINDS: dict[str, Callable[[Pools], Builder]] = {
 def read_written(path: str | Path = WRITTEN_FILE) -> list[Sample]:
     """The hand-written texts of ``path`` (JSONL: ``kind``, ``text`` with names marked
     ``[[...]]``) as samples: a whitespace chunk that holds a letter of a marked name is a
-    name (``PER_WORD`` when the name is a common English word: ``[[Hope]]``), an unmarked
-    e-mail address is left out (:data:`SKIP`), every other chunk is a word."""
+    name (``PER_WORD`` when the name is a common English word: ``[[Hope]]``; not a name
+    particle: ``de``), an unmarked
+    e-mail address, and in a chat an unmarked account name, is left out (:data:`SKIP`),
+    every other chunk is a word."""
     from textdp.detect.register import common_words
+    from textdp.pipeline.draw_plan import PARTICLES
 
-    common = common_words()
+    common = common_words() - PARTICLES  # "de" in "Anneke de Vries" is a particle
     out = []
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -456,7 +465,10 @@ def read_written(path: str | Path = WRITTEN_FILE) -> list[Sample]:
                                for s, e in marked)
                     core = "".join(c for c in chunk if c.isalpha()).casefold()
                     chunk_labels.append((PER_WORD if core in common else PER) if name else
-                                        SKIP if "@" in chunk.strip("@") else WORD)
+                                        SKIP if "@" in chunk.strip("@") or
+                                        (record["kind"] == "chat" and
+                                         _ACCOUNT.fullmatch(chunk.strip(",.!?")))
+                                        else WORD)
                 lines.append(tuple(chunks))
                 labels.append(tuple(chunk_labels))
             out.append(Sample(record["kind"], tuple(lines), tuple(labels)))
