@@ -16,6 +16,13 @@ from textdp.detect.places import (
 from textdp.detect.spacy_ner import SpacyNERDetector
 
 
+def _doc():
+    """A doc of twelve plain words for the stand-in detectors' token spans."""
+    import spacy
+
+    return spacy.blank("en")(" ".join(f"w{i}" for i in range(12)))
+
+
 def _inner(docs):
     return [[(0, 2, "PERSON")] for _ in docs]
 
@@ -33,8 +40,8 @@ def test_place_spans_join_off_the_detectors_persons():
     union = EntityUnion(_inner, ["GPE"], ner=_ner, gazetteer=_listed)
     # "Jordan" inside a person the detector found stays a name; ORG and LOC are not wanted;
     # the lookup adds only what overlaps neither a person nor a place of the NER.
-    assert union([object()]) == [[(0, 2, "PERSON"), (3, 5, "GPE"), (9, 11, "GPE")]]
-    found = union.findings([object()])[0]
+    assert union([_doc()]) == [[(0, 2, "PERSON"), (3, 5, "GPE"), (9, 11, "GPE")]]
+    found = union.findings([_doc()])[0]
     assert [(f.start, f.end, f.label, f.detector) for f in found if f.label == "GPE"] == \
         [(3, 5, "GPE", "spacy"), (9, 11, "GPE", "gazetteer")]
 
@@ -52,8 +59,8 @@ def test_a_sure_place_takes_a_persons_tokens_and_a_longer_name_the_ners():
                     for _ in docs]
 
     union = EntityUnion(inner, ["GPE"], ner=ner, gazetteer=Listed())
-    assert union([object()]) == [[(3, 4, "GPE"), (7, 9, "PERSON"), (11, 13, "GPE")]]
-    found = union.findings([object()])[0]
+    assert union([_doc()]) == [[(3, 4, "GPE"), (7, 9, "PERSON"), (11, 13, "GPE")]]
+    found = union.findings([_doc()])[0]
     assert [(f.start, f.label, f.detector) for f in found if f.label == "GPE"] == \
         [(3, "GPE", "gazetteer"), (11, "GPE", "gazetteer")]
 
@@ -149,3 +156,14 @@ def test_listed_kind_as_written_or_in_capitals():
     assert listed_kind("Sandviken") == "town"
     assert listed_kind("berlin") is None and listed_kind("March") is None
     assert listed_kind("Blorpville") is None and listed_kind("") is None
+
+
+def test_a_lone_code_in_capitals_is_a_place_only_where_it_stands_as_one(nlp):
+    union = EntityUnion(lambda docs: [[] for _ in docs], ["GPE"],
+                         gazetteer=lambda docs: [[] for _ in docs])
+    texts = ["NI number JG 10 37 51 A.", "PA to the director", "Springfield, IL 62704",
+             "The US team", "moved to NY last year"]
+    docs = [nlp.make_doc(t) for t in texts]
+    got = [[d[s:e].text for s, e, _ in spans] for d, spans in zip(docs, union(docs))]
+    assert got[:2] == [[], []]  # a label and a role the NER reads as states
+    assert "IL" in got[2] and got[3] == ["US"] and got[4] == ["NY"]

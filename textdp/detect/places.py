@@ -262,9 +262,10 @@ class EntityUnion:
         else:
             listed = [[(span, False) for span in spans] for spans in self.gazetteer(docs)]
         out = []
-        for spans, extra, taken in zip(self.ner(docs), listed, persons):
+        for doc, spans, extra, taken in zip(docs, self.ner(docs), listed, persons):
             kept = [((s, e, lab), "spacy") for s, e, lab in spans
-                    if lab in wanted and not any(k in taken for k in range(s, e))]
+                    if lab in wanted and not any(k in taken for k in range(s, e))
+                    and (lab not in PLACE_LABELS or _code_stands(doc, s, e))]
             covered = {k for (s, e, _), _ in kept for k in range(s, e)}
             overridden: set[int] = set()
             for (s, e, lab), sure in extra:
@@ -307,6 +308,26 @@ class EntityUnion:
 
     def __repr__(self) -> str:
         return f"EntityUnion({self.inner!r}, labels={list(self.labels)!r})"
+
+
+#: Codes of two or three capitals that stand for a place on their own ("the US team").
+PLACE_CODES = frozenset({"US", "USA", "UK", "EU", "UAE", "NYC", "DC", "PRC", "DRC", "ROK"})
+
+
+def _code_stands(doc: Any, start: int, end: int) -> bool:
+    """Whether an NER place span stands as a place: any span but a lone code of two or
+    three capitals, which stands only in :data:`PLACE_CODES`, after a place cue ("moved to
+    NY"), after a city and a comma ("Springfield, IL") or before a number ("IL 62704").
+    The NER reads labels and roles in capitals as states: "NI number", "PA to the director"."""
+    word = doc[start].text
+    if end - start > 1 or not (2 <= len(word) <= 3 and word.isalpha() and word.isupper()) \
+            or word in PLACE_CODES:
+        return True
+    prev = doc[start - 1] if start > 0 else None
+    after = doc[end] if end < len(doc) else None
+    return (prev is not None and (prev.lower_ in PLACE_CUES or (
+        prev.text == "," and start > 1 and doc[start - 2].text[:1].isupper()))) or \
+        (after is not None and after.text[:1].isdigit())
 
 
 def _without(spans: list[Span], gone: set[int]) -> list[Span]:
