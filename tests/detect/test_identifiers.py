@@ -19,6 +19,13 @@ def found(text: str) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("text,label,value", [
     ("Passport number 912803456 was scanned.", "US_PASSPORT", "912803456"),
     ("Her passport no. A12345678 expires.", "US_PASSPORT", "A12345678"),
+    ("German passport C01X00T47 issued 2019.", "PASSPORT", "C01X00T47"),
+    ("Canadian passport AB123456.", "PASSPORT", "AB123456"),
+    ("Indian passport no. J8369854, valid", "PASSPORT", "J8369854"),
+    ("passport # 12AB34567", "PASSPORT", "12AB34567"),
+    ("Sort code 20-00-00, account 12345678.", "UK_SORT_CODE", "20-00-00"),
+    ("sort-code: 404784", "UK_SORT_CODE", "404784"),
+    ("S/C 40 47 84", "UK_SORT_CODE", "40 47 84"),
     ("Driver's license D123-4567-8901 suspended.", "US_DRIVER_LICENSE", "D123-4567-8901"),
     ("DL# S530 460 72 1", "US_DRIVER_LICENSE", "S530 460 72 1"),
     ("driving licence number WDL1234567AB.", "US_DRIVER_LICENSE", "WDL1234567AB"),
@@ -41,6 +48,10 @@ def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value
 
 @pytest.mark.parametrize("text", [
     "Order 912803456 shipped.",                      # nine digits without 'passport'
+    "Order C01X00T47 shipped.",                      # an ICAO-shaped code without it
+    "Passport renewed 20230412, fee 145.",           # digits alone: a date, an amount
+    "passport photo is 35X45 MM",                    # one digit group short of two digits
+    "Call 20-00-00 or sort the code 11 22 33.",      # no sort-code label before it
     "Reference A12345678 attached.",
     "Checking account balance: 31 087 385 €.",       # thousands, a currency
     "The bank holiday falls on 2021-03-04.",         # a date after 'bank'
@@ -68,10 +79,13 @@ def test_checksums():
     assert npi_valid("1234567893") and not npi_valid("3234567893")
 
 
-CONTEXT = {"US_PASSPORT": "passport {}", "US_DRIVER_LICENSE": "driver's license {}",
+CONTEXT = {"US_PASSPORT": "passport {}", "PASSPORT": "passport {}",
+           "UK_SORT_CODE": "sort code {}", "US_DRIVER_LICENSE": "driver's license {}",
            "US_BANK_NUMBER": "account {}", "MEDICAL_LICENSE": "NPI {}", "MAC_ADDRESS": "mac {}",
            "MEDICAL_RECORD": "MRN: {}"}
 VALUES = {"US_PASSPORT": ("912803456", "A12345678"),
+          "PASSPORT": ("C01X00T47", "AB123456", "12AB34567"),
+          "UK_SORT_CODE": ("20-00-00", "404784", "40 47 84"),
           "US_DRIVER_LICENSE": ("D123-4567-8901", "S530 460 72 1", "WDL1234567AB"),
           "US_BANK_NUMBER": ("0012345678901", "1234-56789012"),
           "MEDICAL_LICENSE": ("AB1234563", "A91234563", "1234567893"),

@@ -201,6 +201,8 @@ ORIGINALS = {
     "UK_NINO": ("AB 12 34 56 C", "JG 10 37 28 D"),
     "CRYPTO": ("1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq"),
     "US_PASSPORT": ("A12345678", "Z98765432"),
+    "PASSPORT": ("C01X00T47", "H12Y34Z56"),
+    "UK_SORT_CODE": ("20-00-00", "40-47-84"),
     "US_DRIVER_LICENSE": ("D123-4567-8901", "S530-4607-2111"),
     "US_BANK_NUMBER": ("0012345678901", "9876543210123"),
     "MEDICAL_LICENSE": ("AB1234563", "FG7654329"),
@@ -218,8 +220,9 @@ ORIGINALS = {
 # surrogates are re-found with it in tests/detect/test_identifiers.py).
 # Dates and ages are released with DP noise (textdp.quasi, tests/test_quasi.py); their
 # surrogate alone is their tag.
-NOT_REFOUND = {"US_SSN", "UK_NHS", "UK_NINO", "US_PASSPORT", "US_DRIVER_LICENSE",
-               "US_BANK_NUMBER", "MEDICAL_RECORD", "POSTCODE", "NATIONAL_ID", "DATE", "AGE"}
+NOT_REFOUND = {"US_SSN", "UK_NHS", "UK_NINO", "US_PASSPORT", "PASSPORT", "UK_SORT_CODE",
+               "US_DRIVER_LICENSE", "US_BANK_NUMBER", "MEDICAL_RECORD", "POSTCODE",
+               "NATIONAL_ID", "DATE", "AGE"}
 
 
 @pytest.mark.parametrize("label", PII_LABELS)

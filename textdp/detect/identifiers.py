@@ -10,6 +10,12 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
 
 * ``US_PASSPORT``: nine digits, or a letter then eight digits (the next-generation book,
   issued since 2021; U.S. Department of State), after ``passport``;
+* ``PASSPORT``: another country's passport number: 6–9 capitals and digits holding at least
+  two digits and a letter (ICAO Doc 9303: the document number of a machine-readable
+  passport has at most nine characters; German ``C01X00T47``, Canadian ``AB123456``,
+  Indian ``J8369854``, French ``12AB34567``), after ``passport``; not the U.S. formats
+  above (which the U.S. label takes, as it does a nine-digit British number), a date, a
+  year or an amount;
 * ``US_DRIVER_LICENSE``: a state's driver licence number: 4–16 characters of capitals and
   digits holding at least four digits, optionally grouped by ``-`` or spaces (``D123-4567-8901``,
   ``S530 460 72 1``), after ``driver's licence``/``license``, ``driving licence``, ``DL``,
@@ -20,6 +26,9 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   spaces, after ``account``, ``acct``, ``a/c``, ``bank``, ``checking``, ``savings``,
   ``routing`` or ``ABA``; a nine-digit number after ``routing``/``ABA`` is taken only with the
   ABA routing checksum 3-7-1 (:mod:`stdnum.us.rtn`, the ABA's rule);
+* ``UK_SORT_CODE``: a British bank sort code, six digits as ``##-##-##`` (or spaced, or
+  bare), after ``sort code`` or ``S/C`` (Pay.UK's format; no checksum exists). Not in
+  Presidio's registry;
 * ``MEDICAL_LICENSE``: a DEA registration number, two letters (the registrant type, then a
   letter or ``9``) and seven digits with the DEA's check digit (the seventh digit is the last
   digit of d1+d3+d5 + 2·(d2+d4+d6), DEA Diversion Control Division), taken alone (the
@@ -41,8 +50,8 @@ Surrogates are drawn from ``rng`` given the value's layout only (``#`` for a dig
 a capital letter, ``a`` for a small one, ``h`` for a hex digit of a MAC, separators as they
 are): they release the layout, nothing else:
 
-* ``US_PASSPORT``, ``US_DRIVER_LICENSE``, ``US_BANK_NUMBER``, ``MEDICAL_RECORD``: random
-  characters of the same
+* ``US_PASSPORT``, ``PASSPORT``, ``US_DRIVER_LICENSE``, ``US_BANK_NUMBER``,
+  ``UK_SORT_CODE``, ``MEDICAL_RECORD``: random characters of the same
   kinds in the same places (no reserved range exists; such a number may exist, it carries
   nothing of the original); an account number is drawn again while it reads as a card;
 * ``MEDICAL_LICENSE``: a DEA number with a random practitioner type (``A B F G``), a random
@@ -72,14 +81,16 @@ from textdp.detect.numbers import (
 )
 
 US_PASSPORT = "US_PASSPORT"
+PASSPORT = "PASSPORT"
+UK_SORT_CODE = "UK_SORT_CODE"
 US_DRIVER_LICENSE = "US_DRIVER_LICENSE"
 US_BANK_NUMBER = "US_BANK_NUMBER"
 MEDICAL_LICENSE = "MEDICAL_LICENSE"
 MAC_ADDRESS = "MAC_ADDRESS"
 MEDICAL_RECORD = "MEDICAL_RECORD"
 #: The labels of this module, in the order their matches win where two overlap.
-LABELS = (MAC_ADDRESS, US_PASSPORT, US_DRIVER_LICENSE, MEDICAL_LICENSE, US_BANK_NUMBER,
-          MEDICAL_RECORD)
+LABELS = (MAC_ADDRESS, US_PASSPORT, PASSPORT, US_DRIVER_LICENSE, MEDICAL_LICENSE,
+          UK_SORT_CODE, US_BANK_NUMBER, MEDICAL_RECORD)
 #: How far before a value its context word may stand (characters).
 CONTEXT_WINDOW = 48
 #: ... for a medical record number, whose digits have no format of their own: the number
@@ -102,6 +113,10 @@ _ROUTING = re.compile(r"\brouting\b|\baba\b", re.IGNORECASE)
 _NPI_CONTEXT = re.compile(r"\bnpi\b|national provider", re.IGNORECASE)
 
 _PASSPORT = re.compile(r"(?<![\w.,/:-])(?:\d{9}|[A-Z]\d{8})(?![\w/]|[.,:-]?\d)")
+_ICAO_PASSPORT = re.compile(r"(?<![\w.,/:-])(?=(?:[A-Z]*\d){2})(?=\d*[A-Z])[A-Z0-9]{6,9}"
+                            r"(?![\w/]|[.,:-]?\w)")
+_SORT_CODE = re.compile(r"(?<![\w.,/:-])\d{2}([- ]?)\d{2}\1\d{2}(?![\w/]|[.,:-]?\d)")
+_SORT_CONTEXT = re.compile(r"\bsort[\s-]*code|\bs/c\b", re.IGNORECASE)
 _LICENCE = re.compile(r"(?<![\w.,/:-])[A-Z]{0,7}\d[A-Z0-9]{0,14}(?:[- ][A-Z0-9]{1,8}){0,4}"
                       r"(?![\w/]|[.,:-]\w)")
 _BANK = re.compile(r"(?<![\w.,/:$€£-])\d{2,17}(?:[- ]\d{2,17}){0,3}(?![\w/]|[.,:-]?\d)")
@@ -180,6 +195,15 @@ def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str
     if US_PASSPORT in labels:
         yield from ((m.start(), m.end(), US_PASSPORT) for m in _PASSPORT.finditer(text)
                     if _after_context(text, m.start(), _CONTEXT[US_PASSPORT]))
+    if PASSPORT in labels:
+        for m in _ICAO_PASSPORT.finditer(text):
+            if not _PASSPORT.fullmatch(m.group()) and \
+                    not _other_number(text, m.end(), m.group()) and \
+                    _after_context(text, m.start(), _CONTEXT[US_PASSPORT]):
+                yield m.start(), m.end(), PASSPORT
+    if UK_SORT_CODE in labels:
+        yield from ((m.start(), m.end(), UK_SORT_CODE) for m in _SORT_CODE.finditer(text)
+                    if _after_context(text, m.start(), _SORT_CONTEXT))
     if US_DRIVER_LICENSE in labels:
         for m in _LICENCE.finditer(text):
             if _licence_like(m.group()) and not _other_number(text, m.end(), m.group()) and \

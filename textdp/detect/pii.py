@@ -58,7 +58,8 @@ labels (valid ``targets``, :data:`PII_LABELS`):
   so the shape alone decides);
 * ``US_PASSPORT``, ``US_DRIVER_LICENSE``, ``US_BANK_NUMBER``, ``MEDICAL_LICENSE`` (DEA
   numbers, NPIs) and ``MAC_ADDRESS``: the rest of Presidio's default English registry, and
-  ``MEDICAL_RECORD`` (after ``MRN``, ``patient ID``, ...), in
+  ``PASSPORT`` (other countries' passports), ``UK_SORT_CODE`` and ``MEDICAL_RECORD`` (after
+  ``MRN``, ``patient ID``, ...), in
   :mod:`textdp.detect.identifiers` (what each matches, its context words and checksums, and
   what its surrogate releases: the layout);
 * ``DATE`` and ``AGE`` (:data:`QUASI_LABELS`): calendar dates (:mod:`textdp.detect.dates`)
@@ -72,8 +73,8 @@ labels (valid ``targets``, :data:`PII_LABELS`):
 
 Where matches overlap, the more specific one wins: URL, then EMAIL, IBAN, CRYPTO,
 CREDIT_CARD, MAC_ADDRESS, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, NATIONAL_ID, US_PASSPORT,
-US_DRIVER_LICENSE, MEDICAL_LICENSE, US_BANK_NUMBER, MEDICAL_RECORD, DATE, AGE, POSTCODE, PHONE,
-HANDLE; a value may so take
+PASSPORT, US_DRIVER_LICENSE, MEDICAL_LICENSE, UK_SORT_CODE, US_BANK_NUMBER, MEDICAL_RECORD,
+DATE, AGE, POSTCODE, PHONE, HANDLE; a value may so take
 another identifier's label (a licence written as an SSN, an account number that passes
 Luhn), and is replaced all the same. The recognisers run on
 the normalised text of :mod:`textdp.detect.normalise`

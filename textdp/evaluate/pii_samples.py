@@ -57,6 +57,10 @@ TEMPLATES: dict[str, tuple[str, ...]] = {
     "HANDLE": ("Follow {} for updates.", "Ping {} on chat."),
     "US_PASSPORT": ("Passport number {} was scanned.", "Her US passport {} expires soon.",
                     "passport # {}", "Travelling on passport no. {} today."),
+    "PASSPORT": ("Her German passport {} expires in May.", "Passport no. {} (Canada).",
+                 "Travelling on Indian passport {} today.", "passport number: {}"),
+    "UK_SORT_CODE": ("Sort code {}, account on file.", "Pay to sort code: {} please.",
+                     "S/C {} (Barclays)", "sort-code {} was changed."),
     "US_DRIVER_LICENSE": ("Driver's license {} was suspended.", "DL# {}",
                           "His driving licence number is {}.", "License no. {} (CDL)."),
     "US_BANK_NUMBER": ("Checking account {} is overdrawn.", "Acct {} at First Bank.",
@@ -263,6 +267,33 @@ def passport(rng: np.random.Generator) -> str:
     return _d(rng, 9) if rng.random() < 0.5 else _pick(rng, "ACEFGHJKLMNPRSTUVWXYZ") + _d(rng, 8)
 
 
+# Passport number formats of other countries (L a letter, D a digit, X either, other
+# characters as they are; ICAO Doc 9303 allows up to nine): Germany (C and eight letters
+# or digits), Canada, Brazil (two letters, six digits), France, Japan, Spain, India.
+_PASSPORT_FORMATS = ("CXXXXXXXX", "LLDDDDDD", "LDDDDDDD", "DDLLDDDDD", "LLDDDDDDD", "LLLDDDDDD",
+                     "LDDDDDD")
+
+
+def foreign_passport(rng: np.random.Generator) -> str:
+    """A passport number of another country's format: two digits and a letter at least,
+    never the U.S. book's letter and eight digits."""
+    fmt = _pick(rng, _PASSPORT_FORMATS)
+    letters, mixed = "CFGHJKLMNPRTVWXYZ", "CFGHJKLMNPRTVWXYZ0123456789"
+    while True:  # only the German format can miss (too few digits): drawn again
+        out = "".join(_pick(rng, letters) if c == "L" else _d(rng, 1) if c == "D" else
+                      _pick(rng, mixed) if c == "X" else c for c in fmt)
+        if sum(c.isdigit() for c in out) >= 2 and \
+                not (len(out) == 9 and out[0].isalpha() and out[1:].isdigit()):
+            return out
+
+
+def sort_code(rng: np.random.Generator) -> str:
+    """A British sort code: ``##-##-##``, spaced or bare."""
+    digits = _d(rng, 6)
+    sep = _pick(rng, ("-", "-", " ", ""))
+    return sep.join((digits[:2], digits[2:4], digits[4:]))
+
+
 # Driver licence formats of several states (letters L, digits D), from the states' DMVs.
 _LICENCE_FORMATS = ("LDDDDDDD", "DDDDDDDDD", "LDDD-DDDD-DDDD", "LDDDDDDDDDDDD", "DDDDDDDD",
                     "LLDDDDDD", "LDDDDDDDDDDD", "LDDD DDD DD D", "DDD-DD-DDDD", "LLLLLDDDDDLL",
@@ -425,7 +456,8 @@ def mac(rng: np.random.Generator) -> str:
 GENERATORS: dict[str, Callable[[np.random.Generator], str]] = {
     "PHONE": phone, "CREDIT_CARD": card, "IBAN": iban, "US_SSN": ssn, "US_ITIN": itin,
     "UK_NHS": nhs, "UK_NINO": nino, "CRYPTO": crypto, "EMAIL": email, "URL": url, "IP": ip,
-    "HANDLE": handle, "US_PASSPORT": passport, "US_DRIVER_LICENSE": driver_license,
+    "HANDLE": handle, "US_PASSPORT": passport, "PASSPORT": foreign_passport,
+    "UK_SORT_CODE": sort_code, "US_DRIVER_LICENSE": driver_license,
     "US_BANK_NUMBER": bank_number, "MEDICAL_LICENSE": medical_license, "MAC_ADDRESS": mac,
     "MEDICAL_RECORD": medical_record,
 }
@@ -527,7 +559,8 @@ CONTEXT_TEMPLATES = ("The bank holiday falls on {}.", "Account opened {}.",
                      "Checking account balance: {}.", "DL test booked for {}.",
                      "Savings of {} this year.", "Passport office open {}.",
                      "Patient ID checked {}.", "MRN verified, total {}.",
-                     "National ID card renewed {}.", "Tax ID: see the total of {}.")
+                     "National ID card renewed {}.", "Tax ID: see the total of {}.",
+                     "Passport renewed {}.", "Sort code changed {}.")
 
 
 def context_negatives(n: int, seed: int = 0) -> list[Item]:
