@@ -234,6 +234,7 @@ class Privatizer:
             self._substituter = Substituter(self.config, self.mechanism, self._space,
                                             key=self.key, encoder=self._encoder,
                                             device=self.device)
+            release_free_memory()  # the set-up's temporaries (textdp.memory)
         return self._substituter
 
     # ------------------------------------------------------------------ public API
