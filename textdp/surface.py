@@ -63,7 +63,20 @@ def parse_address(token: str) -> Address | None:
     return None
 
 
-def surface_form(substitute: str, original: str) -> str:
+def among_capitals(words: Sequence[str], k: int) -> bool:
+    """Whether the word before or after token ``k`` (spaces and dots aside) is a word in
+    capitals of two letters or more: an initial there stands in a name written in capitals
+    (``DR. K. OYELARAN``)."""
+    def caps(j: int) -> bool:
+        w = words[j].strip(".")
+        return len(w) > 1 and w.isalpha() and w.isupper()
+
+    before = next((j for j in range(k - 1, -1, -1) if words[j].strip(". ")), None)
+    after = next((j for j in range(k + 1, len(words)) if words[j].strip(". ")), None)
+    return (before is not None and caps(before)) or (after is not None and caps(after))
+
+
+def surface_form(substitute: str, original: str, *, capitals: bool = False) -> str:
     """Give ``substitute`` the casing class and the form of ``original``.
 
     Casing class: UPPER, Title, lower, or (for any other pattern, like ``iPhone``) the
@@ -77,7 +90,8 @@ def surface_form(substitute: str, original: str) -> str:
 
     A hyphenated original with a substitute of as many parts is cased part by part
     (``Seo-yeon`` → ``Ji-woo``, ``AL-SAYED`` → ``AL-COOPER``); an initial (``V.``) becomes
-    the substitute in Title case.
+    the substitute in Title case, or with ``capitals`` (its name is written in capitals:
+    :func:`among_capitals`) in capitals.
 
     This releases the original's casing class and form without noise: the guarantee then
     holds between inputs of the same casing class and form only (``surface="table"`` avoids
@@ -91,8 +105,9 @@ def surface_form(substitute: str, original: str) -> str:
         return "-".join(surface_form(s, o) for s, o in zip(substitute.split("-"), parts))
     if len(original) == 2 and original[0].isupper() and original[1] == ".":
         # An initial ("Ana V.") is replaced by a whole name, in Title case: in capitals it
-        # would read as a shout. (Its own initial would come back unchanged one time in 26.)
-        return substitute[:1].upper() + substitute[1:]
+        # would read as a shout, but in a name written in capitals ("DR. K. OYELARAN") as
+        # the name does. (Its own initial would come back unchanged one time in 26.)
+        return substitute.upper() if capitals else substitute[:1].upper() + substitute[1:]
     if len(original) > 1 and original.isupper():
         return substitute.upper()
     if original[:1].isupper():

@@ -60,7 +60,7 @@ from textdp.report import (
     ScopeAccount,
 )
 from textdp.rng import RandomSource
-from textdp.surface import surface_form
+from textdp.surface import among_capitals, surface_form
 
 #: The key under which a text's state keeps the particle drawn for each particle of its names.
 PARTICLE = "PARTICLE"
@@ -452,8 +452,10 @@ class Substituter:
                 continue
             sub = batch.subs[j]
             assert sub is not None
-            out[d][k] = surface_form(sub, tok) if self.config.surface == "input" and \
-                plan.kinds[j] not in ("tag", "pii") else sub
+            initial_in_caps = len(tok) == 2 and tok[1] == "." and among_capitals(words[d], k)
+            out[d][k] = surface_form(sub, tok, capitals=initial_in_caps) \
+                if self.config.surface == "input" and plan.kinds[j] not in ("tag", "pii") \
+                else sub
             replaced[d] += 1
         for d, k in batch.blank:  # a hyphenated name is written whole at its first token
             out[d][k] = ""
