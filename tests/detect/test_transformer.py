@@ -246,17 +246,20 @@ def test_common_words_need_the_stricter_threshold(nlp):
 
 def test_a_common_word_opening_a_sentence_needs_the_stricter_threshold(nlp):
     det = TransformerNameDetector(threshold=0.01, common_word_threshold=0.9)
-    doc = nlp.make_doc("Email Maria now. Contact Hunter\nLatte Contact")
+    doc = nlp.make_doc("Email Maria now. Contact Hunter\nBubble Contact")
     starts = [sentence_start(doc, i) for i in range(len(doc))]
     words = [t.text for t in doc]
-    assert [w for w, s in zip(words, starts) if s] == ["Email", "Contact", "Latte"]
+    assert [w for w, s in zip(words, starts) if s] == ["Email", "Contact", "Bubble"]
     t = det._thresholds(nlp.vocab, words, starts)
-    # The forced capital of a sentence says nothing: "Email", "Contact" and "Latte" there
+    # The forced capital of a sentence says nothing: "Email", "Contact" and "Bubble" there
     # read as the common words they are; a listed name ("Maria", "Hunter") and the same
-    # word inside a sentence ("Contact" last) keep the recall-first threshold.
-    assert words == ["Email", "Maria", "now", ".", "Contact", "Hunter", "\n", "Latte",
+    # word inside a sentence ("Contact" last) keep the recall-first threshold; a sentence
+    # start that is no common word of the pipeline ("Mima") keeps it too.
+    assert words == ["Email", "Maria", "now", ".", "Contact", "Hunter", "\n", "Bubble",
                      "Contact"]
     assert t.tolist() == pytest.approx([0.9, 0.01, 0.9, 0.01, 0.9, 0.01, 0.01, 0.9, 0.01])
+    assert det._thresholds(nlp.vocab, ["Mima", "now"], [True, False]).tolist() == \
+        pytest.approx([0.01, 0.9])
 
 
 @pytest.mark.gpu

@@ -559,7 +559,8 @@ class TransformerNameDetector:
         "Contact Maria Lopez": the verb, read at 0.02, is the common word it is)."""
         if self.common_word_threshold <= self.threshold:
             return self.threshold
-        from textdp.detect.lexicon import is_first_name, is_surname
+        from textdp.detect.lexicon import is_first_name, is_listed_name, is_surname
+        from textdp.detect.register import common_words
 
         key2row = getattr(getattr(vocab, "vectors", None), "key2row", None) or {}
         strings = vocab.strings
@@ -568,14 +569,15 @@ class TransformerNameDetector:
             if not w.isalpha():
                 continue
             if w.islower():
-                low = w
+                # Looking a string's hash up adds nothing to the vocab's string store.
+                if strings[w] in key2row and not is_first_name(w) and not is_surname(w):
+                    out[i] = self.common_word_threshold
             elif starts is not None and starts[i] and w[0].isupper() and w[1:].islower():
+                # the pipeline's own common words only (its vectors' keys hold many names
+                # in lower case: "mima"), and no name of any list
                 low = w.lower()
-            else:
-                continue
-            # Looking a string's hash up adds nothing to the vocab's string store.
-            if strings[low] in key2row and not is_first_name(low) and not is_surname(low):
-                out[i] = self.common_word_threshold
+                if low in common_words() and not is_listed_name(low):
+                    out[i] = self.common_word_threshold
         return out
 
     def __repr__(self) -> str:
