@@ -6,7 +6,7 @@ Run once, by hand, with the embedded pipeline installed (a registry package)::
 
 Why: in a note written in capitals the name tagger reads ordinary words as names
 (``NOTIFIED`` 0.997, ``AWARE`` 0.99); the register stage needs to know which words are
-ordinary English words (:func:`textdp.detect.register.common_words`), and a list of names
+ordinary English words (:func:`textdp.detect.words.common_words`), and a list of names
 cannot tell it.
 
 Source: the static vectors of the embedded pipeline (en_core_web_md 3.7.1, MIT; its vectors

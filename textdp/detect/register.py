@@ -60,6 +60,7 @@ from textdp.detect.rules import (
     person_spans,
     runs,
 )
+from textdp.detect.words import common_words
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 #: The vocabularies: ``register_<name>.txt`` in :data:`DATA_DIR`.
@@ -187,13 +188,13 @@ _MODEL = re.compile(r"^(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z][A-Z0-9-]{1,8}$")
 _DASHES = re.compile(r"-{3,}|_{3,}|={3,}")
 _ADDRESS_PART = re.compile(r"[._\-+]")
 MAX_RUN = 3  # capitalised words taken before a role word or a street type
-#: Nouns for a person that a name follows in a note written in capitals (``CUSTOMER
-#: STRONG NOT HOME``): in capitals the tagger barely reads a name that is also a word.
 #: Companions a name follows like kin's ("roommate Summer", "Dtr April"), besides the kinship
 #: words of ``vocabulary("kinship")``.
 COMPANIONS = frozenset({"dtr", "hubby", "roommate", "flatmate", "housemate", "friend",
                         "neighbour", "neighbor", "carer", "caregiver", "guardian", "sibling",
                         "fiancé", "fiancée"})
+#: Nouns for a person that a name follows in a note written in capitals (``CUSTOMER
+#: STRONG NOT HOME``): in capitals the tagger barely reads a name that is also a word.
 PERSON_NOUNS = frozenset({"customer", "client", "patient", "caller", "tenant", "resident",
                           "cust", "agent", "user", "member", "guest", "visitor"})
 #: Census rank cuts for a capitals word read as a name in those contexts (chosen on the
@@ -1447,18 +1448,6 @@ def _mostly_upper(words: Sequence[str]) -> bool:
     at least :data:`CAPS_MIN_LETTERS` letters (a shouted line is not a register)."""
     lower, upper = _letter_cases(words)
     return upper >= CAPS_MIN_LETTERS and upper > 4 * lower
-
-
-@functools.cache
-def common_words() -> frozenset[str]:
-    """Common English words (12,238): the lower-case words that own a row of the embedded
-    pipeline's static vectors, shipped as ``data/common_words.txt`` (source, licence and
-    how it was built: ``scripts/build_common_words.py``). Names own their rows in Title
-    case, so the list holds ``notified``, ``hope`` and ``rice`` but not ``walker``,
-    ``delgado`` or ``jing``."""
-    with open(DATA_DIR / "common_words.txt", encoding="utf-8") as f:
-        return frozenset(w for w in (line.strip() for line in f)
-                         if w and not w.startswith("#"))
 
 
 def _name_before_role(text: _Text, j: int) -> bool:

@@ -560,7 +560,7 @@ class TransformerNameDetector:
         if self.common_word_threshold <= self.threshold:
             return self.threshold
         from textdp.detect.lexicon import is_first_name, is_listed_name, is_surname
-        from textdp.detect.register import common_words
+        from textdp.detect.words import common_words
 
         key2row = getattr(getattr(vocab, "vectors", None), "key2row", None) or {}
         strings = vocab.strings

@@ -434,10 +434,9 @@ def read_written(path: str | Path = WRITTEN_FILE) -> list[Sample]:
     """The hand-written texts of ``path`` (JSONL: ``kind``, ``text`` with names marked
     ``[[...]]``) as samples: a whitespace chunk that holds a letter of a marked name is a
     name (``PER_WORD`` when the name is a common English word: ``[[Hope]]``; not a name
-    particle: ``de``), an unmarked
-    e-mail address, and in a chat an unmarked account name, is left out (:data:`SKIP`),
-    every other chunk is a word."""
-    from textdp.detect.register import common_words
+    particle: ``de``), an unmarked e-mail address, and in a chat an unmarked account name,
+    is left out (:data:`SKIP`), every other chunk is a word."""
+    from textdp.detect.words import common_words
     from textdp.pipeline.draw_plan import PARTICLES
 
     common = common_words() - PARTICLES  # "de" in "Anneke de Vries" is a particle

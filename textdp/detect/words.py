@@ -1,0 +1,25 @@
+"""Common English words: what a capital or a weak tagger reading does not make a name.
+
+``data/common_words.txt`` holds the 12,238 lower-case words that own a row of the embedded
+pipeline's static vectors (source, licence and how it was built:
+``scripts/build_common_words.py``). Names own their rows in Title case, so the list holds
+``notified``, ``hope`` and ``rice`` but not ``walker``, ``delgado`` or ``jing``. Read by the
+register stage (:mod:`textdp.detect.register`: a word in capitals needs more than a tagger's
+reading), the tagger's thresholds (:mod:`textdp.detect.transformer`: a sentence's first
+word) and the written evaluation split (:mod:`textdp.evaluate.samples`: word-like names).
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+COMMON_WORDS_FILE = Path(__file__).resolve().parent / "data" / "common_words.txt"
+
+
+@functools.cache
+def common_words() -> frozenset[str]:
+    """The common English words of :data:`COMMON_WORDS_FILE` (see the module doc)."""
+    with open(COMMON_WORDS_FILE, encoding="utf-8") as f:
+        return frozenset(w for w in (line.strip() for line in f)
+                         if w and not w.startswith("#"))
