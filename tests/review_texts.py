@@ -12,6 +12,8 @@ EVERY_MENTION = [
 # mention since the register stage: tests/detect/test_register.py.)
 # A name the user allowed as a phrase, mentioned alone elsewhere: targeted there only.
 PARTIAL = "Hunter Price paid the bill. Later Hunter left with Ann Lee."
-# A word the tagger scores just above its threshold ("Ask": 0.0295 against 0.015).
-NEAR = "Ask David|Kowalski now"
+# A name the tagger scores just above its threshold in a note in capitals ("OKAFOR": 0.022
+# against 0.015). (The earlier example, "Ask" opening "Ask David|Kowalski now", is no longer
+# read as a name: a sentence's first common word needs the stricter threshold.)
+NEAR = "PAGE TO 4521: RM 12 OKAFOR BP 88/50, HR 120. PLS CALL BACK."
 PLAIN = "Call Anna Schmidt today."

@@ -608,6 +608,7 @@ def test_a_name_after_kin_or_in_brackets_after_a_person_noun_is_a_name_though_a_
     note = ("Husband Will asked about visiting hrs. Dtr April can stay 1-2 wks in April. "
             "Seen with roommate (Summer). A technician (Jordan) will visit.")
     assert marked(note) == ["Will", "April", "Summer", "Jordan"]  # not the month
+    assert marked("PCP in 1 wk. Son Minh to drive home.") == ["Minh"]
     # no bracket after a role, or a word that is no name: nothing
     assert marked("A technician Jordan and Customer Service, per friend (Ok) call") == []
     # kin and companion words themselves are no names, in any case

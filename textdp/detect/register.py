@@ -1023,7 +1023,7 @@ class RegisterStage:
         # A kin or companion before a name ("Husband Will asked", "Dtr April", "sister
         # Hope"), and a person noun or role before a name in brackets ("roommate (Summer)",
         # "A technician (Jordan) will visit"): the word is a name although it is a word.
-        cues = vocabulary("kinship") | COMPANIONS
+        cues = vocabulary("kinship") | COMPANIONS | CAPS_KIN | {"sons"}  # "Son Minh to drive"
         for k in range(len(words)):
             if keys[k] not in cues and keys[k] not in PERSON_NOUNS and \
                     keys[k] not in vocabulary("roles"):
