@@ -632,3 +632,25 @@ def test_age_and_sex_cut_apart_by_the_tokenizer_are_no_names():
 def test_letters_of_a_slashed_abbreviation_are_no_initials():
     assert marked("PT C/O DIZZINESS. CV: NO M/R/G. LUNGS: CTA B/L.", "C", "O", "G.", "B",
                   "L.") == []
+
+
+def test_a_patient_before_age_and_sex_and_a_clinician_in_capitals_are_names():
+    note = "HANDOFF\nBED 2 - TRAN, 54F, CELLULITIS\nSEEN BY SAOIRSE NP. CHARGE RN AWARE."
+    assert marked(note) == ["TRAN", "SAOIRSE"]
+    assert marked("Admitted, 54F, stable. Seen by Dr Okafor") == []  # a word is no name
+    # a signature after a dash at the very end of a note
+    assert marked("PT AWAKE, BG 38. D50 GIVEN - OK\nTHX -\nPRIYA") == []  # no dash glued
+    doc = NLP("NOW AWAKE. THX — Priya")
+    assert RegisterStage()([doc], [[]])[0] == []
+    doc = NLP("NOW AWAKE. THX —Priya")
+    assert [doc[s].text for s, _, _ in RegisterStage()([doc], [[]])[0]] == ["Priya"]
+
+
+def test_the_texts_own_evidence_takes_back_a_weak_ner_reading():
+    """A clinician before a credential whom the tagger read weakly and the NER as something
+    else stays a name: the credential shows it (:meth:`RegisterStage.names`)."""
+    words = words_of("PT WAS SEEN IN CLINIC BY SAOIRSE NP. COMPLAINING OF PAIN.")
+    k = words.index("SAOIRSE")
+    out = RegisterStage().apply(words, [(k, k + 1, "PERSON")], entities=[(k, k + 2, "ORG")],
+                                scores={k: 0.05})
+    assert [(s, e) for s, e, lab in out if lab == "PERSON"] == [(k, k + 1)]

@@ -405,6 +405,7 @@ class RegisterStage:
         entities = list(entities or ())
         drop: set[int] = set()
         unshown: set[int] = set()
+        weak: set[int] = set()
         if self.precision:
             drop = self.non_names(text, persons, scores, entities)
             persons -= drop
@@ -423,7 +424,8 @@ class RegisterStage:
                 persons -= self.entity_evidence(text, persons, entities)
             persons -= self.stray_lower(text, persons, scores)
         if self.recall:
-            added = self.names(text, persons) - drop
+            # the text's own evidence takes back what only the NER's weak reading dropped
+            added = self.names(text, persons) - (drop - weak)
             persons |= added
             # an unshown common word in capitals comes back at no other mention (AWARE)
             blocked = {k for k in unshown - added
@@ -1037,16 +1039,33 @@ class RegisterStage:
             if j is not None and _cued_name(words[j]) and (
                     not bracket or ((e := text.next(j)) is not None and words[e] == ")")):
                 out.add(j)
-        # A clinician before a credential: "— Price, PA-C", "Okafor, MD", "Lin RN".
+        # A clinician before a credential: "— Price, PA-C", "Okafor, MD", "Lin RN", and in
+        # a note in capitals "SEEN BY SAOIRSE NP" (a word no common-word list holds).
+        def named(j: int) -> bool:
+            return ok(words[j]) or (text.caps and _caps_word(words[j]) and
+                                    keys[j] not in common_words())
+
         for k, w in enumerate(words):
             if keys[k] in CREDENTIALS and w.isupper() and len(w) > 1:
                 p = text.prev(k)
                 if p is not None and words[p] == ",":
                     p = text.prev(p)
-                if p is not None and ok(words[p]):  # not "Pharmacy, PT"
+                if p is not None and named(p):  # not "Pharmacy, PT", "CHARGE RN"
                     run = [*text.cap_run_before(p, 1), p]
-                    out.update(j for j in run if ok(words[j]) and (
+                    out.update(j for j in run if named(j) and (
                         keys[j] not in common_words() or is_listed_name(keys[j])))
+        # A patient before an age and sex ("BED 2 - TRAN, 54F", "Halloran, 66M"), and a
+        # note's signature after a dash at its very end ("NOW AWAKE. -PRIYA").
+        for k, w in enumerate(words):
+            if _AGE_SEX.match(w) and (c := text.prev(k)) is not None and words[c] == ",":
+                run = [j for j in text.cap_run_before(c, 2) if named(j) and (
+                    keys[j] not in common_words() or is_listed_name(keys[j]))]
+                if run and run[-1] == text.prev(c):  # not "Admitted, 54F"
+                    out.update(run)
+        last = [k for k in range(len(words)) if _wordlike(words[k])][-1:]
+        if last and last[0] > 0 and words[last[0] - 1] in ("-", "—", "–") and \
+                text.glued_run(last[0] - 1, last[0]) and named(last[0]):
+            out.add(last[0])
         out.update(_caps_names(text))
         out.update(_addressed(text))
         out.update(_addressed_lower(text))
