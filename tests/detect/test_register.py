@@ -654,3 +654,13 @@ def test_the_texts_own_evidence_takes_back_a_weak_ner_reading():
     out = RegisterStage().apply(words, [(k, k + 1, "PERSON")], entities=[(k, k + 2, "ORG")],
                                 scores={k: 0.05})
     assert [(s, e) for s, e, lab in out if lab == "PERSON"] == [(k, k + 1)]
+
+
+def test_a_weak_reading_after_a_room_number_in_capitals_is_a_patient():
+    note = "CRITICAL LAB K 6.9 RM 407 BHATTACHARYA. BED 3 EMPTY. RM 12 NEEDS O2. READ BACK."
+    weak = {w: 0.15 for w in ("BHATTACHARYA", "EMPTY", "NEEDS")}
+    words = words_of(note)
+    spans = [(k, k + 1, "PERSON") for k, w in enumerate(words) if w in weak]
+    out = RegisterStage().apply(words, spans, scores={k: weak[words[k]] for k, _, _ in spans})
+    # a common word after the number stays a word ("BED 3 EMPTY", "RM 12 NEEDS")
+    assert [words[s] for s, _, lab in out if lab == "PERSON"] == ["BHATTACHARYA"]

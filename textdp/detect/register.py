@@ -188,6 +188,8 @@ _MODEL = re.compile(r"^(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z][A-Z0-9-]{1,8}$")
 _DASHES = re.compile(r"-{3,}|_{3,}|={3,}")
 _ADDRESS_PART = re.compile(r"[._\-+]")
 MAX_RUN = 3  # capitalised words taken before a role word or a street type
+#: Rooms and beds whose number a patient's name follows in a note ("RM 407 BHATTACHARYA").
+ROOM_WORDS = frozenset({"rm", "room", "bed", "bay", "cubicle", "cube"})
 #: Companions a name follows like kin's ("roommate Summer", "Dtr April"), besides the kinship
 #: words of ``vocabulary("kinship")``.
 COMPANIONS = frozenset({"dtr", "hubby", "roommate", "flatmate", "housemate", "friend",
@@ -797,7 +799,8 @@ class RegisterStage:
         :data:`WORD_NAME_FIRST_RANK`: ``RICE DIET`` is no name) or a cue. A word is shown as
         a name by such a list, by a cue right before it (a title, kinship word, person noun
         or credential: ``MRS. X``, ``HUSBAND X``, ``PT X``, ``RN X``; across one more listed
-        name: ``pt willow banks``), a listed name before it across ``and`` or a comma
+        name: ``pt willow banks``; a room or bed number for a word that is no common word:
+        ``RM 407 BHATTACHARYA``), a listed name before it across ``and`` or a comma
         (``MEI AND JING``), a credential or a verb of :data:`AFTER_NAME` after it
         (``MARCUS RN``, ``OKONJO, MD``, ``SKY KAUR CALLED``) or a possessive
         (``GASCOIGNE'S``), or a mail field (``To: X``); the listed words of a cued run stay
@@ -843,6 +846,13 @@ class RegisterStage:
                 p = text.prev(p)  # "pt willow banks": two listed names after the cue
             return p is not None and keys[p] in cues
 
+        def placed(k: int) -> bool:  # "RM 407 BHATTACHARYA", "BED 2 - TRAN": a patient
+            p = text.prev(k)
+            if p is not None and words[p] in ("-", ":"):
+                p = text.prev(p)
+            q = text.prev(p) if p is not None and words[p].isdigit() else None
+            return q is not None and keys[q] in ROOM_WORDS and keys[k] not in common
+
         def cue_after(k: int) -> bool:  # "MARCUS RN", "OKONJO, MD", "SKY KAUR CALLED"
             n = text.next(k)
             if n is not None and keys[n] in AFTER_NAME:
@@ -857,12 +867,13 @@ class RegisterStage:
             if not toks or _handle(text, toks[0]):
                 continue
             nxt = text.next(toks[-1])
-            cued = cue_before(toks[0]) or cue_after(toks[-1])
+            cued = cue_before(toks[0]) or cue_after(toks[-1]) or placed(toks[0])
             shown = cued or any(k in listed for k in toks) or \
                 (nxt is not None and words[nxt].casefold() in POSSESSIVES)
             for k in toks:
                 if not words[k].isalpha() or k in listed or keys[k] in cues or \
-                        cue_before(k) or cue_after(k) or (cued and is_listed_name(keys[k])):
+                        cue_before(k) or cue_after(k) or placed(k) or \
+                        (cued and is_listed_name(keys[k])):
                     continue  # a name, a cue, the word after a cue or before a credential,
                     # a listed name in a cued run ("pt willow banks", "PT MATEO HALL")
                 weak = scores.get(k, 1.0) < sure
