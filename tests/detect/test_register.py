@@ -664,3 +664,18 @@ def test_a_weak_reading_after_a_room_number_in_capitals_is_a_patient():
     out = RegisterStage().apply(words, spans, scores={k: weak[words[k]] for k, _, _ in spans})
     # a common word after the number stays a word ("BED 3 EMPTY", "RM 12 NEEDS")
     assert [words[s] for s, _, lab in out if lab == "PERSON"] == ["BHATTACHARYA"]
+
+
+def test_a_weak_reading_opening_a_bullet_beside_bullets_of_names_is_a_patient():
+    note = "HANDOFF:\n- BIANCHI NEEDS INSULIN\n- ODUYA NPO AFTER MN\n- REYES D/C IN AM"
+    words = words_of(note)
+    weak = {"BIANCHI": 0.42, "ODUYA": 0.13, "REYES": 0.65}
+    spans = [(k, k + 1, "PERSON") for k, w in enumerate(words) if w in weak]
+    scores = {k: weak[words[k]] for k, _, _ in spans}
+    out = RegisterStage().apply(words, spans, scores=scores)
+    assert [words[s] for s, _, lab in out if lab == "PERSON"] == ["BIANCHI", "ODUYA", "REYES"]
+    # one bullet of a listed name is no list of patients
+    lone = words_of("TODO:\n- ODUYA NPO AFTER MN\n- REYES D/C IN AM\n- CALL PHARMACY")
+    spans = [(k, k + 1, "PERSON") for k, w in enumerate(lone) if w in weak]
+    out = RegisterStage().apply(lone, spans, scores={k: weak[lone[k]] for k, _, _ in spans})
+    assert [lone[s] for s, _, lab in out if lab == "PERSON"] == ["REYES"]

@@ -188,6 +188,8 @@ _MODEL = re.compile(r"^(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z][A-Z0-9-]{1,8}$")
 _DASHES = re.compile(r"-{3,}|_{3,}|={3,}")
 _ADDRESS_PART = re.compile(r"[._\-+]")
 MAX_RUN = 3  # capitalised words taken before a role word or a street type
+#: List bullets at the start of a line.
+BULLETS = frozenset({"-", "*", "•", "–", "—", "·"})
 #: Rooms and beds whose number a patient's name follows in a note ("RM 407 BHATTACHARYA").
 ROOM_WORDS = frozenset({"rm", "room", "bed", "bay", "cubicle", "cube"})
 #: Companions a name follows like kin's ("roommate Summer", "Dtr April"), besides the kinship
@@ -799,8 +801,9 @@ class RegisterStage:
         :data:`WORD_NAME_FIRST_RANK`: ``RICE DIET`` is no name) or a cue. A word is shown as
         a name by such a list, by a cue right before it (a title, kinship word, person noun
         or credential: ``MRS. X``, ``HUSBAND X``, ``PT X``, ``RN X``; across one more listed
-        name: ``pt willow banks``; a room or bed number for a word that is no common word:
-        ``RM 407 BHATTACHARYA``), a listed name before it across ``and`` or a comma
+        name: ``pt willow banks``; for a word that is no common word a room or bed number,
+        ``RM 407 BHATTACHARYA``, or a bullet where two other bullets open with listed names,
+        ``- ODUYA NPO`` beside ``- BIANCHI …`` and ``- REYES …``), a listed name before it across ``and`` or a comma
         (``MEI AND JING``), a credential or a verb of :data:`AFTER_NAME` after it
         (``MARCUS RN``, ``OKONJO, MD``, ``SKY KAUR CALLED``) or a possessive
         (``GASCOIGNE'S``), or a mail field (``To: X``); the listed words of a cued run stay
@@ -853,6 +856,16 @@ class RegisterStage:
             q = text.prev(p) if p is not None and words[p].isdigit() else None
             return q is not None and keys[q] in ROOM_WORDS and keys[k] not in common
 
+        # Bullets that open with a listed name ("- BIANCHI NEEDS …", "- REYES D/C"): a
+        # handoff's list of patients, whose other bullets open with names too ("- ODUYA").
+        bullets = {ln: toks[1] for ln, toks in text.lines.items()
+                   if len(toks) > 1 and words[toks[0]] in BULLETS}
+        named_bullets = sum(k in listed for k in bullets.values())
+
+        def slot(k: int) -> bool:
+            return bullets.get(text.line[k]) == k and keys[k] not in common and \
+                named_bullets - (k in listed) >= 2
+
         def cue_after(k: int) -> bool:  # "MARCUS RN", "OKONJO, MD", "SKY KAUR CALLED"
             n = text.next(k)
             if n is not None and keys[n] in AFTER_NAME:
@@ -867,12 +880,13 @@ class RegisterStage:
             if not toks or _handle(text, toks[0]):
                 continue
             nxt = text.next(toks[-1])
-            cued = cue_before(toks[0]) or cue_after(toks[-1]) or placed(toks[0])
+            cued = cue_before(toks[0]) or cue_after(toks[-1]) or placed(toks[0]) or \
+                slot(toks[0])
             shown = cued or any(k in listed for k in toks) or \
                 (nxt is not None and words[nxt].casefold() in POSSESSIVES)
             for k in toks:
                 if not words[k].isalpha() or k in listed or keys[k] in cues or \
-                        cue_before(k) or cue_after(k) or placed(k) or \
+                        cue_before(k) or cue_after(k) or placed(k) or slot(k) or \
                         (cued and is_listed_name(keys[k])):
                     continue  # a name, a cue, the word after a cue or before a credential,
                     # a listed name in a cued run ("pt willow banks", "PT MATEO HALL")
