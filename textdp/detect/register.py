@@ -803,14 +803,14 @@ class RegisterStage:
         or credential: ``MRS. X``, ``HUSBAND X``, ``PT X``, ``RN X``; across one more listed
         name: ``pt willow banks``; for a word that is no common word a room or bed number,
         ``RM 407 BHATTACHARYA``, or a bullet where two other bullets open with listed names,
-        ``- ODUYA NPO`` beside ``- BIANCHI …`` and ``- REYES …``), a listed name before it across ``and`` or a comma
-        (``MEI AND JING``), a credential or a verb of :data:`AFTER_NAME` after it
-        (``MARCUS RN``, ``OKONJO, MD``, ``SKY KAUR CALLED``) or a possessive
-        (``GASCOIGNE'S``), or a mail field (``To: X``); the listed words of a cued run stay
-        with it, and in a shown run so do the other words but common ones in capitals. The
-        words found here are not dropped for good: the contexts of step 2 may take them back,
-        and every other mention of a name comes back with it (step 3) but for a common word
-        in capitals (``AWARE``)."""
+        ``- ODUYA NPO`` beside ``- BIANCHI …`` and ``- REYES …``), a listed name before it
+        across ``and`` or a comma (``MEI AND JING``), a credential or a verb of
+        :data:`AFTER_NAME` after it (``MARCUS RN``, ``OKONJO, MD``, ``SKY KAUR CALLED``) or a
+        possessive (``GASCOIGNE'S``), or a mail field (``To: X``); the listed words of a cued
+        run stay with it, and in a shown run so do the other words but common ones in
+        capitals. The words found here are not dropped for good: the contexts of step 2 may
+        take them back, and every other mention of a name comes back with it (step 3) but for
+        a common word in capitals (``AWARE``)."""
         if not persons:
             return set()
         caps = text.caps
