@@ -679,3 +679,19 @@ def test_a_weak_reading_opening_a_bullet_beside_bullets_of_names_is_a_patient():
     spans = [(k, k + 1, "PERSON") for k, w in enumerate(lone) if w in weak]
     out = RegisterStage().apply(lone, spans, scores={k: weak[lone[k]] for k, _, _ in spans})
     assert [lone[s] for s, _, lab in out if lab == "PERSON"] == ["REYES"]
+
+
+def test_a_weak_run_after_a_determiner_in_a_mail_and_a_product_field_are_no_names():
+    mail = "Hello Ann,\nThanks! Your Kindle Paperwhite will arrive Thursday.\nBest,\nSam Lee"
+    words = words_of(mail)
+    read = {"Ann": 0.9, "Kindle": 0.12, "Paperwhite": 0.03, "Sam": 0.99, "Lee": 0.99}
+    spans = [(k, k + 1, "PERSON") for k, w in enumerate(words) if w in read]
+    out = RegisterStage().apply(words, spans, scores={k: read[words[k]] for k, _, _ in spans})
+    assert [words[s] for s, _, lab in out if lab == "PERSON"] == ["Ann", "Sam", "Lee"]
+    # a strong reading after a determiner stays a name ("send the Smith file")
+    words = words_of("Hi Jo,\nPlease send the Smith file today.\nThanks,\nKate")
+    k = words.index("Smith")
+    out = RegisterStage().apply(words, [(k, k + 1, "PERSON")], scores={k: 0.74})
+    assert (k, k + 1, "PERSON") in out
+    assert marked("Customer: Bart Finch\nProduct: Sonos Arc", "Bart", "Finch", "Sonos",
+                  "Arc") == ["Bart", "Finch"]

@@ -144,7 +144,11 @@ SIGN_OFF_TAILS = frozenset({"regards", "wishes", "thanks"})
 HONORIFICS = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "lord",
                         "lady", "rev", "reverend", "professor", "doctor"})
 # Fields whose value is never a name ("Importance: High").
-VALUE_FIELDS = frozenset({"importance", "priority", "sensitivity", "x-priority"})
+VALUE_FIELDS = frozenset({"importance", "priority", "sensitivity", "x-priority", "product",
+                          "item", "model", "device", "sku"})
+#: Determiners before a product in a mail ("your Kindle Paperwhite", "the Bose QuietComfort").
+DETERMINERS = frozenset({"the", "a", "an", "your", "my", "our", "their", "his", "her", "this",
+                         "that", "new"})
 # Prepositions before a street name ("at Mill Lane"); not "to" or "from", which precede
 # persons as often ("a letter from Gary Lane").
 STREET_PREPOSITIONS = frozenset({"at", "on", "off", "along", "near", "via", "down", "up",
@@ -637,7 +641,17 @@ class RegisterStage:
                 if nl and any(_has_digit(words[j]) for j in nl):
                     out.update(j for j in nl if _capitalised(words[j]) and not
                                _has_digit(words[j]))
-        # Values of fields that never hold a name ("Importance: High").
+        # Products in a mail: a run read weakly right after a determiner ("Your Kindle
+        # Paperwhite will arrive", "I returned the Bose QuietComfort headphones"): a listed
+        # surname that is also a brand keeps the run from the mail's weak-reading rule.
+        if scores and _mail(text):
+            for a, b in runs(persons):
+                toks = [k for k in range(a, b) if _wordlike(words[k])]
+                p = text.prev(a)
+                if toks and p is not None and keys[p] in DETERMINERS and all(
+                        k in scores and scores[k] < DOC_WEAK_SCORE for k in toks):
+                    out.update(toks)
+        # Values of fields that never hold a name ("Importance: High", "Product: Sonos Arc").
         for k in range(len(words)):
             if keys[k] in VALUE_FIELDS and text.next(k) is not None and \
                     words[text.next(k)] == ":":  # type: ignore[index]
