@@ -658,40 +658,25 @@ def test_the_texts_own_evidence_takes_back_a_weak_ner_reading():
 
 def test_a_weak_reading_after_a_room_number_in_capitals_is_a_patient():
     note = "CRITICAL LAB K 6.9 RM 407 BHATTACHARYA. BED 3 EMPTY. RM 12 NEEDS O2. READ BACK."
-    weak = {w: 0.15 for w in ("BHATTACHARYA", "EMPTY", "NEEDS")}
-    words = words_of(note)
-    spans = [(k, k + 1, "PERSON") for k, w in enumerate(words) if w in weak]
-    out = RegisterStage().apply(words, spans, scores={k: weak[words[k]] for k, _, _ in spans})
     # a common word after the number stays a word ("BED 3 EMPTY", "RM 12 NEEDS")
-    assert [words[s] for s, _, lab in out if lab == "PERSON"] == ["BHATTACHARYA"]
+    assert weak(note, {"BHATTACHARYA": 0.15, "EMPTY": 0.15, "NEEDS": 0.15}) == ["BHATTACHARYA"]
 
 
 def test_a_weak_reading_opening_a_bullet_beside_bullets_of_names_is_a_patient():
+    read = {"BIANCHI": 0.42, "ODUYA": 0.13, "REYES": 0.65}
     note = "HANDOFF:\n- BIANCHI NEEDS INSULIN\n- ODUYA NPO AFTER MN\n- REYES D/C IN AM"
-    words = words_of(note)
-    weak = {"BIANCHI": 0.42, "ODUYA": 0.13, "REYES": 0.65}
-    spans = [(k, k + 1, "PERSON") for k, w in enumerate(words) if w in weak]
-    scores = {k: weak[words[k]] for k, _, _ in spans}
-    out = RegisterStage().apply(words, spans, scores=scores)
-    assert [words[s] for s, _, lab in out if lab == "PERSON"] == ["BIANCHI", "ODUYA", "REYES"]
+    assert weak(note, read) == ["BIANCHI", "ODUYA", "REYES"]
     # one bullet of a listed name is no list of patients
-    lone = words_of("TODO:\n- ODUYA NPO AFTER MN\n- REYES D/C IN AM\n- CALL PHARMACY")
-    spans = [(k, k + 1, "PERSON") for k, w in enumerate(lone) if w in weak]
-    out = RegisterStage().apply(lone, spans, scores={k: weak[lone[k]] for k, _, _ in spans})
-    assert [lone[s] for s, _, lab in out if lab == "PERSON"] == ["REYES"]
+    assert weak("TODO:\n- ODUYA NPO AFTER MN\n- REYES D/C IN AM\n- CALL PHARMACY", read) == \
+        ["REYES"]
 
 
 def test_a_weak_run_after_a_determiner_in_a_mail_and_a_product_field_are_no_names():
     mail = "Hello Ann,\nThanks! Your Kindle Paperwhite will arrive Thursday.\nBest,\nSam Lee"
-    words = words_of(mail)
     read = {"Ann": 0.9, "Kindle": 0.12, "Paperwhite": 0.03, "Sam": 0.99, "Lee": 0.99}
-    spans = [(k, k + 1, "PERSON") for k, w in enumerate(words) if w in read]
-    out = RegisterStage().apply(words, spans, scores={k: read[words[k]] for k, _, _ in spans})
-    assert [words[s] for s, _, lab in out if lab == "PERSON"] == ["Ann", "Sam", "Lee"]
+    assert weak(mail, read) == ["Ann", "Sam", "Lee"]
     # a strong reading after a determiner stays a name ("send the Smith file")
-    words = words_of("Hi Jo,\nPlease send the Smith file today.\nThanks,\nKate")
-    k = words.index("Smith")
-    out = RegisterStage().apply(words, [(k, k + 1, "PERSON")], scores={k: 0.74})
-    assert (k, k + 1, "PERSON") in out
+    assert "Smith" in weak("Hi Jo,\nPlease send the Smith file today.\nThanks,\nKate",
+                           {"Smith": 0.74})
     assert marked("Customer: Bart Finch\nProduct: Sonos Arc", "Bart", "Finch", "Sonos",
                   "Arc") == ["Bart", "Finch"]
