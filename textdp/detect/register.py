@@ -369,13 +369,14 @@ class RegisterStage:
         of the person tokens only scored members found (:func:`~textdp.detect.ensemble.
         member_scores`); where one is weak, the pipeline's NER is asked about that doc."""
         docs = list(docs)
-        words = [[t.text for t in doc] for doc in docs]
+        # one pass over each doc's tokens: the words, and which are glued to the next
+        read = [[(t.text, not t.whitespace_) for t in doc] for doc in docs]
+        words = [[w for w, _ in toks] for toks in read]
         from textdp.detect.places import word_test
 
         is_word = word_test(docs[0].vocab) if docs else None
         # read once, for the NER question and the rules
-        texts = [_Text(ws, is_word, [not t.whitespace_ for t in doc])
-                 for ws, doc in zip(words, docs)]
+        texts = [_Text(ws, is_word, [g for _, g in toks]) for ws, toks in zip(words, read)]
         if scores is None:
             scores = [None] * len(docs)
         ask = [i for i in range(len(docs)) if self.precision and (
@@ -495,8 +496,7 @@ class RegisterStage:
                 # brands are surnames too ("Evra can cope with Anfield abuse")
                 out.add(k)
             elif (kk in PERSON_NOUNS or kk in COMPANIONS or (
-                    w.islower() and (kk in kinship or kk in CAPS_KIN or kk == "sons"))) and \
-                    not _inside_name(text, k, persons):
+                    w.islower() and kk in kin_words())) and not _inside_name(text, k, persons):
                 out.add(k)  # "cust Faith Adeleke", "Agent (Imani)", "per son Xu Jian"
             elif kk in clinical or kk in STOP_WORDS or (
                     # an interjection that is also a name only in lower case ("ty", "Ty")
@@ -516,9 +516,10 @@ class RegisterStage:
                     (kk in TIME_WORDS and w.islower()) or _AGE_SEX.match(w) or \
                     (kk in SIGN_OFF_HEADS and key(nw) in SIGN_OFF_TAILS):  # "Kind regards"
                 out.add(k)
-            elif len(w) == 2 and w[0].isupper() and w[1] == "." and text.clinical and \
-                    nxt is not None and words[nxt][:1].islower():
-                out.add(k)  # "H. pylori", "C. diff": in a note the genus, not an initial
+            elif len(w) == 2 and w[0].isupper() and w[1] == "." and (_slashed(words, k) or (
+                    text.clinical and nxt is not None and words[nxt][:1].islower())):
+                # "M/R/G.", "B/L."; "H. pylori", "C. diff": in a note the genus, no initial
+                out.add(k)
             elif len(w) == 1 and w.isupper():
                 p = text.prev(k)
                 # "34 M", "L knee": a lone capital after a number or before a lower-case
@@ -531,8 +532,6 @@ class RegisterStage:
                         (nw == "-" and nxt is not None and nxt == k + 1) or \
                         _slashed(words, k):
                     out.add(k)  # "X-ray"; "C/O", "B/L", "M/R/G": letters of an abbreviation
-            elif len(w) == 2 and w[0].isupper() and w[1] == "." and _slashed(words, k):
-                out.add(k)  # "M/R/G.", "B/L."
             elif kk in address and (_has_digit(nw) or key(nw) in address):
                 out.add(k)
         # Quoted-reply and forward markers: the marker words of a line of dashes, and a
@@ -1064,7 +1063,7 @@ class RegisterStage:
         # A kin or companion before a name ("Husband Will asked", "Dtr April", "sister
         # Hope"), and a person noun or role before a name in brackets ("roommate (Summer)",
         # "A technician (Jordan) will visit"): the word is a name although it is a word.
-        cues = vocabulary("kinship") | COMPANIONS | CAPS_KIN | {"sons"}  # "Son Minh to drive"
+        cues = kin_words() | COMPANIONS
         for k in range(len(words)):
             if keys[k] not in cues and keys[k] not in PERSON_NOUNS and \
                     keys[k] not in vocabulary("roles"):
@@ -1101,10 +1100,10 @@ class RegisterStage:
                     keys[j] not in common_words() or is_listed_name(keys[j]))]
                 if run and run[-1] == text.prev(c):  # not "Admitted, 54F"
                     out.update(run)
-        last = [k for k in range(len(words)) if _wordlike(words[k])][-1:]
-        if last and last[0] > 0 and words[last[0] - 1] in ("-", "—", "–") and \
-                text.glued_run(last[0] - 1, last[0]) and named(last[0]):
-            out.add(last[0])
+        last = next((k for k in range(len(words) - 1, -1, -1) if _wordlike(words[k])), 0)
+        if last > 0 and words[last - 1] in ("-", "—", "–") and \
+                text.glued_run(last - 1, last) and named(last):
+            out.add(last)
         out.update(_caps_names(text))
         out.update(_addressed(text))
         out.update(_addressed_lower(text))
@@ -1307,6 +1306,13 @@ def _dated(text: _Text, k: int) -> bool:
     p, n = text.prev(k), text.next(k)
     return (p is not None and (text.keys[p] in _MONTH_BEFORE or _has_digit(text.words[p]))) \
         or (n is not None and _has_digit(text.words[n]))
+
+
+@functools.cache
+def kin_words() -> frozenset[str]:
+    """Kin a name follows (``Husband Will``, ``per son Xu Jian``): the kinship list, and
+    ``son``/``sons``, which it leaves out as names too (:data:`CAPS_KIN`)."""
+    return vocabulary("kinship") | CAPS_KIN | {"sons"}
 
 
 def _slashed(words: Sequence[str], k: int) -> bool:

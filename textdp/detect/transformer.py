@@ -546,7 +546,9 @@ class TransformerNameDetector:
                                      device=self.device)
         out = []
         for doc, ws, idx, (p, b) in zip(docs, words, index, probs):
-            starts = [sentence_start(doc, i) for i in idx]
+            # only a Title-case word asks whether it opens a sentence (_thresholds)
+            starts = [w[:1].isupper() and w[1:].islower() and sentence_start(doc, i)
+                      for w, i in zip(ws, idx)]
             out.append([Finding(idx[s], idx[e - 1] + 1, "PERSON", "minilm",
                                 round(float(p[s:e].max()), 4))
                         for s, e in spans_of(p, b, self._thresholds(doc.vocab, ws, starts))])
