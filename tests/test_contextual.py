@@ -84,13 +84,13 @@ def test_bfloat16_vectors_are_float32_vectors_to_within_its_rounding(minilm, nlp
 
 
 def test_precision_auto_follows_the_device_and_the_measurement(monkeypatch):
-    import textdp.contextual as contextual_module
+    import textdp.precision as precision_module
 
     encoder = ContextualEncoder()
     assert encoder.precision == "auto" and "precision='auto'" in repr(encoder)
-    monkeypatch.setattr(contextual_module, "bf16_matmul_fast", lambda: True)
+    monkeypatch.setattr(precision_module, "bf16_matmul_fast", lambda: True)
     assert encoder.compute_dtype() == torch.bfloat16
-    monkeypatch.setattr(contextual_module, "bf16_matmul_fast", lambda: False)
+    monkeypatch.setattr(precision_module, "bf16_matmul_fast", lambda: False)
     assert encoder.compute_dtype() == torch.float32
     assert encoder.compute_dtype("bfloat16") == torch.bfloat16
     assert ContextualEncoder(precision="float32").compute_dtype() == torch.float32

@@ -25,13 +25,14 @@ from typing import Any, Literal, get_args
 
 from textdp.budget import BUDGET_POLICIES
 from textdp.calibration import check_auto
-from textdp.contextual import DEFAULT_LAYER, PRECISIONS
+from textdp.contextual import DEFAULT_LAYER
 from textdp.defaults import DEFAULT_CONTEXTUAL_EPSILON, DEFAULT_EPSILON, default_epsilon
 from textdp.detect.pii import check_region
 from textdp.detect.spec import parse_detector_spec
 from textdp.index import BACKENDS
 from textdp.keyed_sources import resolve_key
 from textdp.mechanisms import Mechanism, create_mechanism, registry
+from textdp.precision import PRECISIONS
 from textdp.quasi import DEFAULT_EPSILON_AGE, DEFAULT_EPSILON_DATE
 from textdp.replacement import CONSISTENCY, NAME_ORIGINS, REPLACEMENTS, check_replace
 from textdp.settings import choices_of, front_end_default, setting, settings_of, value_type

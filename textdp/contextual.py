@@ -46,13 +46,12 @@ import numpy as np
 import torch
 
 from textdp.devices import resolve_device
-from textdp.index import bf16_matmul_fast
 from textdp.model_packages import quiet_transformers
+from textdp.precision import check_precision, compute_dtype
 from textdp.tables import is_real_word
 from textdp.validation import check_positive_int
 
 DEFAULT_LAYER = 1
-PRECISIONS = ("auto", "float32", "bfloat16", "float16")
 # Padded positions per forward pass (rows × longest row): bounds activation memory (attention
 # is rows × heads × length²) while keeping the matrices large enough to run efficiently.
 DEFAULT_BATCH_TOKENS = 16_384
@@ -224,14 +223,9 @@ class ContextualEncoder:
         return lowercases(self.tokenizer)
 
     def compute_dtype(self, precision: str | None = None) -> torch.dtype:
-        """The autocast type of a forward pass in ``precision`` (default: the encoder's)."""
-        precision = check_precision(precision or self.precision, self.device)
-        if precision == "auto":
-            if self.device.type == "cuda":
-                return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
-            return torch.bfloat16 if self.device.type == "cpu" and bf16_matmul_fast() \
-                else torch.float32
-        return getattr(torch, precision)
+        """The autocast type of a forward pass in ``precision`` (default: the encoder's;
+        :func:`textdp.precision.compute_dtype`)."""
+        return compute_dtype(precision or self.precision, self.device)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle the settings only; the model reloads in the receiving process."""
@@ -333,16 +327,6 @@ class ContextualEncoder:
         col = np.concatenate(cols)
         shift = base[sample[row]]
         return torch.cat(vecs), offsets[row, col, 0] + shift, offsets[row, col, 1] + shift
-
-
-def check_precision(precision: Any, device: torch.device) -> str:
-    """``precision`` if it is one of :data:`PRECISIONS` and runs on ``device``."""
-    if precision not in PRECISIONS:
-        raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
-    if precision == "float16" and device.type != "cuda":
-        raise ValueError("precision='float16' runs on a GPU only; use 'bfloat16' or 'auto' on "
-                         "CPU")
-    return str(precision)
 
 
 @functools.lru_cache(maxsize=4)
