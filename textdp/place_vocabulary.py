@@ -8,9 +8,10 @@ the public gazetteer ``textdp/data/places.tsv`` (GeoNames, CC BY 4.0: every coun
 cities of 100,000 people or more; ``textdp/data/LICENSE_places.md``, built by
 ``scripts/build_places.py``).
 
-The kind of a target (:func:`place_kind`) is read from the gazetteer alone: ``"country"`` for
-a country's name, ``"city"`` for a city's, ``"place"`` (any place of the vocabulary) for a
-name the gazetteer does not hold ("the Alps", "Heathrow"). It is released without noise,
+The kind of a target (:func:`place_kind`) is read from the public lists alone: ``"country"``
+for a country's name, ``"city"`` for a city's or a town's (the detectors' lookup of places of
+5,000 people or more), ``"place"`` (any place of the vocabulary) for a name neither holds
+("the Alps", "Heathrow"). It is released without noise,
 like a name's kind: the guarantee holds between places of the same kind. Two mentions are
 the same place when their :func:`place_key` agrees.
 
@@ -59,8 +60,8 @@ GUARANTEE_PLACES = ("places: the mechanism's draw on the place's vector (the mea
                     "places of the same kind, ε per unit of distance, one draw (ε) per "
                     "distinct place of a text")
 #: What ``holds_between`` adds when places are targets (with ``replace="name"``).
-HOLDS_BETWEEN_PLACES = ("; for places, the same kind of each place (country, city, or other: "
-                        "by the public gazetteer) and which mentions share a place")
+HOLDS_BETWEEN_PLACES = ("; for places, the same kind of each place (country, city or town, or "
+                        "other: by the public gazetteers) and which mentions share a place")
 
 
 def targeted_places(targets: object) -> tuple[str, ...]:
@@ -107,10 +108,23 @@ def gazetteer() -> dict[str, str]:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _towns() -> frozenset[str]:
+    """:func:`place_key` of the towns of the detectors' lookup (GeoNames' places of 5,000
+    people or more, :func:`textdp.detect.places.lookup_names`)."""
+    from textdp.detect.places import lookup_names
+
+    return frozenset(place_key(name) for name, kind in lookup_names().items()
+                     if kind == "town")
+
+
 def place_kind(text: str) -> str:
-    """The kind of a place target: ``"country"`` or ``"city"`` from the gazetteer, else
-    ``"place"`` (any place of the vocabulary)."""
-    return gazetteer().get(place_key(text), "place")
+    """The kind of a place target: ``"country"`` or ``"city"`` from the gazetteer, ``"city"``
+    for a town of the detectors' lookup too (a town drew among every place, countries
+    included: "Edenbridge, Kent" became "Malaysia, …"), else ``"place"`` (any place of
+    the vocabulary)."""
+    key = place_key(text)
+    return gazetteer().get(key) or ("city" if key in _towns() else "place")
 
 
 @dataclass(frozen=True)

@@ -39,11 +39,32 @@ def _listed(docs):
 def test_place_spans_join_off_the_detectors_persons():
     union = EntityUnion(_inner, ["GPE"], ner=_ner, gazetteer=_listed)
     # "Jordan" inside a person the detector found stays a name; ORG and LOC are not wanted;
-    # the lookup adds only what overlaps neither a person nor a place of the NER.
-    assert union([_doc()]) == [[(0, 2, "PERSON"), (3, 5, "GPE"), (9, 11, "GPE")]]
+    # the lookup adds what overlaps no person, and a name overlapping a place of the NER
+    # makes one place with it ("South East" + "East London": "South East London").
+    assert union([_doc()]) == [[(0, 2, "PERSON"), (3, 6, "GPE"), (9, 11, "GPE")]]
     found = union.findings([_doc()])[0]
     assert [(f.start, f.end, f.label, f.detector) for f in found if f.label == "GPE"] == \
-        [(3, 5, "GPE", "spacy"), (9, 11, "GPE", "gazetteer")]
+        [(3, 6, "GPE", "spacy"), (9, 11, "GPE", "gazetteer")]
+
+
+def test_every_mention_of_a_place_is_one(nlp):
+    """A place read in one mention is read in every other one of the doc, also where the
+    lookup alone would leave it (beside a word the detector took for a person)."""
+    doc = nlp.make_doc("Edenbridge Job : Dressage Groom : Edenbridge , Kent # Edenbridge")
+
+    def inner(docs):  # "Job" taken for a person
+        return [[(1, 2, "PERSON")] for _ in docs]
+
+    union = EntityUnion(inner, ["GPE"], ner=lambda docs: [[] for _ in docs])
+    spans = union([doc])[0]
+    assert [(doc[s:e].text, s, lab) for s, e, lab in spans] == [
+        ("Edenbridge", 0, "GPE"), ("Job", 1, "PERSON"), ("Edenbridge", 6, "GPE"),
+        ("Kent", 8, "GPE"), ("Edenbridge", 10, "GPE")]
+    # a mention inside a person stays the person's
+    doc = nlp.make_doc("Paris Hilton flew to Paris .")
+    union = EntityUnion(lambda docs: [[(0, 2, "PERSON")]], ["GPE"],
+                        ner=lambda docs: [[(4, 5, "GPE")]])
+    assert union([doc])[0] == [(0, 2, "PERSON"), (4, 5, "GPE")]
 
 
 def test_a_sure_place_takes_a_persons_tokens_and_a_longer_name_the_ners():
@@ -99,6 +120,12 @@ def nlp():
     ("Oh my God, thank GOD.", []),  # Göd, a town: towns are not folded
     ("New jobs #Dudley, moving to Edenbridge.", ["Dudley", "Edenbridge"]),  # '#' a cue; a town
     ("Dudley called about the jobs.", []),  # a first name without a cue
+    ("forecast at 07:01 in # cheadle for next 12 hours", ["cheadle"]),  # a town after a cue
+    ("Dressage Groom : Edenbridge , Kent - Jobs", ["Edenbridge", "Kent"]),  # after a place
+    ("Kent called , Edenbridge office", ["Edenbridge"]),  # a first name before a comma
+    ("went to # reading and to # bath", []),  # words in lower case stay words
+    ("Expense Manager # Jobs # PottersBar", ["PottersBar"]),  # a camel-case hashtag
+    ("# TheBestDay # PotterBar", []),
     # negative controls: words, months, first names and run-together words
     ("Reading is fun and the weather was Nice.", []),
     ("I was reading in March about a lot of things.", []),

@@ -16,6 +16,7 @@ from textdp.detect.transformer import (
     PieceTokenizer,
     TransformerNameDetector,
     _batches,
+    _trim_letterless,
     encode_batch,
     encode_windows,
     load_config,
@@ -241,6 +242,18 @@ def test_sorted_deduplicated_batches_give_each_windows_own_reading():
         assert (batched[i][0] == batched[i + repeats][0]).all()
     obama = texts[-1].index("Obama")
     assert batched[-1][0][obama] > 0.5 and batched[-1][0][:len(filler)].max() < 0.5
+
+
+def test_spans_hold_no_letterless_word_at_their_ends(detector, nlp):
+    """Punctuation the recall-first threshold reads beside a name is no part of it (a
+    person's ":" or "#" kept the place beside it from being read); inside a name it stays."""
+    words = ["#", ":", "Jean", "-", "Pierre", ":", "x"]
+    assert _trim_letterless(words, 0, 5) == (2, 5) and _trim_letterless(words, 2, 6) == (2, 5)
+    assert _trim_letterless(words, 0, 2) == (2, 2)
+    doc = nlp.make_doc("Edenbridge Job : Dressage Groom : Edenbridge , Kent - Jobs # Edenbridge")
+    spans = detector([doc])[0]
+    assert spans and all(any(c.isalpha() for c in doc[k].text)
+                         for s, e, _ in spans for k in (s, e - 1))
 
 
 def test_bad_arguments_fail_before_reading(tmp_path):

@@ -29,6 +29,7 @@ from typing import Any
 
 from textdp.detect.base import Finding, Span, find, merge_spans
 from textdp.detect.dates import MONTHS, WEEKDAYS
+from textdp.detect.handles import split_camel
 from textdp.detect.spacy_ner import SpacyNERDetector
 
 #: spaCy's (OntoNotes) place labels: countries, cities and states (GPE); other locations
@@ -89,14 +90,15 @@ def _parts(name: str) -> list[str]:
 
 
 @functools.lru_cache(maxsize=1)
-def _lookup_keys() -> tuple[dict[str, str], dict[str, str]]:
-    """``(upper case, lower case)`` forms of the names → the name (names as written are the
-    keys of :func:`lookup_names`); the lower-case form only for countries, states and
-    cities."""
+def _lookup_keys() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """``(upper case, lower case, towns in lower case)`` forms of the names → the name
+    (names as written are the keys of :func:`lookup_names`); the lower-case form of
+    countries, states and cities, and of towns apart."""
     names = lookup_names()
     upper = {name.upper(): name for name in names}
     lower = {name.lower(): name for name, kind in names.items() if kind != "town"}
-    return upper, lower
+    towns = {name.lower(): name for name, kind in names.items() if kind == "town"}
+    return upper, lower, towns
 
 
 def listed_kind(word: str) -> str | None:
@@ -106,7 +108,7 @@ def listed_kind(word: str) -> str | None:
     if not word[:1].isupper() or word.casefold() in CALENDAR:
         return None
     names = lookup_names()
-    upper, _ = _lookup_keys()
+    upper = _lookup_keys()[0]
     name = word if word in names else (
         upper.get(word) if len(word) > 2 and word.isupper() else None)
     return None if name is None else names[name]
@@ -119,14 +121,17 @@ class GazetteerPlaces:
     between its tokens) is a name as written ("Wuppertal", "St. Louis", "Winston-Salem"); in
     capitals where every token is upper case (a note in capitals); or in lower case for a
     country, US state or city of four letters or more none of whose words is ambiguous
-    (below), as chats and tweets write them ("moving to london"). The longest match wins.
+    (below), as chats and tweets write them ("moving to london"), and a town too after a word of
+    :data:`PLACE_CUES` ("# cheadle"); after a ``#``, a name run together in camel case
+    ("# PottersBar"). The longest match wins.
     Month and weekday names never match ("March" is a town); countries and US states match
     anywhere else. A city whose every word is a word of the doc's language in lower case too
     (:func:`word_test`: "Reading", "Mobile", "Long Beach") or a common first name ("Florence",
     "Austin"), and a town (under 100,000 people) whose every word is one of those or a common
     surname ("Jackson", "Temple") matches only after a word of :data:`PLACE_CUES` or before a
-    comma and another name of the list or a two-letter state code ("Reading, PA"): without
-    such a cue it is more often a word or a person than a place.
+    comma and another name of the list or a two-letter state code ("Reading, PA"), or after
+    a name of the list and a comma ("Edenbridge, Kent"): without such a cue it is more often
+    a word or a person than a place.
     """
 
     def __init__(self, *, name_max_rank: int = 1000) -> None:
@@ -170,19 +175,25 @@ class GazetteerPlaces:
 
     def _spans(self, words: Sequence[str], spaces: Sequence[str],
                ambiguous: Callable[[str, str], bool]) -> list[Span]:
-        upper, lower = _lookup_keys()
+        upper, lower, towns = _lookup_keys()
         out: list[Span] = []
         i, n = 0, len(words)
         while i < n:
             found = None
             if words[i][:1].isalpha():
+                # after a cue, a town in lower case too ("# cheadle", "bus to barnet")
+                low = {**lower, **towns} if i and words[i - 1].casefold() in PLACE_CUES \
+                    else lower
                 for end in range(min(n, i + MAX_PLACE_TOKENS), i, -1):
                     run = words[i:end]
                     key = "".join(w + s for w, s in zip(run, spaces[i:end - 1])) + run[-1]
-                    name = self._match(key, run, upper, lower, ambiguous)
+                    name = self._match(key, run, upper, low, ambiguous)
                     if name is not None and self._stands(words, i, end, name, ambiguous):
                         found = end
                         break
+            if found is None and i and words[i - 1] == "#" and \
+                    " ".join(split_camel(words[i])) in lookup_names():
+                found = i + 1  # a place's camel-case hashtag: "#PottersBar", "#NewYork"
             if found is None:
                 i += 1
                 continue
@@ -218,6 +229,8 @@ class GazetteerPlaces:
             return True
         if start > 0 and words[start - 1].casefold() in PLACE_CUES:
             return True
+        if start > 1 and words[start - 1] == "," and words[start - 2] in lookup_names():
+            return True  # after a place and a comma: "Edenbridge, Kent", "Paris, Texas"
         if end + 1 < len(words) and words[end] == ",":
             after = words[end + 1]
             return (len(after) == 2 and after.isupper() and after.isalpha()) or \
@@ -281,11 +294,21 @@ class EntityUnion:
                         not any(k in covered - inner for k in range(s, e)):
                     kept = [f for f in kept if f not in within]
                     covered -= inner
-                if any(k in covered for k in range(s, e)):
+                overlap = [f for f in kept if f[0][0] < e and s < f[0][1]]
+                if overlap:  # the NER's places it overlaps and it make one place
+                    if not all(f[0][2] in PLACE_LABELS for f in overlap):
+                        continue  # another entity's tokens ("Bank of England")
+                    # "South East London": the NER read "South East", the lookup the town
+                    # "East London"; each alone left a part of the place
+                    kept = [f for f in kept if f not in overlap]
+                    s, e = min(s, *(f[0][0] for f in overlap)), max(e, *(f[0][1] for f in overlap))
+                    kept.append(((s, e, overlap[0][0][2]), overlap[0][1]))
+                    covered |= set(range(s, e))
+                    overridden |= inside
                     continue
                 kept.append(((s, e, lab), "gazetteer"))
                 overridden |= inside
-            out.append((sorted(kept), overridden))
+            out.append((sorted(kept + _other_mentions(doc, kept, taken)), overridden))
         return out
 
     def __call__(self, docs: Sequence[Any]) -> list[list[Span]]:
@@ -328,6 +351,28 @@ def _code_stands(doc: Any, start: int, end: int) -> bool:
     return (prev is not None and (prev.lower_ in PLACE_CUES or (
         prev.text == "," and start > 1 and doc[start - 2].text[:1].isupper()))) or \
         (after is not None and after.text[:1].isdigit())
+
+
+def _other_mentions(doc: Any, kept: list[tuple[Span, str]], taken: set[int]
+                    ) -> list[tuple[Span, str]]:
+    """The other mentions of the places in ``kept``: the same tokens elsewhere in the doc,
+    where no entity span and no person token lies (one detection for every mention: a place
+    read in one mention and left in another would name it anyway, "Edenbridge Job :
+    Dressage Groom : Edenbridge, Kent")."""
+    names = {tuple(t.text for t in doc[s:e]): (lab, who) for (s, e, lab), who in kept
+             if lab in PLACE_LABELS}
+    if not names:
+        return []
+    used = {k for (s, e, _), _ in kept for k in range(s, e)} | taken
+    words = [t.text for t in doc]
+    out = []
+    for name, (lab, who) in sorted(names.items(), key=lambda item: -len(item[0])):
+        n = len(name)
+        for s in range(len(words) - n + 1):
+            if tuple(words[s:s + n]) == name and not any(k in used for k in range(s, s + n)):
+                out.append(((s, s + n, lab), who))
+                used.update(range(s, s + n))
+    return out
 
 
 def _without(spans: list[Span], gone: set[int]) -> list[Span]:

@@ -480,6 +480,19 @@ def sentence_start(doc: Any, i: int) -> bool:
         prev.is_space and (i == 1 or sentence_start(doc, i - 1)))
 
 
+def _trim_letterless(words: Sequence[str], start: int, end: int) -> tuple[int, int]:
+    """The span ``words[start:end]`` without the words that hold no letter at its ends: at
+    the recall-first threshold the tagger reads some punctuation beside a name as part of
+    it ("Edenbridge :", "# Edenbridge" at 0.017 and 0.021), and a person's punctuation
+    would keep a place, handle or label beside it from being read as what it is. Inside a
+    span it stays ("Jean - Pierre" is one name)."""
+    while start < end and not any(c.isalpha() for c in words[start]):
+        start += 1
+    while end > start and not any(c.isalpha() for c in words[end - 1]):
+        end -= 1
+    return start, end
+
+
 def spans_of(prob: np.ndarray, begins: np.ndarray, threshold: float | np.ndarray
              ) -> list[tuple[int, int]]:
     """Word spans of consecutive person words (``threshold``: one for all words, or one per
@@ -592,9 +605,11 @@ class TransformerNameDetector:
             # only a Title-case word asks whether it opens a sentence (_thresholds)
             starts = [w[:1].isupper() and w[1:].islower() and sentence_start(doc, i)
                       for w, i in zip(ws, idx)]
+            spans = (_trim_letterless(ws, s, e)
+                     for s, e in spans_of(p, b, self._thresholds(doc.vocab, ws, starts)))
             out.append([Finding(idx[s], idx[e - 1] + 1, "PERSON", "minilm",
                                 round(float(p[s:e].max()), 4))
-                        for s, e in spans_of(p, b, self._thresholds(doc.vocab, ws, starts))])
+                        for s, e in spans if e > s])
         return out
 
     def _thresholds(self, vocab: Any, words: Sequence[str],
