@@ -30,15 +30,18 @@ from importlib import resources
 import numpy as np
 
 from textdp.detect import lexicon
-from textdp.detect.places import PLACE_LABELS
+from textdp.detect.places import PLACE_LABELS, REGION_CODES
 from textdp.tables import EmbeddingTable
 
-__all__ = ["GUARANTEE_PLACES", "HOLDS_BETWEEN_PLACES", "PLACE_KINDS", "PLACE_LABELS",
+__all__ = ["GUARANTEE_PLACES", "HOLDS_BETWEEN_PLACES", "PLACE_KINDS", "PLACE_LABELS", "REGION",
            "PlaceSpaces", "gazetteer", "place_key", "place_kind", "place_names", "place_spaces",
-           "place_vector", "targeted_places"]
+           "place_vector", "region_code", "targeted_places"]
 
 #: Candidate sets of a place target: its kind (``"place"``: either).
 PLACE_KINDS = ("city", "country", "place")
+#: The kind of a US state's or Canadian province's postal code (:data:`REGION_CODES`): it is
+#: replaced by a code drawn uniformly from that public list, without looking at it (no ε).
+REGION = "region"
 #: A row is a place candidate when its vector's cosine to the mean direction of the table's
 #: country names is at least this. On the embedded table it keeps most city names
 #: ("Leipzig" 0.22, "London" 0.40) and drops those whose vector is a person's or a common
@@ -58,10 +61,12 @@ GUARANTEE_PLACES = ("places: the mechanism's draw on the place's vector (the mea
                     "words' rows for a place of several words), decoded to the public "
                     "gazetteer's places of the same kind in the table; metric DP between "
                     "places of the same kind, ε per unit of distance, one draw (ε) per "
-                    "distinct place of a text")
+                    "distinct place of a text; a US state's or Canadian province's postal "
+                    "code is replaced by a code drawn uniformly from the public list (no ε)")
 #: What ``holds_between`` adds when places are targets (with ``replace="name"``).
-HOLDS_BETWEEN_PLACES = ("; for places, the same kind of each place (country, city or town, or "
-                        "other: by the public gazetteers) and which mentions share a place")
+HOLDS_BETWEEN_PLACES = ("; for places, the same kind of each place (country, city or town, "
+                        "state or province code, or other: by the public lists) and which "
+                        "mentions share a place")
 
 
 def targeted_places(targets: object) -> tuple[str, ...]:
@@ -109,22 +114,36 @@ def gazetteer() -> dict[str, str]:
 
 
 @functools.lru_cache(maxsize=1)
-def _towns() -> frozenset[str]:
-    """:func:`place_key` of the towns of the detectors' lookup (GeoNames' places of 5,000
-    people or more, :func:`textdp.detect.places.lookup_names`)."""
+def _listed_kinds() -> dict[str, str]:
+    """:func:`place_key` of the countries, cities and towns of the detectors' lookup
+    (GeoNames' places of 5,000 people or more and the countries' short forms, "USA", "UK":
+    :func:`textdp.detect.places.lookup_names`) → ``"country"`` or ``"city"``."""
     from textdp.detect.places import lookup_names
 
-    return frozenset(place_key(name) for name, kind in lookup_names().items()
-                     if kind == "town")
+    kinds = {"country": "country", "city": "city", "town": "city"}
+    out: dict[str, str] = {}
+    for name, kind in lookup_names().items():
+        if kind in kinds and out.get(place_key(name)) != "country":
+            out[place_key(name)] = kinds[kind]
+    return out
 
 
 def place_kind(text: str) -> str:
-    """The kind of a place target: ``"country"`` or ``"city"`` from the gazetteer, ``"city"``
-    for a town of the detectors' lookup too (a town drew among every place, countries
-    included: "Edenbridge, Kent" became "Malaysia, …"), else ``"place"`` (any place of
-    the vocabulary)."""
+    """The kind of a place target: :data:`REGION` for a state's or province's postal code,
+    ``"country"`` or ``"city"`` from the gazetteer, or else from the detectors' lookup (a
+    town is a city: it drew among every place, countries included, "Edenbridge, Kent" became
+    "Malaysia, …"; "USA" is a country), else ``"place"`` (any place of the vocabulary)."""
+    if text in REGION_CODES:
+        return REGION
     key = place_key(text)
-    return gazetteer().get(key) or ("city" if key in _towns() else "place")
+    return gazetteer().get(key) or _listed_kinds().get(key, "place")
+
+
+def region_code(rng: np.random.Generator) -> str:
+    """A code of :data:`REGION_CODES` drawn uniformly: what replaces a region code, whatever
+    it was."""
+    codes = sorted(REGION_CODES)
+    return codes[int(rng.integers(len(codes)))]
 
 
 @dataclass(frozen=True)

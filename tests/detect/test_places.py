@@ -110,7 +110,7 @@ def nlp():
     ("We met in New York City and Los Angeles.", ["New York City", "Los Angeles"]),
     ("China and Canada signed.", ["China", "Canada"]),  # countries anywhere
     ("Born in Reading, raised in Nice.", ["Reading", "Nice"]),  # words after a cue
-    ("Time to go to Mobile, AL.", ["Mobile"]),
+    ("Time to go to Mobile, AL.", ["Mobile", "AL"]),
     ("PT LIVES IN KHARKIV WITH SON", ["KHARKIV"]),  # capitals
     ("moving to london next week", ["london"]),  # lower case, a city that is no word
     ("Flew Winston-Salem to St. Louis via the UK.", ["Winston-Salem", "St. Louis", "UK"]),
@@ -126,6 +126,10 @@ def nlp():
     ("went to # reading and to # bath", []),  # words in lower case stay words
     ("Expense Manager # Jobs # PottersBar", ["PottersBar"]),  # a camel-case hashtag
     ("# TheBestDay # PotterBar", []),
+    # a state's or province's code after a listed place and a comma
+    ("Moved from Austin, TX to Portland, OR.", ["Austin", "TX", "Portland", "OR"]),
+    ("Toronto, ON M5H 2M9", ["Toronto", "ON"]),
+    ("Call me, OR text me. Yes, IN time.", []),
     # negative controls: words, months, first names and run-together words
     ("Reading is fun and the weather was Nice.", []),
     ("I was reading in March about a lot of things.", []),

@@ -55,6 +55,16 @@ PLACE_CUES = frozenset({
 CALENDAR = frozenset((*MONTHS, *WEEKDAYS))
 #: Tokens a name of the lookup spans at most ("Santa Cruz de la Sierra").
 MAX_PLACE_TOKENS = 6
+#: The postal codes of the US states and DC (USPS) and of Canada's provinces and territories
+#: (Canada Post): public lists. After a listed place and a comma one is a place ("Portland,
+#: OR", "Toronto, ON"), and it is replaced by another code of the list.
+REGION_CODES = frozenset([
+    "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "DC", "FL", "GA", "HI", "ID", "IL",
+    "IN", "IA", "KS", "KY", "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE",
+    "NV", "NH", "NJ", "NM", "NY", "NC", "ND", "OH", "OK", "OR", "PA", "RI", "SC", "SD",
+    "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY",
+    "AB", "BC", "MB", "NB", "NL", "NS", "NT", "NU", "ON", "PE", "QC", "SK", "YT",
+])
 
 
 @functools.lru_cache(maxsize=1)
@@ -123,7 +133,8 @@ class GazetteerPlaces:
     country, US state or city of four letters or more none of whose words is ambiguous
     (below), as chats and tweets write them ("moving to london"), and a town too after a word of
     :data:`PLACE_CUES` ("# cheadle"); after a ``#``, a name run together in camel case
-    ("# PottersBar"). The longest match wins.
+    ("# PottersBar"), and a US state's or Canadian province's code after a listed name and a
+    comma (:data:`REGION_CODES`: "Portland, OR"). The longest match wins.
     Month and weekday names never match ("March" is a town); countries and US states match
     anywhere else. A city whose every word is a word of the doc's language in lower case too
     (:func:`word_test`: "Reading", "Mobile", "Long Beach") or a common first name ("Florence",
@@ -194,6 +205,9 @@ class GazetteerPlaces:
             if found is None and i and words[i - 1] == "#" and \
                     " ".join(split_camel(words[i])) in lookup_names():
                 found = i + 1  # a place's camel-case hashtag: "#PottersBar", "#NewYork"
+            if found is None and words[i] in REGION_CODES and i > 1 and words[i - 1] == "," \
+                    and words[i - 2] in lookup_names():
+                found = i + 1  # a state's code after a place: "Portland, OR"
             if found is None:
                 i += 1
                 continue

@@ -44,7 +44,13 @@ from textdp.pipeline.draw_plan import (
 from textdp.pipeline.representation import contextual_inputs, static_inputs
 from textdp.pipeline.selection import Mask
 from textdp.pipeline.surrogates import pii_replacement, tag
-from textdp.place_vocabulary import GUARANTEE_PLACES, HOLDS_BETWEEN_PLACES, targeted_places
+from textdp.place_vocabulary import (
+    GUARANTEE_PLACES,
+    HOLDS_BETWEEN_PLACES,
+    REGION,
+    region_code,
+    targeted_places,
+)
 from textdp.quasi import QUASI_LABELS, releases_for, with_quasi
 from textdp.report import (
     HOLDS_BETWEEN,
@@ -357,8 +363,9 @@ class Substituter:
     def without_draw(self, batch: BatchTargets, states: dict[int, TextState],
                      rng: RandomSource) -> None:
         """Step 3: the draws that cost no name ε: a placeholder tag, a PII surrogate of the
-        value's format (drawn from the value's keyed source with ``consistency="dataset"``,
-        else from ``rng``; remembered for the text's later batches), or a date or age with
+        value's format or a state's code drawn from the public list (each from the value's
+        keyed source with ``consistency="dataset"``, else from ``rng``; remembered for the
+        text's later batches), or a date or age with
         its own DP noise (:mod:`textdp.quasi`, charged ``epsilon_date``/``epsilon_age``)."""
         for j, (t, key, kind) in enumerate(zip(batch.first, batch.plan.keys, batch.plan.kinds)):
             if batch.subs[j] is not None:
@@ -366,12 +373,14 @@ class Substituter:
             label = batch.labels[t]
             if kind == "tag":
                 batch.subs[j] = tag(label)
-            elif kind == "pii":  # a surrogate of the value's format: no draw on the value
-                state = states.get(batch.draw_owner[j])
+            elif kind in ("pii", REGION):  # a surrogate of the value's format or list: no
+                state = states.get(batch.draw_owner[j])  # draw on the value
                 source = rng if self.key is None or key is None else keyed_source(
                     self.key, state.scope if state else "", label, key, kind,
                     secure=self.config.secure)
-                if self.quasi is not None and label in QUASI_LABELS:
+                if kind == REGION:
+                    batch.subs[j] = region_code(source.numpy)
+                elif self.quasi is not None and label in QUASI_LABELS:
                     release = self.quasi.replace(
                         label, batch.tokens[t], self.replace, source,
                         states.setdefault(batch.draw_owner[j], TextState()), rng)
