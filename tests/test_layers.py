@@ -41,8 +41,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                     # What each config setting is (help, choices, flag, front ends), declared
                     # on its field; the front-end default differences.
                     "textdp.settings")),
-    # The public candidates and the nearest-neighbour decode over them.
-    ("tables and index", ("textdp.tables", "textdp.index")),
+    # The public candidates and the nearest-neighbour decode over them; the encoders'
+    # forward-pass precision (bfloat16 where the index's measurement finds it faster).
+    ("tables and index", ("textdp.tables", "textdp.index", "textdp.precision")),
     # The embedded defaults (pipeline, table, default ε): built from tables, used by stages.
     ("defaults", ("textdp.defaults",)),
     # Private subword embeddings trained on the user's documents (and their training): the
