@@ -680,3 +680,56 @@ def test_a_weak_run_after_a_determiner_in_a_mail_and_a_product_field_are_no_name
                            {"Smith": 0.74})
     assert marked("Customer: Bart Finch\nProduct: Sonos Arc", "Bart", "Finch", "Sonos",
                   "Arc") == ["Bart", "Finch"]
+
+
+def marked_in(nlp, text, *names):
+    """:func:`marked` through the stage's call on a doc of the embedded pipeline: the rules
+    that read the tokens' spacing and the pipeline's vectors run too."""
+    doc = nlp.make_doc(text)
+    spans = [(t.i, t.i + 1, "PERSON") for t in doc if t.text in names]
+    out = RegisterStage(precision=True)([doc], [spans])[0]
+    return [t.text for s, e, lab in out if lab == "PERSON" for t in doc[s:e]]
+
+
+def test_a_speaker_label_cut_at_a_hyphen_is_one_name(nlp):
+    chat = ("<darius> is anyone on call\n<darius> i swapped with eun-ji\n"
+            "<eun-ji> yeah it's me\n<darius> np")
+    # the tagger read "eun" and "ji" weakly: neither half is a stray lower-case word
+    assert marked_in(nlp, chat, "darius", "eun", "ji") == \
+        ["darius", "darius", "eun", "ji", "eun", "ji", "darius"]
+    # the label alone shows the name, and every mention follows
+    assert marked_in(nlp, chat, "darius") == \
+        ["darius", "darius", "eun", "ji", "eun", "ji", "darius"]
+    # a bot's account is made of words
+    bots = "<jbanks> is the printer working\n<ops-bot> ticket created\n<jbanks> thanks bot"
+    assert marked_in(nlp, bots, "jbanks") == ["jbanks", "jbanks"]
+
+
+def test_labels_heading_two_lines_are_speakers_when_no_list_knows_them():
+    assert marked("Victor: can someone take ticket 9912?\nInes: on it", "Victor") == \
+        ["Victor", "Ines"]
+    notes = ("Ticket #8821 — notes\nChioma (agent): customer says the order arrived cold\n"
+             "Chioma: offered $10 credit\nChioma: closing")
+    assert marked(notes) == ["Chioma", "Chioma", "Chioma"]
+    # common words, places, field labels and a lone line are no speakers
+    assert marked("Note: call back\nNote: closed") == []
+    assert marked("Paris: sunny\nParis: rain later") == []
+    assert marked("Plan: rest\nPlan: fluids") == []
+    assert marked("Chioma: offered $10 credit") == []
+
+
+def test_a_name_its_kin_follows_in_brackets_is_a_name():
+    assert marked("Family (Chinedu, son) notified by phone. Chinedu (son) at bedside.") == \
+        ["Chinedu", "Chinedu"]
+    assert marked("Labs (CBC, son) pending. (Reviewed, son) ok") == []
+
+
+def test_a_word_no_list_or_vector_knows_after_pt_in_capitals_is_a_name(nlp):
+    assert marked_in(nlp, "LAB CALLED: BLOOD CX 1/2 BOTTLES, PT ADEWALE RM 3.") == ["ADEWALE"]
+    assert marked_in(nlp, "INFECTION CONTROL: PT AKOSUA MENSAH MRSA + NARES.", "AKOSUA") == \
+        ["AKOSUA", "MENSAH"]
+    # the note's own words have vectors, its codes are in the clinical vocabulary
+    assert marked_in(nlp, "PT AMBULATING IN HALL. PT DIAPHORETIC, PT NPO. PT INR 2.1") == []
+    # nor before a credential ("DIAPHORETIC, PT" is no "OKAFOR, PT")
+    note = "SEEN BY SAOIRSE NP. CHARGE RN AWARE. PT SEEN BY OKAFOR, PT. PT DIAPHORETIC, PT NPO."
+    assert marked_in(nlp, note) == ["SAOIRSE", "OKAFOR"]

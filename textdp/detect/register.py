@@ -267,13 +267,17 @@ def _is_space(word: str) -> bool:
 class _Text:
     """One doc's words with the lookups the rules share (lines, neighbours); ``is_word``:
     whether a capitalised word is mainly an ordinary word of the doc's language
-    (:func:`textdp.detect.places.word_test`; ``None`` where no vocab is known)."""
+    (:func:`textdp.detect.places.word_test`), ``has_vector``: whether its lower-case form
+    has a row in the pipeline's vectors (:func:`_vector_test`); ``None`` where no vocab is
+    known."""
 
     def __init__(self, words: Sequence[str],
                  is_word: Callable[[str], bool] | None = None,
-                 glued: Sequence[bool] | None = None) -> None:
+                 glued: Sequence[bool] | None = None,
+                 has_vector: Callable[[str], bool] | None = None) -> None:
         self.words = list(words)
         self.is_word = is_word
+        self.has_vector = has_vector
         # glued[k]: no whitespace between token k and k + 1 ("Steuer-ID"); None: unknown
         self.glued = list(glued) if glued is not None else None
         self.n = len(words)
@@ -375,8 +379,10 @@ class RegisterStage:
         from textdp.detect.places import word_test
 
         is_word = word_test(docs[0].vocab) if docs else None
+        has_vector = _vector_test(docs[0].vocab) if docs else None
         # read once, for the NER question and the rules
-        texts = [_Text(ws, is_word, [g for _, g in toks]) for ws, toks in zip(words, read)]
+        texts = [_Text(ws, is_word, [g for _, g in toks], has_vector)
+                 for ws, toks in zip(words, read)]
         if scores is None:
             scores = [None] * len(docs)
         ask = [i for i in range(len(docs)) if self.precision and (
@@ -1062,7 +1068,8 @@ class RegisterStage:
                         out.update(run)
         # A kin or companion before a name ("Husband Will asked", "Dtr April", "sister
         # Hope"), and a person noun or role before a name in brackets ("roommate (Summer)",
-        # "A technician (Jordan) will visit"): the word is a name although it is a word.
+        # "A technician (Jordan) will visit"): the word is a name although it is a word
+        # (or unlisted: "Chinedu").
         cues = kin_words() | COMPANIONS
         for k in range(len(words)):
             if keys[k] not in cues and keys[k] not in PERSON_NOUNS and \
@@ -1077,11 +1084,25 @@ class RegisterStage:
             if j is not None and _cued_name(words[j]) and (
                     not bracket or ((e := text.next(j)) is not None and words[e] == ")")):
                 out.add(j)
+        # and a name its kin follows in brackets: "Family (Chinedu, son) notified",
+        # "Chinedu (son) at bedside"
+        for k in range(len(words)):
+            if keys[k] not in cues:
+                continue
+            p = text.prev(k)
+            if p is not None and words[p] in (",", "("):
+                j = text.prev(p)
+                if j is not None and _cued_name(words[j]) and (
+                        keys[j] not in common_words() or is_listed_name(keys[j])) and \
+                        ((b := text.prev(j)) is not None and words[b] == "(") != (words[p] == "("):
+                    out.add(j)
         # A clinician before a credential: "— Price, PA-C", "Okafor, MD", "Lin RN", and in
         # a note in capitals "SEEN BY SAOIRSE NP" (a word no common-word list holds).
-        def named(j: int) -> bool:
+        def named(j: int) -> bool:  # in capitals: a listed name or a word with no vector
             return ok(words[j]) or (text.caps and _caps_word(words[j]) and
-                                    keys[j] not in common_words())
+                                    keys[j] not in common_words() and (
+                                        is_listed_name(keys[j]) or text.has_vector is None
+                                        or not text.has_vector(words[j])))
 
         for k, w in enumerate(words):
             if keys[k] in CREDENTIALS and w.isupper() and len(w) > 1:
@@ -1115,7 +1136,7 @@ class RegisterStage:
         # Transcripts without stamps ("amal: hi" / "bob: amal's bag?"): when a label is a
         # person, the speakers of every such line are (one kind of label, one detection).
         plain = _plain_labels(text)
-        if any(k in persons or k in out for k in plain):
+        if any(k in persons or k in out for k in plain) or _unknown_labels(text, plain):
             out.update(plain)
         return out
 
@@ -1240,21 +1261,47 @@ def _run_together(word: str, found: set[str], full: Sequence[tuple[str, ...]]) -
 
 
 def _plain_labels(text: _Text) -> list[int]:
-    """The speaker labels of a transcript without stamps: ``name:`` opening three lines or
-    more, with two different names or more, none of them a field label or a word of the
-    vocabularies (a mail header or a clinical note's ``Plan:`` is no transcript)."""
+    """The speaker labels of a transcript without stamps: ``name:`` (or ``name (role):``)
+    opening three lines or more, with two different names or more, or two lines or more
+    where every label is an unknown word (:func:`_unknown_labels`: "Victor: … / Ines: on
+    it", "Chioma (agent): … / Chioma: closing"); none of them a field label or a word of
+    the vocabularies (a mail header or a clinical note's ``Plan:`` is no transcript)."""
     words, keys = text.words, text.keys
     out = []
     for toks in text.lines.values():
-        if len(toks) >= 2 and words[toks[1]] == ":" and toks[1] == toks[0] + 1 and \
-                words[toks[0]].replace("_", "").replace("-", "").isalnum() and \
-                _wordlike(words[toks[0]]):
+        if len(toks) >= 2 and words[toks[0]].replace("_", "").replace("-", "").isalnum() \
+                and _wordlike(words[toks[0]]) and _label_colon(words, toks):
             out.append(toks[0])
     names = {keys[k] for k in out}
-    if len(out) < 3 or len(names) < 2 or any(
+    if len(out) < 2 or any(
             n in STOP_WORDS or _in_any_vocabulary(n) or n in NON_NAMES for n in names):
         return []
-    return out
+    if len(out) >= 3 and len(names) >= 2:
+        return out
+    return out if _unknown_labels(text, out) else []
+
+
+def _label_colon(words: Sequence[str], toks: Sequence[int]) -> bool:
+    """Whether a line's first token ``toks[0]`` is followed by a colon, straight away or
+    after a role in brackets (``Chioma (agent):``, which the tokenizer cuts ``(``,
+    ``agent``, ``):``)."""
+    nxt = [words[k] for k in toks[1:5]]
+    if nxt[:1] == [":"] and toks[1] == toks[0] + 1:
+        return True
+    return len(nxt) >= 3 and nxt[0] == "(" and nxt[1].isalpha() and (
+        nxt[2] == "):" or (nxt[2] == ")" and nxt[3:4] == [":"]))
+
+
+def _unknown_labels(text: _Text, labels: Sequence[int]) -> bool:
+    """Whether every label of ``labels`` is a capitalised word of three letters or more that
+    no list holds as a common word or a place: a word heading two lines or more in that form
+    is a speaker, whatever the tagger read ("Chioma: offered $10 credit")."""
+    from textdp.detect.places import listed_kind
+
+    return bool(labels) and all(
+        _capitalised(text.words[k]) and text.words[k].isalpha() and len(text.words[k]) >= 3
+        and text.keys[k] not in common_words() and listed_kind(text.words[k]) is None
+        and text.keys[k] not in MONTHS and text.keys[k] not in WEEKDAYS for k in labels)
 
 
 def _beside_person(text: _Text, k: int, persons: set[int]) -> bool:
@@ -1399,8 +1446,8 @@ def _caps_word(word: str) -> bool:
 def _caps_names(text: _Text) -> set[int]:
     """Names in a note written in capitals, read from their context: the one or two words
     after a person noun, a kinship word or ``PT`` (``CUSTOMER STRONG NOT HOME``, ``MOM
-    CHARITY``, ``PT ADEWALE``: a common census name first, or a listed name that is no
-    common word), and a
+    CHARITY``, ``PT ADEWALE``: a common census name first, a listed name that is no
+    common word, or a word no list or vector knows, :func:`_unknown_caps`), and a
     name of two words opening a line or sentence before ``CALLED`` (``SKY KAUR CALLED RE
     …``: one of them a census name). Only ALL-CAPS words and contexts: in mixed case the
     tagger reads these, and the title-case rules of :meth:`RegisterStage.names` apply."""
@@ -1421,14 +1468,14 @@ def _caps_names(text: _Text) -> set[int]:
             if not ((keys[k] != "pt" or not common) and (  # "PT STATES" is no name
                     is_first_name(keys[j], CAPS_FIRST_RANK)
                     or is_surname(keys[j], CAPS_SURNAME_RANK)
-                    or (not common and is_listed_name(keys[j])))):
+                    or (not common and is_listed_name(keys[j])) or _unknown_caps(text, j))):
                 continue
             out.add(j)
             j2 = text.next(j)
             # a common word only as a common surname ("HUNTER PRICE", not "MOM X STATES")
-            if j2 is not None and _caps_word(words[j2]) and is_surname(
+            if j2 is not None and _caps_word(words[j2]) and (is_surname(
                     keys[j2], CAPS_SURNAME_RANK if keys[j2] in common_words()
-                    else CAPS_PAIR_SURNAME_RANK):
+                    else CAPS_PAIR_SURNAME_RANK) or _unknown_caps(text, j2)):
                 out.add(j2)
         elif keys[k] in AFTER_NAME:
             second = text.prev(k)
@@ -1442,6 +1489,25 @@ def _caps_names(text: _Text) -> set[int]:
                     is_surname(keys[second], CAPS_PAIR_SURNAME_RANK):
                 out.update((first, second))
     return out
+
+
+def _unknown_caps(text: _Text, k: int) -> bool:
+    """Whether the ALL-CAPS word ``k`` is a word of three letters or more that no list and
+    no vector of the pipeline's language knows in lower case: after ``PT`` or a kin word it
+    is a name the lists lack (``PT ADEWALE``, ``PT AKOSUA MENSAH``), where the note's own
+    words (``AMBULATING``, ``DIAPHORETIC``) have vectors and its codes are in the clinical
+    vocabulary."""
+    w, kk = text.words[k], text.keys[k]
+    return text.has_vector is not None and len(w) >= 3 and w.isalpha() and \
+        kk not in common_words() and not _in_any_vocabulary(kk) and not text.has_vector(w)
+
+
+def _vector_test(vocab: Any) -> Callable[[str], bool]:
+    """Whether a word's lower-case form has a row in ``vocab``'s vectors (its lower-case
+    form's hash looked up: nothing is added to the string store)."""
+    key2row = getattr(getattr(vocab, "vectors", None), "key2row", None) or {}
+    strings = vocab.strings
+    return lambda word: strings[word.lower()] in key2row
 
 
 def _inside_name(text: _Text, k: int, persons: set[int]) -> bool:
@@ -1525,13 +1591,22 @@ def _name_before_role(text: _Text, j: int) -> bool:
 
 
 def _lone_person_tokens(text: _Text, persons: set[int]) -> list[int]:
-    """Person tokens that are a person run of one word (ignoring spaces)."""
+    """Person tokens that are a person run of one word (ignoring spaces), not half of a
+    hyphenated name ("eun-ji": the tokenizer cuts it at the hyphen)."""
     out = []
     for a, b in runs(persons):
         toks = [k for k in range(a, b) if not _is_space(text.words[k])]
-        if len(toks) == 1:
+        if len(toks) == 1 and not _hyphen_partner(text, toks[0], persons):
             out.append(toks[0])
     return out
+
+
+def _hyphen_partner(text: _Text, k: int, persons: set[int]) -> bool:
+    """Whether person token ``k`` is written glued to another across a hyphen."""
+    words = text.words
+    return (k + 2 < text.n and words[k + 1] == "-" and k + 2 in persons
+            and text.glued_run(k, k + 2)) or \
+        (k >= 2 and words[k - 1] == "-" and k - 2 in persons and text.glued_run(k - 2, k))
 
 
 def _stamp_end(words: Sequence[str], toks: Sequence[int]) -> int:
@@ -1572,11 +1647,40 @@ def _speaker_labels(text: _Text) -> list[int]:
         if len(rest) >= 3 and words[rest[0]] == "<" and words[rest[2]] == ">" and \
                 _wordlike(words[rest[1]]):
             out.append(rest[1])
+        elif len(rest) >= 5 and words[rest[0]] == "<" and (inner := _bracketed_label(
+                text, rest)):
+            out.extend(inner)
         elif stamped and rest and _wordlike(words[rest[0]]) and (
                 (len(rest) >= 2 and rest[1] == rest[0] + 1 and words[rest[1]] == ":")
                 or (words[rest[0]].endswith(":") and len(words[rest[0]]) > 1)):
             out.append(rest[0])
     return out
+
+
+def _bracketed_label(text: _Text, toks: Sequence[int]) -> list[int]:
+    """The words of a ``<name>`` label the tokenizer cut at a hyphen, an underscore or a dot
+    (``<eun-ji>``): the tokens between ``<`` and ``>`` written glued, words and those
+    joiners only, a listed name among the words or no word a vector knows; ``[]`` when the
+    line opens with no such label."""
+    words = text.words
+    close = next((j for j in range(2, min(len(toks), 8)) if words[toks[j]] == ">"), None)
+    if close is None or not text.glued_run(toks[0], toks[close]):
+        return []
+    inner = toks[1:close]
+    if not _wordlike(words[inner[0]]) or not all(
+            _wordlike(words[k]) or words[k] in ("-", "_", ".") for k in inner):
+        return []
+    from textdp.detect.lexicon import is_listed_name
+
+    parts = [k for k in inner if _wordlike(words[k])]
+    keys = [text.keys[k] for k in parts]
+    # a bot's or a team's account is made of words ("<standup-bot>", "<ops-bot>"): a name
+    # has a listed name among its parts, or only words no vector knows, and no common word
+    unknown = text.has_vector is not None and not any(text.has_vector(w) for w in keys)
+    if any(k in common_words() for k in keys) or not (
+            unknown or any(is_listed_name(k) for k in keys)):
+        return []
+    return parts
 
 
 def _rebuild(text: _Text, spans: Sequence[Span], persons: set[int]) -> list[Span]:
