@@ -733,3 +733,13 @@ def test_a_word_no_list_or_vector_knows_after_pt_in_capitals_is_a_name(nlp):
     # nor before a credential ("DIAPHORETIC, PT" is no "OKAFOR, PT")
     note = "SEEN BY SAOIRSE NP. CHARGE RN AWARE. PT SEEN BY OKAFOR, PT. PT DIAPHORETIC, PT NPO."
     assert marked_in(nlp, note) == ["SAOIRSE", "OKAFOR"]
+
+
+def test_a_chat_exports_header_names_its_speaker():
+    chat = ("Siobhan Reilly  9:41 AM\nstandup in 5, @channel\nDev Patel  9:42 AM\n"
+            "running late, start without me\nSiobhan Reilly  9:42 AM\nnp dev")
+    # the header's name is a label: its lower-case mention follows
+    assert marked(chat, "Siobhan", "Reilly", "Dev", "Patel") == \
+        ["Siobhan", "Reilly", "Dev", "Patel", "Siobhan", "Reilly", "dev"]
+    # a schedule's items are no speakers
+    assert marked("Standup 9:30 AM\nTeam Sync 10:00 AM\nLunch 12:00 PM") == []

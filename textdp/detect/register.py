@@ -1637,7 +1637,8 @@ def _stamp_end(words: Sequence[str], toks: Sequence[int]) -> int:
 
 def _speaker_labels(text: _Text) -> list[int]:
     """The speaker label of each chat line: after a ``[hh:mm]`` stamp, ``name:`` or
-    ``<name>``; or ``<name>`` opening a line."""
+    ``<name>``; or ``<name>`` opening a line; or the name of a header line of a chat
+    export, a name and the time alone (``Siobhan Reilly  9:41 AM``)."""
     words = text.words
     out = []
     for toks in text.lines.values():
@@ -1650,11 +1651,36 @@ def _speaker_labels(text: _Text) -> list[int]:
         elif len(rest) >= 5 and words[rest[0]] == "<" and (inner := _bracketed_label(
                 text, rest)):
             out.extend(inner)
+        elif not stamped and (head := _header_name(words, toks)):
+            out.extend(head)
         elif stamped and rest and _wordlike(words[rest[0]]) and (
                 (len(rest) >= 2 and rest[1] == rest[0] + 1 and words[rest[1]] == ":")
                 or (words[rest[0]].endswith(":") and len(words[rest[0]]) > 1)):
             out.append(rest[0])
     return out
+
+
+def _header_name(words: Sequence[str], toks: Sequence[int]) -> list[int]:
+    """The name of a line that holds one to three capitalised words and a time after them
+    (then ``AM``/``PM`` at most), as chat apps export a message's header (``Dev Patel
+    9:42 AM``): no common word among them but a listed name, one word alone only when a
+    list holds it; ``[]`` for any other line."""
+    n = len(toks)
+    if n >= 2 and words[toks[-1]].casefold() in ("am", "pm"):
+        n -= 1
+    if not 2 <= n <= 4 or not _TIME.match(words[toks[n - 1]]):
+        return []
+    from textdp.detect.lexicon import is_listed_name
+
+    name = list(toks[:n - 1])
+    keys = [key(words[k]) for k in name]
+    # names, not a schedule's items ("Standup 9:30 AM", "Team Sync 10:00 AM"): no common
+    # word but a listed name, and a single word only when a list holds it
+    if not all(_capitalised(words[k]) and words[k].isalpha() for k in name) or any(
+            kk in common_words() and not is_listed_name(kk) for kk in keys) or (
+            len(keys) == 1 and not is_listed_name(keys[0])):
+        return []
+    return name
 
 
 def _bracketed_label(text: _Text, toks: Sequence[int]) -> list[int]:
