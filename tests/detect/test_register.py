@@ -743,3 +743,21 @@ def test_a_chat_exports_header_names_its_speaker():
         ["Siobhan", "Reilly", "Dev", "Patel", "Siobhan", "Reilly", "dev"]
     # a schedule's items are no speakers
     assert marked("Standup 9:30 AM\nTeam Sync 10:00 AM\nLunch 12:00 PM") == []
+
+
+def test_a_listed_name_ending_a_chat_line_is_a_name():
+    chat = ("[09:33] mpetrova: i'm ooo tomorrow, @ivan will cover\n[09:34] ivan: got it\n"
+            "[09:40] clementine: have fun mila!")
+    assert "mila" in marked(chat, "mpetrova", "ivan", "@ivan", "clementine")
+    # a word, a city and a line with no transcript around it stay
+    chat = ("[09:33] ana: moving to lisbon\n[09:34] bo: paste the code in a gist\n"
+            "[09:40] ana: see u in june\n[09:41] <joao> bom dia")
+    assert marked(chat, "ana", "bo", "joao") == ["ana", "bo", "ana", "joao"]
+    assert marked("have fun mila!") == []
+
+
+def test_a_common_surname_before_in_and_a_room_in_capitals_is_a_patient():
+    note = ("HANDOFF: ALL STABLE EXCEPT PRICE IN 9 - NEW O2 REQ, CXR ORDERED. AND BANKS IN 11 "
+            "WANTS TO LEAVE AMA, PSYCH AWARE.")
+    assert marked(note) == ["PRICE", "BANKS"]
+    assert marked("HANDOFF: ALL STABLE IN 9. PAIN IN 3 CONTROLLED. NEW O2 REQ IN 4.") == []

@@ -1407,8 +1407,11 @@ def _addressed_lower(text: _Text) -> set[int]:
     ``goodnight idris``, ``tell aoife``): a lower-case word that a name list knows
     (:func:`~textdp.detect.lexicon.is_listed_name`) and that is no common English word
     (:func:`common_words`: ``hey man``, ``thanks all`` stay) and in no vocabulary, with
-    a second such word after it (``hey eun ji``). Chats write names in lower case, where the
-    tagger barely reads them (``siobhan`` 0.00)."""
+    a second such word after it (``hey eun ji``); and in a chat transcript such a word that
+    is a listed first name, no month, weekday, country, state or city, and ends a line of
+    three words or more after its label (``have fun mila!``; not ``see u in june``, ``paste
+    the code in a gist``, ``<joao> bom dia``). Chats write
+    names in lower case, where the tagger barely reads them (``siobhan`` 0.00)."""
     from textdp.detect.lexicon import is_listed_name
 
     words, keys = text.words, text.keys
@@ -1431,6 +1434,19 @@ def _addressed_lower(text: _Text) -> set[int]:
         after = text.next(j)
         if after is not None and name(after):
             out.add(after)
+    # In a chat transcript, a listed first name that ends its line ("have fun mila!",
+    # "waiting on review from siobhan"): where chats address or name a colleague.
+    if len(_speaker_labels(text)) >= 2 or _plain_labels(text):
+        from textdp.detect.lexicon import is_first_name
+        from textdp.detect.places import listed_kind
+
+        for toks in text.lines.values():
+            said = [k for k in toks if _wordlike(words[k])]
+            # the label and three words at least: not a two-word greeting ("<joao> bom dia")
+            if len(said) >= 4 and name(said[-1]) and is_first_name(keys[said[-1]]) and \
+                    keys[said[-1]] not in MONTHS and keys[said[-1]] not in WEEKDAYS and \
+                    listed_kind(words[said[-1]].title()) in (None, "town"):  # "mila": a town
+                out.add(said[-1])
     return out
 
 
@@ -1447,7 +1463,8 @@ def _caps_names(text: _Text) -> set[int]:
     """Names in a note written in capitals, read from their context: the one or two words
     after a person noun, a kinship word or ``PT`` (``CUSTOMER STRONG NOT HOME``, ``MOM
     CHARITY``, ``PT ADEWALE``: a common census name first, a listed name that is no
-    common word, or a word no list or vector knows, :func:`_unknown_caps`), and a
+    common word, or a word no list or vector knows, :func:`_unknown_caps`), a common census
+    surname before ``IN`` and a room number (``EXCEPT PRICE IN 9``), and a
     name of two words opening a line or sentence before ``CALLED`` (``SKY KAUR CALLED RE
     …``: one of them a census name). Only ALL-CAPS words and contexts: in mixed case the
     tagger reads these, and the title-case rules of :meth:`RegisterStage.names` apply."""
@@ -1457,6 +1474,10 @@ def _caps_names(text: _Text) -> set[int]:
     kinship = vocabulary("kinship")
     out: set[int] = set()
     for k, w in enumerate(words):
+        if w == "IN" and text.caps and (j := text.prev(k)) is not None and \
+                (r := text.next(k)) is not None and words[r].isdigit() and \
+                _caps_word(words[j]) and is_surname(keys[j], CAPS_SURNAME_RANK):
+            out.add(j)  # a patient by surname and room: "EXCEPT PRICE IN 9"
         if not (w.isalpha() and w.isupper() and (len(w) > 2 or keys[k] == "pt")):
             continue
         if keys[k] in PERSON_NOUNS or keys[k] in kinship or keys[k] == "pt" or \
