@@ -1410,8 +1410,8 @@ def _addressed_lower(text: _Text) -> set[int]:
     a second such word after it (``hey eun ji``); and in a chat transcript such a word that
     is a listed first name, no month, weekday, country, state or city, and ends a line of
     three words or more after its label (``have fun mila!``; not ``see u in june``, ``paste
-    the code in a gist``, ``<joao> bom dia``). Chats write
-    names in lower case, where the tagger barely reads them (``siobhan`` 0.00)."""
+    the code in a gist``, ``<joao> bom dia``). Chats write names in lower case, where the
+    tagger barely reads them (``siobhan`` 0.00)."""
     from textdp.detect.lexicon import is_listed_name
 
     words, keys = text.words, text.keys
