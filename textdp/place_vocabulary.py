@@ -11,9 +11,9 @@ cities of 100,000 people or more; ``textdp/data/LICENSE_places.md``, built by
 The kind of a target (:func:`place_kind`) is read from the public lists alone: ``"country"``
 for a country's name, ``"city"`` for a city's or a town's (the detectors' lookup of places of
 5,000 people or more), ``"place"`` (any place of the vocabulary) for a name neither holds
-("the Alps", "Heathrow"). It is released without noise,
-like a name's kind: the guarantee holds between places of the same kind. Two mentions are
-the same place when their :func:`place_key` agrees.
+("the Alps", "Gatwick"), ``"region"`` for a US state's or Canadian province's postal code.
+It is released without noise, like a name's kind: the guarantee holds between places of the
+same kind. Two mentions are the same place when their :func:`place_key` agrees.
 
 A place of several tokens ("New York", "United Kingdom") is one target: its vector is the
 mean of its tokens' rows (:func:`place_vector`), and one single-word place of the
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 
@@ -105,8 +106,14 @@ def place_names() -> dict[str, tuple[str, ...]]:
 def gazetteer() -> dict[str, str]:
     """The shipped gazetteer: :func:`place_key` of each name → its kind (``"country"`` or
     ``"city"``; a name that is both is a country)."""
+    return _by_key((name, kind) for kind, names in place_names().items() for name in names)
+
+
+def _by_key(names: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """:func:`place_key` of each ``(name, kind)`` → its kind; a key that is a country's keeps
+    that kind."""
     out: dict[str, str] = {}
-    for kind, name in ((k, n) for k, names in place_names().items() for n in names):
+    for name, kind in names:
         key = place_key(name)
         if out.get(key) != "country":
             out[key] = kind
@@ -121,11 +128,8 @@ def _listed_kinds() -> dict[str, str]:
     from textdp.detect.places import lookup_names
 
     kinds = {"country": "country", "city": "city", "town": "city"}
-    out: dict[str, str] = {}
-    for name, kind in lookup_names().items():
-        if kind in kinds and out.get(place_key(name)) != "country":
-            out[place_key(name)] = kinds[kind]
-    return out
+    return _by_key((name, kinds[kind]) for name, kind in lookup_names().items()
+                   if kind in kinds)
 
 
 def place_kind(text: str) -> str:
@@ -142,8 +146,10 @@ def place_kind(text: str) -> str:
 def region_code(rng: np.random.Generator) -> str:
     """A code of :data:`REGION_CODES` drawn uniformly: what replaces a region code, whatever
     it was."""
-    codes = sorted(REGION_CODES)
-    return codes[int(rng.integers(len(codes)))]
+    return _CODES[int(rng.integers(len(_CODES)))]
+
+
+_CODES = tuple(sorted(REGION_CODES))  # in a fixed order: a seeded draw is reproducible
 
 
 @dataclass(frozen=True)

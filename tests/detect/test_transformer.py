@@ -390,3 +390,10 @@ def test_an_unwritable_cache_is_no_error(private_cache):
     (private_cache / "taggers").write_text("a file where the folder would be")
     tr._save_traced(tr._build_and_load(folder).eval(), folder)  # nothing written, no error
     assert tr._load_traced(folder) is None
+
+
+def test_a_pickled_detector_chooses_its_forward_type_where_it_runs():
+    detector = TransformerNameDetector()
+    chosen = detector.compute_dtype  # measured here
+    clone = pickle.loads(pickle.dumps(detector))
+    assert "compute_dtype" not in clone.__dict__ and clone.compute_dtype == chosen

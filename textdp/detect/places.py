@@ -101,14 +101,15 @@ def _parts(name: str) -> list[str]:
 
 @functools.lru_cache(maxsize=1)
 def _lookup_keys() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
-    """``(upper case, lower case, towns in lower case)`` forms of the names → the name
+    """``(upper case, lower case, lower case with towns)`` forms of the names → the name
     (names as written are the keys of :func:`lookup_names`); the lower-case form of
-    countries, states and cities, and of towns apart."""
+    countries, states and cities, and of those and towns."""
     names = lookup_names()
     upper = {name.upper(): name for name in names}
     lower = {name.lower(): name for name, kind in names.items() if kind != "town"}
-    towns = {name.lower(): name for name, kind in names.items() if kind == "town"}
-    return upper, lower, towns
+    with_towns = {**lower, **{name.lower(): name for name, kind in names.items()
+                              if kind == "town"}}
+    return upper, lower, with_towns
 
 
 def listed_kind(word: str) -> str | None:
@@ -186,15 +187,14 @@ class GazetteerPlaces:
 
     def _spans(self, words: Sequence[str], spaces: Sequence[str],
                ambiguous: Callable[[str, str], bool]) -> list[Span]:
-        upper, lower, towns = _lookup_keys()
+        upper, lower, with_towns = _lookup_keys()
         out: list[Span] = []
         i, n = 0, len(words)
         while i < n:
             found = None
             if words[i][:1].isalpha():
                 # after a cue, a town in lower case too ("# cheadle", "bus to barnet")
-                low = {**lower, **towns} if i and words[i - 1].casefold() in PLACE_CUES \
-                    else lower
+                low = with_towns if i and words[i - 1].casefold() in PLACE_CUES else lower
                 for end in range(min(n, i + MAX_PLACE_TOKENS), i, -1):
                     run = words[i:end]
                     key = "".join(w + s for w, s in zip(run, spaces[i:end - 1])) + run[-1]
@@ -425,3 +425,12 @@ def word_test(vocab: Any) -> Callable[[str], bool]:
         return low is not None and low != cap and (cap is None or low < 2 * cap)
 
     return is_word
+
+
+def vector_test(vocab: Any) -> Callable[[str], bool]:
+    """Whether a word's lower-case form has a row of its own in ``vocab``'s vectors (a vocab
+    without vectors knows no word)."""
+    key2row = getattr(getattr(vocab, "vectors", None), "key2row", None) or {}
+    strings = vocab.strings
+    # Looking a string's hash up adds nothing to the vocab's string store.
+    return lambda word: strings[word.lower()] in key2row

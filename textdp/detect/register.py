@@ -268,8 +268,8 @@ class _Text:
     """One doc's words with the lookups the rules share (lines, neighbours); ``is_word``:
     whether a capitalised word is mainly an ordinary word of the doc's language
     (:func:`textdp.detect.places.word_test`), ``has_vector``: whether its lower-case form
-    has a row in the pipeline's vectors (:func:`_vector_test`); ``None`` where no vocab is
-    known."""
+    has a row in the pipeline's vectors (:func:`textdp.detect.places.vector_test`); ``None``
+    where no vocab is known."""
 
     def __init__(self, words: Sequence[str],
                  is_word: Callable[[str], bool] | None = None,
@@ -297,6 +297,16 @@ class _Text:
     def clinical(self) -> bool:
         """Whether the text reads as a clinical note (:func:`_clinical`)."""
         return _clinical(self)
+
+    @functools.cached_property
+    def speaker_labels(self) -> list[int]:
+        """The speaker labels of the text's chat lines (:func:`_speaker_labels`)."""
+        return _speaker_labels(self)
+
+    @functools.cached_property
+    def plain_labels(self) -> list[int]:
+        """The speaker labels of a transcript without stamps (:func:`_plain_labels`)."""
+        return _plain_labels(self)
 
     @functools.cached_property
     def caps(self) -> bool:
@@ -376,10 +386,10 @@ class RegisterStage:
         # one pass over each doc's tokens: the words, and which are glued to the next
         read = [[(t.text, not t.whitespace_) for t in doc] for doc in docs]
         words = [[w for w, _ in toks] for toks in read]
-        from textdp.detect.places import word_test
+        from textdp.detect.places import vector_test, word_test
 
         is_word = word_test(docs[0].vocab) if docs else None
-        has_vector = _vector_test(docs[0].vocab) if docs else None
+        has_vector = vector_test(docs[0].vocab) if docs else None
         # read once, for the NER question and the rules
         texts = [_Text(ws, is_word, [g for _, g in toks], has_vector)
                  for ws, toks in zip(words, read)]
@@ -1068,10 +1078,20 @@ class RegisterStage:
                         out.update(run)
         # A kin or companion before a name ("Husband Will asked", "Dtr April", "sister
         # Hope"), and a person noun or role before a name in brackets ("roommate (Summer)",
-        # "A technician (Jordan) will visit"): the word is a name although it is a word
-        # (or unlisted: "Chinedu").
+        # "A technician (Jordan) will visit"), and a name its kin follows in brackets
+        # ("Family (Chinedu, son) notified", "Chinedu (son) at bedside"): the word is a name
+        # although it is a word or unlisted.
         cues = kin_words() | COMPANIONS
+
+        def uncommon(j: int) -> bool:  # no common word, or a listed name
+            return keys[j] not in common_words() or is_listed_name(keys[j])
+
         for k in range(len(words)):
+            if keys[k] in cues and (p := text.prev(k)) is not None and words[p] in (",", "("):
+                j = text.prev(p)
+                if j is not None and _cued_name(words[j]) and uncommon(j) and \
+                        ((b := text.prev(j)) is not None and words[b] == "(") != (words[p] == "("):
+                    out.add(j)
             if keys[k] not in cues and keys[k] not in PERSON_NOUNS and \
                     keys[k] not in vocabulary("roles"):
                 continue
@@ -1084,18 +1104,6 @@ class RegisterStage:
             if j is not None and _cued_name(words[j]) and (
                     not bracket or ((e := text.next(j)) is not None and words[e] == ")")):
                 out.add(j)
-        # and a name its kin follows in brackets: "Family (Chinedu, son) notified",
-        # "Chinedu (son) at bedside"
-        for k in range(len(words)):
-            if keys[k] not in cues:
-                continue
-            p = text.prev(k)
-            if p is not None and words[p] in (",", "("):
-                j = text.prev(p)
-                if j is not None and _cued_name(words[j]) and (
-                        keys[j] not in common_words() or is_listed_name(keys[j])) and \
-                        ((b := text.prev(j)) is not None and words[b] == "(") != (words[p] == "("):
-                    out.add(j)
         # A clinician before a credential: "— Price, PA-C", "Okafor, MD", "Lin RN", and in
         # a note in capitals "SEEN BY SAOIRSE NP" (a word no common-word list holds).
         def named(j: int) -> bool:  # in capitals: a listed name or a word with no vector
@@ -1111,14 +1119,12 @@ class RegisterStage:
                     p = text.prev(p)
                 if p is not None and named(p):  # not "Pharmacy, PT", "CHARGE RN"
                     run = [*text.cap_run_before(p, 1), p]
-                    out.update(j for j in run if named(j) and (
-                        keys[j] not in common_words() or is_listed_name(keys[j])))
+                    out.update(j for j in run if named(j) and uncommon(j))
         # A patient before an age and sex ("BED 2 - TRAN, 54F", "Halloran, 66M"), and a
         # note's signature after a dash at its very end ("NOW AWAKE. -PRIYA").
         for k, w in enumerate(words):
             if _AGE_SEX.match(w) and (c := text.prev(k)) is not None and words[c] == ",":
-                run = [j for j in text.cap_run_before(c, 2) if named(j) and (
-                    keys[j] not in common_words() or is_listed_name(keys[j]))]
+                run = [j for j in text.cap_run_before(c, 2) if named(j) and uncommon(j)]
                 if run and run[-1] == text.prev(c):  # not "Admitted, 54F"
                     out.update(run)
         last = next((k for k in range(len(words) - 1, -1, -1) if _wordlike(words[k])), 0)
@@ -1129,13 +1135,13 @@ class RegisterStage:
         out.update(_addressed(text))
         out.update(_addressed_lower(text))
         # Chat transcripts: the speaker labels of timestamped or <bracketed> lines.
-        labels = _speaker_labels(text)
+        labels = text.speaker_labels
         if len(labels) >= 2:  # not a role ("10:03 Customer:", "<Agent>")
             out.update(k for k in labels if keys[k] not in vocabulary("field_labels")
                        and keys[k] not in vocabulary("roles") and keys[k] not in PERSON_NOUNS)
         # Transcripts without stamps ("amal: hi" / "bob: amal's bag?"): when a label is a
         # person, the speakers of every such line are (one kind of label, one detection).
-        plain = _plain_labels(text)
+        plain = text.plain_labels
         if any(k in persons or k in out for k in plain) or _unknown_labels(text, plain):
             out.update(plain)
         return out
@@ -1152,7 +1158,7 @@ class RegisterStage:
         words, keys = text.words, text.keys
         from textdp.detect.lexicon import is_first_name, is_surname
 
-        labels = set(_speaker_labels(text)) | set(_plain_labels(text))
+        labels = set(text.speaker_labels) | set(text.plain_labels)
         multi = {k for k in persons if _in_full_name(text, persons, k)}
         found: set[str] = set()
         lower: set[str] = set()
@@ -1436,7 +1442,7 @@ def _addressed_lower(text: _Text) -> set[int]:
             out.add(after)
     # In a chat transcript, a listed first name that ends its line ("have fun mila!",
     # "waiting on review from siobhan"): where chats address or name a colleague.
-    if len(_speaker_labels(text)) >= 2 or _plain_labels(text):
+    if len(text.speaker_labels) >= 2 or text.plain_labels:
         from textdp.detect.lexicon import is_first_name
         from textdp.detect.places import listed_kind
 
@@ -1521,14 +1527,6 @@ def _unknown_caps(text: _Text, k: int) -> bool:
     w, kk = text.words[k], text.keys[k]
     return text.has_vector is not None and len(w) >= 3 and w.isalpha() and \
         kk not in common_words() and not _in_any_vocabulary(kk) and not text.has_vector(w)
-
-
-def _vector_test(vocab: Any) -> Callable[[str], bool]:
-    """Whether a word's lower-case form has a row in ``vocab``'s vectors (its lower-case
-    form's hash looked up: nothing is added to the string store)."""
-    key2row = getattr(getattr(vocab, "vectors", None), "key2row", None) or {}
-    strings = vocab.strings
-    return lambda word: strings[word.lower()] in key2row
 
 
 def _inside_name(text: _Text, k: int, persons: set[int]) -> bool:
@@ -1767,7 +1765,7 @@ def partial_mentions(words: Sequence[str], persons: Iterable[int],
     if not persons:
         return 0
     words, keys = text.words, text.keys
-    labels = set(_speaker_labels(text)) | set(_plain_labels(text))
+    labels = set(text.speaker_labels) | set(text.plain_labels)
     found: set[str] = set()
     lower: set[str] = set()
     for k in persons:

@@ -367,8 +367,10 @@ def padded_shape(pieces: int, words: int) -> tuple[int, int]:
     """The piece and word counts a window of ``pieces`` pieces and ``words`` words is padded
     to: multiples of :data:`PAD_MULTIPLE`, the words as many as the pieces (a word has a
     piece at least, or is cut off with the pieces at :data:`MAX_PIECES`)."""
-    n = -(-pieces // PAD_MULTIPLE) * PAD_MULTIPLE
-    return n, max(n, -(-words // PAD_MULTIPLE) * PAD_MULTIPLE)
+    def up(n: int) -> int:
+        return -(-n // PAD_MULTIPLE) * PAD_MULTIPLE
+
+    return up(pieces), max(up(pieces), up(words))
 
 
 def pack_batch(encoded: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]], pad_id: int,
@@ -575,6 +577,11 @@ class TransformerNameDetector:
         from textdp.precision import check_precision
 
         self.precision = check_precision(precision, torch.device(self.device))
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The settings, not the forward pass's type: a pickled detector (a Spark task, a
+        ``datasets`` worker) measures it on the machine it runs on."""
+        return {k: v for k, v in self.__dict__.items() if k != "compute_dtype"}
 
     @functools.cached_property
     def compute_dtype(self) -> Any:

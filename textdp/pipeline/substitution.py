@@ -365,16 +365,16 @@ class Substituter:
         """Step 3: the draws that cost no name ε: a placeholder tag, a PII surrogate of the
         value's format or a state's code drawn from the public list (each from the value's
         keyed source with ``consistency="dataset"``, else from ``rng``; remembered for the
-        text's later batches), or a date or age with
-        its own DP noise (:mod:`textdp.quasi`, charged ``epsilon_date``/``epsilon_age``)."""
+        text's later batches), or a date or age with its own DP noise (:mod:`textdp.quasi`,
+        charged ``epsilon_date``/``epsilon_age``)."""
         for j, (t, key, kind) in enumerate(zip(batch.first, batch.plan.keys, batch.plan.kinds)):
             if batch.subs[j] is not None:
                 continue
             label = batch.labels[t]
             if kind == "tag":
                 batch.subs[j] = tag(label)
-            elif kind in ("pii", REGION):  # a surrogate of the value's format or list: no
-                state = states.get(batch.draw_owner[j])  # draw on the value
+            elif kind in ("pii", REGION):  # a surrogate: no draw on the value
+                state = states.get(batch.draw_owner[j])
                 source = rng if self.key is None or key is None else keyed_source(
                     self.key, state.scope if state else "", label, key, kind,
                     secure=self.config.secure)
