@@ -67,6 +67,8 @@ def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value
     "Patient ID checked on 2021-03-04.",
     "Patient ID 2021-03-04, paid $12345.",           # a date; an amount
     "Admitted 00482913 to ward 4.",                  # no label
+    "See LA1118909.DOC attached.",                   # a file name (a valid DEA shape)
+    "Filed as AB1234563/2 today.",                   # a path
 ])
 def test_ordinary_numbers_are_left(text):
     assert not {label for label, _ in found(text)} & set(LABELS)
@@ -122,3 +124,14 @@ def test_dea_surrogates_are_practitioners_with_a_valid_check_digit():
             for _ in range(200)]
     assert all(dea_valid(o) and o[0] in "ABFG" for o in outs)
     assert len({o[1] for o in outs}) > 15  # the surname's letter is not copied
+
+
+def test_a_surrogate_fills_a_token_longer_than_its_format():
+    """A target token may hold more than the value its format reads (the token of a match
+    that a front end did not cut): its surrogate keeps the layout, never fails."""
+    rng = np.random.default_rng(3)
+    for label, value in (("MEDICAL_LICENSE", "AB1234563.x9"), ("MAC_ADDRESS",
+                         "00:1A:2B:3C:4D:5E:6F")):
+        shape = shape_of(label, value)
+        out = surrogate(label, shape, rng)
+        assert layout(label, out) == shape.layout

@@ -125,7 +125,8 @@ _BANK = re.compile(r"(?<![\w.,/:$€£-])\d{2,17}(?:[- ]\d{2,17}){0,3}(?![\w/]|[
 _RECORD_GAP = label_gap("no", "nr", "number", "num", "is", "was", "id")
 _RECORD = re.compile(r"(?<![\w.,/:$€£-])[A-Z]{0,3}-?\d[A-Z0-9]{0,15}(?:-[A-Z0-9]{1,8}){0,3}"
                      r"(?![\w/]|[.,:-]\w)")
-_DEA = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z9]\d{7}(?![\w-])")
+# not inside a file name or path ("LA1118909.DOC", "AB1234563/2"), as the patterns above
+_DEA = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z9]\d{7}(?![\w/-]|[.,:]\w)")
 _NPI = re.compile(r"(?<![\w.,/:-])\d{10}(?![\w/]|[.,:-]?\d)")
 _MAC = re.compile(r"(?<![\w:.-])(?:[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}|"
                   r"[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:-]|\.\w)")
@@ -243,9 +244,18 @@ def layout(label: str, value: str) -> str:
     return re.sub(r"[^#Aa \-.]", "", out)
 
 
-def _fill(layout_: str, chars: str) -> str:
+#: What a placeholder of a layout is filled with when the format's own characters run out.
+_CLASSES = {"#": "0123456789", "A": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+            "a": "abcdefghijklmnopqrstuvwxyz", "H": "0123456789ABCDEF", "h": "0123456789abcdef"}
+
+
+def _fill(layout_: str, chars: str, rng: np.random.Generator) -> str:
+    """``layout_`` with its placeholders filled by ``chars`` in order, and any left over (a
+    token longer than the value its format reads: ``AB1234563/2``) by characters of their
+    class drawn from ``rng``."""
     it = iter(chars)
-    return "".join(next(it) if c in "#AaHh" else c for c in layout_)
+    return "".join(next(it, None) or _draw(rng, _CLASSES[c], 1) if c in _CLASSES else c
+                   for c in layout_)
 
 
 def _draw(rng: np.random.Generator, alphabet: str, n: int) -> str:
@@ -257,18 +267,18 @@ def surrogate(label: str, layout_: str, rng: np.random.Generator) -> str:
     nothing else of the value (see the module doc for what each label's surrogate is)."""
     if label == MAC_ADDRESS:
         hexes = "00005E0053" + f"{int(rng.integers(256)):02X}"
-        return _fill(layout_, hexes.lower() if "h" in layout_ else hexes)
+        return _fill(layout_, hexes.lower() if "h" in layout_ else hexes, rng)
     if label == MEDICAL_LICENSE:
         if layout_.count("#") == 10:  # an NPI
             body = str(int(rng.integers(1, 3))) + _draw(rng, "0123456789", 8)
-            return _fill(layout_, luhn_complete("80840" + body)[5:])
+            return _fill(layout_, luhn_complete("80840" + body)[5:], rng)
         d = [int(x) for x in rng.integers(0, 10, size=6)]
         check = (d[0] + d[2] + d[4] + 2 * (d[1] + d[3] + d[5])) % 10
         letters = _draw(rng, "ABFG", 1) + _draw(rng, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", 1)
         chars = "".join(str(x) for x in d) + str(check)
         head = "".join("9" if k == "#" else c if k == "A" else c.lower()
                        for c, k in zip(letters, layout_[:2]))
-        return head + _fill(layout_[2:], chars)
+        return head + _fill(layout_[2:], chars, rng)
     while True:  # an account number that reads as a card would be re-found as one
         out = "".join(_draw(rng, "0123456789", 1) if c == "#" else
                       _draw(rng, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", 1) if c == "A" else
