@@ -20,7 +20,7 @@ CPU = torch.device("cpu")
 def test_spreading_moves_each_draw_among_its_nearest_names(names_privatizer):
     spread = names_privatizer.space.decoder("first").spread
     assert spread.shape[1] == NAME_SPREAD
-    assert (spread[:, 0] == np.arange(len(spread))).all()  # itself first
+    assert not (spread == np.arange(len(spread))[:, None]).any()  # never itself
 
 
 # ====================================================================== on toy tables
@@ -74,6 +74,19 @@ def test_a_candidate_set_spreads_each_decoded_candidate_among_its_neighbours(toy
     assert moved == [words[(i + 1) % n] for i in range(n)]
 
 
+def test_the_spread_table_holds_each_rows_nearest_others_never_itself():
+    from textdp.pipeline.candidates import spread_table
+
+    points = np.array([[0.0], [1.0], [3.0], [7.0]], dtype=np.float32)
+    assert spread_table(points, CPU, k=2).tolist() == [[1, 2], [0, 2], [1, 0], [2, 1]]
+    assert spread_table(points, CPU, k=10).shape == (4, 3)  # fewer rows than k
+    assert spread_table(points[:1], CPU).tolist() == [[0]]  # a lone row is its own
+    # Duplicates of a row may crowd it out of its own k + 1 nearest: it is still left out.
+    same = np.zeros((5, 2), dtype=np.float32)
+    spread = spread_table(same, CPU, k=2)
+    assert spread.shape == (5, 2) and not (spread == np.arange(5)[:, None]).any()
+
+
 def test_name_candidates_are_the_kinds_names_with_their_nearest_names(census_table):
     mechanism = create_mechanism("mlaplace", 1000.0)
     space = _space(census_table, replace="name", mechanism=mechanism)
@@ -86,11 +99,12 @@ def test_name_candidates_are_the_kinds_names_with_their_nearest_names(census_tab
     assert all(lexicon_kind(w.casefold()) == "last" for w in last.table.words)
     for names in (first, last):
         assert names.spread.shape == (len(names.table), NAME_SPREAD)
-        assert (names.spread[:, 0] == np.arange(len(names.table))).all()  # itself first
-        # The others are its nearest names, in order of distance.
+        # Its nearest other names, in order of distance, never itself.
         vecs = names.table.vectors
         d = np.linalg.norm(vecs[:, None] - vecs[None], axis=2)
+        np.fill_diagonal(d, np.inf)
         near = np.take_along_axis(d, names.spread, axis=1)
+        assert np.isfinite(near).all()
         assert (np.diff(near, axis=1) >= -1e-5).all()
         assert np.allclose(near[:, -1], np.sort(d, axis=1)[:, NAME_SPREAD - 1], atol=1e-5)
     # A first name's draw at a large ε decodes among its own nearest first names.
