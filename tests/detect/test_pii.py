@@ -326,6 +326,15 @@ def test_thousands_groups_are_a_phone_only_after_a_phone_word():
     assert found("They raised 512 340 063 dollars.") == []
 
 
+def test_a_line_of_scores_is_no_phone():
+    """libphonenumber reads "6-3 1-6 6-3 4-6 6-4" (a CoNLL tennis result) as a valid U.S.
+    number; three one-digit groups are scores, while a phone's one one-digit group stays."""
+    assert found("Novak ( Czech Republic ) 6-3 1-6 6-3 4-6 6-4 Paul") == []
+    assert found("She won 7-5 3-6 6-2 6-4 in the final.") == []
+    assert found("Call 1-800-555-1234 today.") == [("PHONE", "1-800-555-1234")]
+    assert found("Ruf an: 0 6 12 34 56 78") == [("PHONE", "0 6 12 34 56 78")]
+
+
 def test_phone_region_reads_national_numbers():
     # A Brazilian mobile without its country code, mixed separators: valid in region BR only.
     text = "Ligue 11 98765-4321 hoje."

@@ -20,7 +20,7 @@ def _doc():
     """A doc of twelve plain words for the stand-in detectors' token spans."""
     import spacy
 
-    return spacy.blank("en")(" ".join(f"w{i}" for i in range(12)))
+    return spacy.blank("en")(" ".join(f"w{chr(ord('a') + i)}" for i in range(12)))
 
 
 def _inner(docs):
@@ -91,6 +91,23 @@ def test_sure_places_follow_a_cue_and_are_no_common_name(nlp):
                                        "Mayotte is far.")]
     assert [[sure for _, sure in found] for found in GazetteerPlaces().find(docs)] == \
         [[True], [False], [False]]
+
+
+@pytest.mark.parametrize("text, sure", [
+    ("He was born in Garland and grew up there.", True),  # a strong cue
+    ("The office in Chandler closed.", True),
+    ("Flights from Sutton were cancelled.", True),  # "from" after a travel word
+    ("She moved to Thornton last year.", True),
+    ("Our team visited Chad twice.", True),  # a country after a cue
+    ("She moved to Saint Pierre and Miquelon.", True),  # several words, not all names
+    ("The office in Bonaire, Saint Eustatius and Saba closed.", True),  # GeoNames' space
+    ("Our team visited Chandler twice.", False),  # a person is as likely
+    ("I will talk to Chad tomorrow.", False),  # a bare "to"
+    ("We met in Chandler's office.", False),  # a possessive
+])
+def test_a_strong_cue_or_a_place_word_makes_a_common_name_a_sure_place(nlp, text, sure):
+    found = GazetteerPlaces().find([nlp.make_doc(text)])[0]
+    assert [s for _, s in found] == [sure]
 
 
 def test_the_lookup_joins_only_for_gpe():
@@ -198,3 +215,16 @@ def test_a_lone_code_in_capitals_is_a_place_only_where_it_stands_as_one(nlp):
     got = [[d[s:e].text for s, e, _ in spans] for d, spans in zip(docs, union(docs))]
     assert got[:2] == [[], []]  # a label and a role the NER reads as states
     assert "IL" in got[2] and got[3] == ["US"] and got[4] == ["NY"]
+
+
+def test_a_span_of_digit_tokens_is_no_place(nlp):
+    """The NER reads flight numbers and versions as places; a span whose every token holds a
+    digit is none."""
+    union = EntityUnion(lambda docs: [[] for _ in docs], ["GPE", "FAC"],
+                         gazetteer=lambda docs: [[] for _ in docs])
+    texts = ["They noted flight LH2021 in the file.", "The total was v13.9.78.",
+             "She lives on Route 66 now."]
+    docs = [nlp.make_doc(t) for t in texts]
+    found = [[d[s:e].text for s, e, _ in spans] for d, spans in zip(docs, union(docs))]
+    assert found[:2] == [[], []]
+    assert found[2] == ["Route 66"]

@@ -260,6 +260,13 @@ def is_card(value: str) -> bool:
     return luhn_valid(digits)
 
 
+def _scores(groups: list[str]) -> bool:
+    """Whether digit groups read as a list of scores or counts ("6-3 1-6 6-3 4-6 6-4"): three
+    or more groups of one digit, which a phone written without ``+`` or a bracket never has
+    (libphonenumber reads that tennis result as a valid U.S. number)."""
+    return sum(len(g) == 1 for g in groups) >= 3
+
+
 def is_phone(value: str) -> bool:
     """Whether a candidate of :data:`_PHONE` is a phone number (see the module doc)."""
     groups, seps = _groups(value)
@@ -270,8 +277,8 @@ def is_phone(value: str) -> bool:
         return False
     if plus or paren:
         return True
-    if len(groups) < 2:
-        return False  # a bare run of digits: a record number, an amount
+    if len(groups) < 2 or _scores(groups):
+        return False  # a bare run of digits: a record number, an amount; or scores
     if len(set(seps)) != 1 or _IPV4.fullmatch(value):
         return False
     if _DATE.match(value) or all(_YEAR.match(g) for g in groups):
@@ -312,7 +319,7 @@ def _phone_plausible(raw: str) -> bool:
         return False
     if raw[:1] in "+(":
         return True
-    if len(groups) < 2 or _IPV4.fullmatch(raw) or _DATE.match(raw):
+    if len(groups) < 2 or _scores(groups) or _IPV4.fullmatch(raw) or _DATE.match(raw):
         return False
     if all(_YEAR.match(g) for g in groups) or any(c in ",/:" for c in raw):
         return False
@@ -357,7 +364,8 @@ def _more_phone(text: str, start: int, value: str) -> bool:
     digits = "".join(groups)
     # "0049 30 12345678": the international prefix 00 before a country code
     national = digits[2:] if digits.startswith("00") and len(groups[0]) >= 3 else digits
-    if not 8 <= len(national) <= 13 or _DATE.match(value) or _other_number(text, start, value):
+    if not 8 <= len(national) <= 13 or _DATE.match(value) or _scores(groups) or \
+            _other_number(text, start, value):
         return False
     if all(_YEAR.match(g) for g in groups):
         return False

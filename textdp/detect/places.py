@@ -51,6 +51,16 @@ PLACE_CUES = frozenset({
     "living", "moved", "based", "flew", "fly", "flying", "travel", "travelled", "traveled",
     "traveling", "travelling", "relocated", "relocating", "reside", "resides", "resided",
     "residing", "hometown", "city", "town", "#"})
+#: Cues after which a name of the lookup is a place even where it is a common name ("born in
+#: Garland", "in Chandler"): :meth:`GazetteerPlaces.find`.
+STRONG_CUES = frozenset({"in", "born", "hometown"})
+#: Words before ``to``/``from``/``at`` that make it such a cue ("moved to Chandler", "flights
+#: from Sutton"); alone, ``to`` and ``from`` as often stand before a person ("talk to Jordan").
+TRAVEL_WORDS = frozenset({
+    "moved", "moving", "move", "relocated", "relocating", "flew", "fly", "flying", "flight",
+    "flights", "trip", "trips", "travel", "travelled", "traveled", "traveling", "travelling",
+    "drove", "drive", "driving", "train", "trains", "bus", "route", "road", "back", "way",
+    "based", "office", "offices", "arrived", "arriving", "landed", "returned", "emigrated"})
 #: Month and weekday names: never places ("March" is a town in England).
 CALENDAR = frozenset((*MONTHS, *WEEKDAYS))
 #: Tokens a name of the lookup spans at most ("Santa Cruz de la Sierra").
@@ -153,21 +163,43 @@ class GazetteerPlaces:
         return [[span for span, _ in found] for found in self.find(docs)]
 
     def find(self, docs: Sequence[Any]) -> list[list[tuple[Span, bool]]]:
-        """Per doc, each match with whether it is a place for sure: after a word of
-        :data:`PLACE_CUES`, with no word a common first name or surname ("moved to Gweru",
-        not "visited Chandler"). A sure place is a place even where a person detector took
-        it for a name (:class:`EntityUnion`)."""
-        from textdp.detect.lexicon import is_first_name, is_surname
-
-        rank = self.name_max_rank
+        """Per doc, each match with whether it is a place for sure (:meth:`_sure`). A sure
+        place is a place even where a person detector took it for a name
+        (:class:`EntityUnion`)."""
         out = []
         for doc in docs:
             words = [t.text for t in doc]
             spans = self._spans(words, [t.whitespace_ for t in doc], self._ambiguous(doc.vocab))
-            out.append([((s, e, lab), s > 0 and words[s - 1].casefold() in PLACE_CUES and not any(
-                is_first_name(w, rank) or is_surname(w, rank) for w in words[s:e]))
-                for s, e, lab in spans])
+            out.append([((s, e, lab), self._sure(words, s, e)) for s, e, lab in spans])
         return out
+
+    def _sure(self, words: Sequence[str], start: int, end: int) -> bool:
+        """Whether the match ``words[start:end]`` is a place for sure: after a word of
+        :data:`PLACE_CUES` and either with no word a common first name or surname ("moved to
+        Gweru"), a name of several words not all of them names ("to Saint Pierre and
+        Miquelon", "in Al Hudaydah"), after a strong cue (:data:`STRONG_CUES`, or ``to``,
+        ``from``, ``at`` after a word of :data:`TRAVEL_WORDS`: "born in Garland", "flights
+        from Sutton") not before a possessive, or a country or US state after a cue other
+        than a bare ``to``/``from``/``at`` ("visited Chad"). Not "visited Chandler", "talk
+        to Jordan", "in Jordan's car"."""
+        from textdp.detect.lexicon import is_first_name, is_surname
+
+        cue = words[start - 1].casefold() if start else ""
+        if cue not in PLACE_CUES:
+            return False
+        rank = self.name_max_rank
+        names = [is_first_name(w, rank) or is_surname(w, rank)
+                 for w in words[start:end] if w[:1].isalpha()]
+        if not any(names) or (len(names) > 1 and not all(names)):
+            return True
+        if end < len(words) and words[end].casefold() in ("'s", "’s"):
+            return False
+        bare = cue in ("to", "from", "at")
+        if cue in STRONG_CUES or (bare and start > 1 and
+                                  words[start - 2].casefold() in TRAVEL_WORDS):
+            return True
+        name = " ".join(words[start:end])
+        return not bare and lookup_names().get(name) in ("country", "state")
 
     def _ambiguous(self, vocab: Any) -> Callable[[str, str], bool]:
         """``(word, kind) -> bool``: whether a word of a name of that kind may be read as
@@ -355,7 +387,11 @@ def _code_stands(doc: Any, start: int, end: int) -> bool:
     """Whether an NER place span stands as a place: any span but a lone code of two or
     three capitals, which stands only in :data:`PLACE_CODES`, after a place cue ("moved to
     NY"), after a city and a comma ("Springfield, IL") or before a number ("IL 62704").
-    The NER reads labels and roles in capitals as states: "NI number", "PA to the director"."""
+    The NER reads labels and roles in capitals as states: "NI number", "PA to the director";
+    nor does a span whose every token holds a digit (flight numbers, versions: "LH2021",
+    "v13.9.78")."""
+    if all(any(c.isdigit() for c in t.text) for t in doc[start:end]):
+        return False
     word = doc[start].text
     if end - start > 1 or not (2 <= len(word) <= 3 and word.isalpha() and word.isupper()) \
             or word in PLACE_CODES:
