@@ -324,6 +324,10 @@ def test_thousands_groups_are_a_phone_only_after_a_phone_word():
     assert found("Call 512 340 063 now.") == [("PHONE", "512 340 063")]
     assert found("Her mobile: 512 340 063.") == [("PHONE", "512 340 063")]
     assert found("They raised 512 340 063 dollars.") == []
+    # a phone word just after it says so too; "calls" after a count does not
+    assert found("He left 512 347 530 as a contact.") == [("PHONE", "512 347 530")]
+    assert found("Her 612 345 678 (mobile) is off.") == [("PHONE", "612 345 678")]
+    assert found("We logged 512 340 063 calls last year.") == []
 
 
 def test_a_line_of_scores_is_no_phone():

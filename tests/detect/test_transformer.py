@@ -309,11 +309,12 @@ def test_train_detector_refuses_missing_data_before_work(tmp_path, capsys):
 
 def test_common_words_need_the_stricter_threshold(nlp):
     det = TransformerNameDetector(threshold=0.01, common_word_threshold=0.9)
-    words = ["mike", "latte", "ishawna", "Latte", "trump", "newline"]
+    words = ["mike", "latte", "ishawna", "Latte", "trump", "newline", "vidoe", "Vidoe"]
     t = det._thresholds(nlp.vocab, words)
-    # Lower-case vocabulary words that no census list holds get the stricter threshold;
-    # lower-case names, unknown words and capitalised words keep the recall-first one.
-    assert t.tolist() == pytest.approx([0.01, 0.9, 0.01, 0.01, 0.01, 0.9])
+    # Lower-case vocabulary words that no census list holds get the stricter threshold, and
+    # so do unknown words one edit from a common word ("vidoe"); lower-case names, other
+    # unknown words and capitalised words keep the recall-first one.
+    assert t.tolist() == pytest.approx([0.01, 0.9, 0.01, 0.01, 0.01, 0.9, 0.9, 0.01])
     assert TransformerNameDetector(threshold=0.2, common_word_threshold=0.1
                                    ).common_word_threshold == 0.2  # never below threshold
     with pytest.raises(ValueError, match="common_word_threshold"):

@@ -333,6 +333,12 @@ _PHONE_MORE = re.compile(r"(?<![\w+.,/:@-])\d{1,5}(?:[ -]\d{1,10}){1,4}(?![\w@/]
 _PHONE_CONTEXT = re.compile(r"\b(?:phone|ph|tel|telephone|call|calls|mobile|mob|cell|fax|"
                             r"number|contact|reach|whatsapp|sms|text|dial|ring)\b",
                             re.IGNORECASE)
+# After the number, fewer words say phone ("512 347 530 as a contact", "… (mobile)"): not
+# "call" or "text", which follow counts ("512 340 063 calls").
+_PHONE_CONTEXT_AFTER = re.compile(r"\b(?:phone|tel|telephone|mobile|cell|fax|number|contact|"
+                                  r"whatsapp)\b", re.IGNORECASE)
+#: How far after a number :data:`_PHONE_CONTEXT_AFTER` is looked for, in characters.
+_CONTEXT_AFTER = 16
 # A bare run of 10 or 11 digits is a phone only right after a phone word ("ph 5551234567",
 # "call me at 5551234567"): nothing but punctuation and these words between.
 _PHONE_BARE = re.compile(r"(?<![\w+.,/:@$€£-])\d{10,11}(?![\w@/]|[.,:-]?\d)")
@@ -359,7 +365,8 @@ def _other_number(text: str, start: int, value: str) -> bool:
 
 def _more_phone(text: str, start: int, value: str) -> bool:
     """Whether a :data:`_PHONE_MORE` match is a phone (see there): 8–13 digits, not a date,
-    and a leading ``0`` or a phone context word within :data:`_CONTEXT` characters before."""
+    and a leading ``0``, a phone context word within :data:`_CONTEXT` characters before, or
+    one of :data:`_PHONE_CONTEXT_AFTER` within :data:`_CONTEXT_AFTER` characters after."""
     groups, _ = _groups(value)
     digits = "".join(groups)
     # "0049 30 12345678": the international prefix 00 before a country code
@@ -371,7 +378,9 @@ def _more_phone(text: str, start: int, value: str) -> bool:
         return False
     if digits[0] == "0" and len(groups[0]) >= 2:
         return True
-    return bool(_PHONE_CONTEXT.search(text, max(0, start - _CONTEXT), start))
+    end = start + len(value)
+    return bool(_PHONE_CONTEXT.search(text, max(0, start - _CONTEXT), start) or
+                _PHONE_CONTEXT_AFTER.search(text, end, end + _CONTEXT_AFTER))
 
 
 def _phone_candidates(text: str, region: str | None) -> list[PIIMatch]:

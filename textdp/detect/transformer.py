@@ -546,7 +546,10 @@ class TransformerNameDetector:
             vocabulary that no census name list holds (``newline``, ``latte``, ``gon``):
             the low recall-first threshold would replace some of them for nothing, while
             lower-case names (``mike``, ``trump``) and unknown words (``ishawna``) keep the
-            low one. ``None`` takes the packaged value; equal to ``threshold`` turns it off.
+            low one; so does a word the vocabulary lacks that is one edit from a common
+            word and no listed name (``vidoe``, ``evidance``:
+            :func:`~textdp.detect.words.misspelt_common`). ``None`` takes the packaged
+            value; equal to ``threshold`` turns it off.
     """
 
     def __init__(self, model: str | os.PathLike[str] = DEFAULT_MODEL, *,
@@ -627,7 +630,7 @@ class TransformerNameDetector:
         if self.common_word_threshold <= self.threshold:
             return self.threshold
         from textdp.detect.lexicon import is_first_name, is_listed_name, is_surname
-        from textdp.detect.words import common_words
+        from textdp.detect.words import common_words, misspelt_common
 
         key2row = getattr(getattr(vocab, "vectors", None), "key2row", None) or {}
         strings = vocab.strings
@@ -637,8 +640,11 @@ class TransformerNameDetector:
                 continue
             if w.islower():
                 # Looking a string's hash up adds nothing to the vocab's string store.
-                if strings[w] in key2row and not is_first_name(w) and not is_surname(w):
-                    out[i] = self.common_word_threshold
+                if strings[w] in key2row:
+                    if not is_first_name(w) and not is_surname(w):
+                        out[i] = self.common_word_threshold
+                elif misspelt_common(w) and not is_listed_name(w):
+                    out[i] = self.common_word_threshold  # "vidoe", "evidance": no name
             elif starts is not None and starts[i] and w[0].isupper() and w[1:].islower():
                 # the pipeline's own common words only (its vectors' keys hold many names
                 # in lower case: "mima"), and no name of any list
