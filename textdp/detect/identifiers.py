@@ -270,20 +270,17 @@ def surrogate(label: str, layout_: str, rng: np.random.Generator) -> str:
         return _fill(layout_, hexes.lower() if "h" in layout_ else hexes, rng)
     if label == MEDICAL_LICENSE:
         if layout_.count("#") == 10:  # an NPI
-            body = str(int(rng.integers(1, 3))) + _draw(rng, "0123456789", 8)
+            body = str(int(rng.integers(1, 3))) + _draw(rng, _CLASSES["#"], 8)
             return _fill(layout_, luhn_complete("80840" + body)[5:], rng)
         d = [int(x) for x in rng.integers(0, 10, size=6)]
         check = (d[0] + d[2] + d[4] + 2 * (d[1] + d[3] + d[5])) % 10
-        letters = _draw(rng, "ABFG", 1) + _draw(rng, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", 1)
+        letters = _draw(rng, "ABFG", 1) + _draw(rng, _CLASSES["A"], 1)
         chars = "".join(str(x) for x in d) + str(check)
         head = "".join("9" if k == "#" else c if k == "A" else c.lower()
                        for c, k in zip(letters, layout_[:2]))
         return head + _fill(layout_[2:], chars, rng)
     while True:  # an account number that reads as a card would be re-found as one
-        out = "".join(_draw(rng, "0123456789", 1) if c == "#" else
-                      _draw(rng, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", 1) if c == "A" else
-                      _draw(rng, "abcdefghijklmnopqrstuvwxyz", 1) if c == "a" else c
-                      for c in layout_)
+        out = _fill(layout_, "", rng)
         digits = re.sub(r"\D", "", out)
         if label != US_BANK_NUMBER or not (13 <= len(digits) <= 19 and digits[0] in "23456"
                                            and luhn_valid(digits)):

@@ -122,6 +122,11 @@ def _lookup_keys() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     return upper, lower, with_towns
 
 
+def _after_listed_place(words: Sequence[str], i: int) -> bool:
+    """Whether ``words[i]`` follows a name of the lookup as written and a comma."""
+    return i > 1 and words[i - 1] == "," and words[i - 2] in lookup_names()
+
+
 def listed_kind(word: str) -> str | None:
     """The kind of the lookup list's place ``word`` spells as written or in capitals
     (``"Berlin"``, ``"BERLIN"``; not ``"berlin"``), else ``None``. Month and weekday names
@@ -237,8 +242,7 @@ class GazetteerPlaces:
             if found is None and i and words[i - 1] == "#" and \
                     " ".join(split_camel(words[i])) in lookup_names():
                 found = i + 1  # a place's camel-case hashtag: "#PottersBar", "#NewYork"
-            if found is None and words[i] in REGION_CODES and i > 1 and words[i - 1] == "," \
-                    and words[i - 2] in lookup_names():
+            if found is None and words[i] in REGION_CODES and _after_listed_place(words, i):
                 found = i + 1  # a state's code after a place: "Portland, OR"
             if found is None:
                 i += 1
@@ -275,8 +279,8 @@ class GazetteerPlaces:
             return True
         if start > 0 and words[start - 1].casefold() in PLACE_CUES:
             return True
-        if start > 1 and words[start - 1] == "," and words[start - 2] in lookup_names():
-            return True  # after a place and a comma: "Edenbridge, Kent", "Paris, Texas"
+        if _after_listed_place(words, start):
+            return True  # "Edenbridge, Kent", "Paris, Texas"
         if end + 1 < len(words) and words[end] == ",":
             after = words[end + 1]
             return (len(after) == 2 and after.isupper() and after.isalpha()) or \

@@ -1307,7 +1307,7 @@ def _unknown_labels(text: _Text, labels: Sequence[int]) -> bool:
     return bool(labels) and all(
         _capitalised(text.words[k]) and text.words[k].isalpha() and len(text.words[k]) >= 3
         and text.keys[k] not in common_words() and listed_kind(text.words[k]) is None
-        and text.keys[k] not in MONTHS and text.keys[k] not in WEEKDAYS for k in labels)
+        and text.keys[k] not in _CALENDAR for k in labels)
 
 
 def _beside_person(text: _Text, k: int, persons: set[int]) -> bool:
@@ -1348,6 +1348,8 @@ def _plain_name_word(word: str) -> bool:
 #: Month names that are also given names (``April``, ``May``, ``June``, ...).
 MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august",
                     "september", "october", "november", "december"})
+#: Month and weekday names, written out or cut: no speaker and no addressed name.
+_CALENDAR = MONTHS | WEEKDAYS
 #: Words before a month: "in April", "by June", "next May".
 _MONTH_BEFORE = frozenset({"in", "by", "since", "until", "till", "from", "through", "early",
                            "late", "mid", "next", "last", "of", "this", "during"})
@@ -1450,7 +1452,7 @@ def _addressed_lower(text: _Text) -> set[int]:
             said = [k for k in toks if _wordlike(words[k])]
             # the label and three words at least: not a two-word greeting ("<joao> bom dia")
             if len(said) >= 4 and name(said[-1]) and is_first_name(keys[said[-1]]) and \
-                    keys[said[-1]] not in MONTHS and keys[said[-1]] not in WEEKDAYS and \
+                    keys[said[-1]] not in _CALENDAR and \
                     listed_kind(words[said[-1]].title()) in (None, "town"):  # "mila": a town
                 out.add(said[-1])
     return out
