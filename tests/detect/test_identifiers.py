@@ -41,6 +41,21 @@ def found(text: str) -> list[tuple[str, str]]:
     ("Patient ID: 884-221", "MEDICAL_RECORD", "884-221"),
     ("Medical record number is PK-126978.", "MEDICAL_RECORD", "PK-126978"),
     ("Chart # 77123 reviewed.", "MEDICAL_RECORD", "77123"),
+    # national account numbers: long, or with a bank code's letters
+    ("Account number 26991059499657245803371 at the bank.", "US_BANK_NUMBER",
+     "26991059499657245803371"),
+    ("Account number WHAQ72542299351862 at the bank.", "US_BANK_NUMBER", "WHAQ72542299351862"),
+    ("Account R4629484700527870012996 closed.", "US_BANK_NUMBER", "R4629484700527870012996"),
+    ("SWIFT code GENZFRSX for transfers.", "BIC", "GENZFRSX"),   # letters only: after 'SWIFT'
+    ("Pay via KPVPGBO0 today.", "BIC", "KPVPGBO0"),              # with a digit: alone
+    ("BIC: DEUTDEFF500", "BIC", "DEUTDEFF500"),
+    ("VIN 5HSPSJ8G0KNPG7008 on the title.", "VIN", "5HSPSJ8G0KNPG7008"),  # check digit wrong
+    ("Sold 1HGCM82633A004352 last week.", "VIN", "1HGCM82633A004352"),    # valid: alone
+    ("Car with plate SJ-910-BS was towed.", "LICENSE_PLATE", "SJ-910-BS"),
+    ("registration: AK78 WBU", "LICENSE_PLATE", "AK78 WBU"),
+    ("licence plate MÜ-LD-362 seen", "LICENSE_PLATE", "MÜ-LD-362"),
+    ("plate 沪A-50784 reported", "LICENSE_PLATE", "沪A-50784"),
+    ("number plate: 437다4339", "LICENSE_PLATE", "437다4339"),
 ])
 def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value):
     assert (label, value) in found(text)
@@ -69,6 +84,11 @@ def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value
     "Admitted 00482913 to ward 4.",                  # no label
     "See LA1118909.DOC attached.",                   # a file name (a valid DEA shape)
     "Filed as AB1234563/2 today.",                   # a path
+    "The DEUTDEFF office, no digit, no 'SWIFT'.",     # a BIC of letters alone: a word
+    "Order 1HGCM82633A004353 shipped.",              # a VIN's shape, wrong check, no 'VIN'
+    "The plate was cold.", "the plate 12 was cold",  # no capitals and digits after 'plate'
+    "Registration is open until 2024.",              # a year after 'registration'
+    "Registration closes 2021-03-04.",               # a date
 ])
 def test_ordinary_numbers_are_left(text):
     assert not {label for label, _ in found(text)} & set(LABELS)
@@ -84,7 +104,8 @@ def test_checksums():
 CONTEXT = {"US_PASSPORT": "passport {}", "PASSPORT": "passport {}",
            "UK_SORT_CODE": "sort code {}", "US_DRIVER_LICENSE": "driver's license {}",
            "US_BANK_NUMBER": "account {}", "MEDICAL_LICENSE": "NPI {}", "MAC_ADDRESS": "mac {}",
-           "MEDICAL_RECORD": "MRN: {}"}
+           "MEDICAL_RECORD": "MRN: {}", "BIC": "SWIFT {}", "VIN": "VIN {}",
+           "LICENSE_PLATE": "plate {}"}
 VALUES = {"US_PASSPORT": ("912803456", "A12345678"),
           "PASSPORT": ("C01X00T47", "AB123456", "12AB34567"),
           "UK_SORT_CODE": ("20-00-00", "404784", "40 47 84"),
@@ -92,7 +113,10 @@ VALUES = {"US_PASSPORT": ("912803456", "A12345678"),
           "US_BANK_NUMBER": ("0012345678901", "1234-56789012"),
           "MEDICAL_LICENSE": ("AB1234563", "A91234563", "1234567893"),
           "MAC_ADDRESS": ("00:1A:2B:3C:4D:5E", "00-1a-2b-3c-4d-5e", "001a.2b3c.4d5e"),
-          "MEDICAL_RECORD": ("00482913", "884-221", "PK-126978")}
+          "MEDICAL_RECORD": ("00482913", "884-221", "PK-126978"),
+          "BIC": ("DEUTDEFF", "KPVPGBO0XYZ"),
+          "VIN": ("1HGCM82633A004352", "5HSPSJ8G0KNPG7008"),
+          "LICENSE_PLATE": ("SJ-910-BS", "AK78 WBU", "5R 77925")}
 
 
 @pytest.mark.parametrize("label", LABELS)

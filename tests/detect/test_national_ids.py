@@ -32,6 +32,18 @@ def test_numbers_with_their_checks(text, value):
     assert taken(text) == [value]
 
 
+@pytest.mark.parametrize("text, value", [
+    ("Her social security number is 740015-1446290.", "740015-1446290"),  # month 00
+    ("Her social security number is ZZ 00 37 90 T.", "ZZ 00 37 90 T"),    # no NINO's rules
+    ("social security number is 134099783715.", "134099783715"),
+    ("Employer EIN 47-4767403 on the form.", "47-4767403"),
+    ("national ID: 12345678 issued", "12345678"),
+])
+def test_any_number_right_after_a_generic_label_is_taken_checksum_or_not(text, value):
+    """A mistyped, foreign or generated number identifies a person as well as a valid one."""
+    assert taken(text) == [value]
+
+
 @pytest.mark.parametrize("text", [
     "Order 111222333 shipped.",             # a valid BSN without a context word
     "Call 130 692 544 now.",                # a valid SIN without one
@@ -40,6 +52,8 @@ def test_numbers_with_their_checks(text, value):
     "Tax ID: see the total of 111222333.",  # words between the context and the number
     "pan AAAPZ1234C",                       # acronyms are case-sensitive ("pan")
     "Invoice 2021-03-04, 12345678 items, the year 1985.",
+    "tax number 2019", "national ID renewed 2021-03-04",  # a year, a date after the label
+    "born in 123456 BC",                                   # "in" is no label
 ])
 def test_other_numbers_are_not_national_ids(text):
     assert taken(text) == []

@@ -3,6 +3,7 @@ the Luhn check, token spans on docs, the normalised view, and text-free surrogat
 
 from __future__ import annotations
 
+import importlib.util
 import ipaddress
 import re
 import subprocess
@@ -112,6 +113,63 @@ def test_bare_digits_are_a_phone_only_right_after_a_phone_word():
         assert "PHONE" not in [lab for lab, _ in found(text)], text
 
 
+def test_long_and_dotted_numbers_are_a_phone_right_after_a_word_that_says_phone():
+    """Issue 36 (Faker's formats): 7–15 bare digits or two dotted groups after "mobile",
+    "tel", "reach me at"; not after a verb that only sometimes means a phone."""
+    for text, value in (("Mobile: 0579868282880", "0579868282880"),
+                        ("You can reach me at 351739336 after 5pm.", "351739336"),
+                        ("Reach me at 9487.5749 today.", "9487.5749"),
+                        ("call us on +3197-9711471 now", "+3197-9711471")):
+        assert found(text) == [("PHONE", value)], text
+    for text in ("to reach 2500000 people", "the text 12345678 is", "It cost 1234.5678",
+                 "Her number is 12345678."):
+        assert found(text) == [], text
+
+
+def test_an_extension_is_part_of_the_phone_and_keeps_its_marker():
+    for text, value in (("at 826-801-8159x08301 after", "826-801-8159x08301"),
+                        ("Tel 020 7946 0958 ext. 12", "020 7946 0958 ext. 12"),
+                        ("call +1-437-586-5797x543 now", "+1-437-586-5797x543")):
+        assert found(text) == [("PHONE", value)], text
+        shape = shape_of("PHONE", value)
+        out = surrogate("PHONE", shape, np.random.default_rng(0))
+        marker = re.search(r"\s?(x|ext\.)\s?", value).group()
+        assert marker in out and re.sub(r"\d", "#", out) == re.sub(r"\d", "#", value)
+    assert found("a 1920x1080 screen") == []
+
+
+def test_cards_of_other_ranges_are_taken_after_a_card_word():
+    maestro, jcb, other = "676385997983", "180020097737977", "8100324966850279"
+    assert all(luhn_valid(x) for x in (maestro, jcb, other))
+    assert found(f"My card number is {maestro}.") == [("CREDIT_CARD", maestro)]
+    assert found(f"card {jcb}.") == [("CREDIT_CARD", jcb)]
+    assert found(f"Debit card {other} expired.") == [("CREDIT_CARD", other)]
+    assert found(f"Order {maestro} shipped.") == []  # 12 digits alone: a reference number
+    assert found(f"Order {other} shipped.") == []    # no network's range without a card word
+
+
+def test_an_iban_of_the_wrong_length_with_a_valid_checksum_is_taken():
+    from textdp.detect.pii import iban_checksum_only
+
+    assert found("IBAN GB13VDGM2244643114367 by Friday") == [("IBAN", "GB13VDGM2244643114367")]
+    assert iban_checksum_only("GB13VDGM2244643114367")
+    assert not iban_checksum_only("GB14VDGM2244643114367")  # checksum
+    assert not iban_checksum_only("XX13VDGM2244643114367")  # no IBAN country
+    out = surrogate("IBAN", shape_of("IBAN", "GB13VDGM2244643114367"), np.random.default_rng(1))
+    assert len(out) == 21 and out[:2] == "GB" and iban_checksum_only(out)
+
+
+def test_a_user_name_after_its_label_is_a_handle_unless_a_word():
+    for text, value in (("My username is etta29.", "etta29"),
+                        ("Username: maria.k, password hidden", "maria.k"),
+                        ("screen name xbarthelemy", "xbarthelemy")):
+        assert found(text) == [("HANDLE", value)], text
+        out = surrogate("HANDLE", shape_of("HANDLE", value), np.random.default_rng(0))
+        assert out.startswith("user") and "@" not in out
+    for text in ("login is required", "Your username was wrong.", "user name: admin"):
+        assert found(text) == [], text
+
+
 def test_luhn_checksum():
     for cards in TEST_CARDS.values():
         assert all(luhn_valid(c) for c in cards)
@@ -208,6 +266,9 @@ ORIGINALS = {
     "MEDICAL_LICENSE": ("AB1234563", "FG7654329"),
     "MAC_ADDRESS": ("00:1A:2B:3C:4D:5E", "AA:BB:CC:DD:EE:FF"),
     "MEDICAL_RECORD": ("00482913", "77123451"),
+    "BIC": ("DEUTDEFF500", "COBADEFF120"),
+    "VIN": ("1HGCM82633A004352", "3GNCA53617S512345"),
+    "LICENSE_PLATE": ("SJ-910-BS", "AB-123-CD"),
     "NATIONAL_ID": ("12345678Z", "87654321X"),
     "POSTCODE": ("SW1A 1AA", "NW7B 2XY"),
     "DATE": ("March 4, 1962", "2021-03-04"),
@@ -222,7 +283,7 @@ ORIGINALS = {
 # surrogate alone is their tag.
 NOT_REFOUND = {"US_SSN", "UK_NHS", "UK_NINO", "US_PASSPORT", "PASSPORT", "UK_SORT_CODE",
                "US_DRIVER_LICENSE", "US_BANK_NUMBER", "MEDICAL_RECORD", "POSTCODE",
-               "NATIONAL_ID", "DATE", "AGE"}
+               "NATIONAL_ID", "DATE", "AGE", "LICENSE_PLATE"}
 
 
 @pytest.mark.parametrize("label", PII_LABELS)
@@ -243,7 +304,8 @@ def test_surrogates_use_reserved_ranges():
         email = surrogate("EMAIL", Shape("EMAIL"), rng)
         assert email.rsplit("@", 1)[1] in ("example.com", "example.org", "example.net")
         assert surrogate("URL", Shape("URL"), rng).startswith("https://example.org/")
-        assert surrogate("HANDLE", Shape("HANDLE"), rng)[:5] == "@user"
+        assert surrogate("HANDLE", shape_of("HANDLE", "@jdoe"), rng)[:5] == "@user"
+        assert surrogate("HANDLE", shape_of("HANDLE", "jdoe82"), rng)[:4] == "user"
         v4 = ipaddress.ip_address(surrogate("IP", shape_of("IP", "10.0.0.1"), rng))
         assert v4 in ipaddress.ip_network("192.0.2.0/24")
         v6 = ipaddress.ip_address(surrogate("IP", shape_of("IP", "fe80::1"), rng))
@@ -435,10 +497,11 @@ def test_cli_takes_the_new_labels_as_targets():
 
 
 def test_the_dev_sample_generator_makes_valid_values_and_ordinary_items():
+    from stdnum import bic, isbn
     from stdnum import iban as stdiban
-    from stdnum import isbn
 
-    from textdp.evaluate.pii_samples import negatives, positives
+    from textdp.detect.identifiers import vin_valid
+    from textdp.evaluate.pii_samples import VARIANT_LABELS, negatives, positives
 
     items = positives(20, seed=3)
     assert items == positives(20, seed=3)  # a fixed seed, one sample
@@ -446,7 +509,11 @@ def test_the_dev_sample_generator_makes_valid_values_and_ordinary_items():
     for it in items:
         assert it.value in it.text
         by_label.setdefault(it.label, []).append(it.value)
-    assert set(by_label) == set(IDENTIFIER_LABELS) and all(len(v) == 20 for v in by_label.values())
+    assert set(by_label) == set(IDENTIFIER_LABELS)
+    # 20 of each, and a quarter as many again of the less common forms of a few labels
+    assert all(len(v) == 20 + 5 * (label in VARIANT_LABELS) for label, v in by_label.items())
+    assert all(vin_valid(v) for v in by_label["VIN"])
+    assert all(bic.is_valid(v) for v in by_label["BIC"])
     assert all(stdiban.is_valid(v) for v in by_label["IBAN"])
     assert all(luhn_valid(re.sub(r"\D", "", v)) for v in by_label["CREDIT_CARD"])
     assert len({v[:3] for v in by_label["PHONE"]}) > 5  # many countries and formats
@@ -462,6 +529,22 @@ def test_the_dev_check_runs_through_the_privatizer():
     assert all(s["verbatim"] == 0 for label, s in stats.items() if label in IDENTIFIER_LABELS)
     # 30 ordinary items, and a quarter as many after identifiers' context words
     assert sum(s["n"] for label, s in stats.items() if label.startswith("ordinary:")) == 37
+
+
+@pytest.mark.skipif(importlib.util.find_spec("faker") is None, reason="needs Faker")
+def test_the_faker_check_runs_through_the_privatizer():
+    """Faker's values (another project's formats, some invalid) are taken: few per provider
+    here, the figures in docs/pii.md come from `textdp evaluate pii --source faker`."""
+    from textdp.evaluate.pii_faker import PROVIDERS, QUASI_PROVIDERS, check, values
+
+    sample = values(2, seed=4)
+    assert sample == values(2, seed=4)  # seeded
+    assert {v.provider for v in sample} == set(PROVIDERS) | set(QUASI_PROVIDERS)
+    assert all(v.value in v.text for v in sample)
+    stats = check(2, seed=4)
+    left = sum(s["verbatim"] + s["partial"] for s in stats.values())
+    total = sum(s["n"] for s in stats.values())
+    assert total == len(sample) and left / total < 0.02
 
 
 # Issue 37: crafted inputs that took quadratic time (timed by bench/crafted.py, not here).

@@ -24,6 +24,7 @@ def taken(text: str) -> list[str]:
     ("Hauptstr. 5, 10115 Berlin.", ["10115"]),                         # before a listed city
     ("Keizersgracht 12, 1012 AB Amsterdam", ["1012 AB"]),
     ("Deliver to MG Road, PIN code 560001.", ["560001"]),
+    ("Postcode 95-883 is outside the area.", ["95-883"]),              # Poland
 ])
 def test_postcodes_of_many_countries(text, codes):
     assert taken(text) == codes

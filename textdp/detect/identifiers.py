@@ -22,10 +22,14 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   ``DLN``, ``CDL`` or ``lic``; the states' formats differ and have no published checksum
   (source of truth: each state's DMV; Presidio's UsLicenseRecognizer takes the same family
   of patterns with the same context words);
-* ``US_BANK_NUMBER``: a U.S. bank account number, 8–17 digits, bare or grouped by ``-`` or
-  spaces, after ``account``, ``acct``, ``a/c``, ``bank``, ``checking``, ``savings``,
-  ``routing`` or ``ABA``; a nine-digit number after ``routing``/``ABA`` is taken only with the
-  ABA routing checksum 3-7-1 (:mod:`stdnum.us.rtn`, the ABA's rule);
+* ``US_BANK_NUMBER``: a bank account number, 8–34 digits (U.S. numbers have 8–17, other
+  countries' national numbers up to 30), bare or grouped by ``-`` or spaces, or 8–34
+  capitals and digits holding a letter and eight digits (a national number with its bank
+  code or check letters: ``WHAQ72542299351862``, ``R4629484700527870012996``), after
+  ``account``, ``acct``, ``a/c``, ``bank``, ``checking``, ``savings``, ``routing`` or
+  ``ABA``; a nine-digit number after ``routing``/``ABA`` is taken only with the ABA routing
+  checksum 3-7-1 (:mod:`stdnum.us.rtn`, the ABA's rule). Presidio's label, kept for every
+  country's account numbers;
 * ``UK_SORT_CODE``: a British bank sort code, six digits as ``##-##-##`` (or spaced, or
   bare), after ``sort code`` or ``S/C`` (Pay.UK's format; no checksum exists). Not in
   Presidio's registry;
@@ -44,21 +48,40 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   de-identification guidelines list it among HIPAA's identifiers;
 * ``MAC_ADDRESS``: six pairs of hex digits joined by one kind of ``:`` or ``-``
   (``00:1A:2B:3C:4D:5E``) or three groups of four joined by ``.`` (Cisco's ``001a.2b3c.4d5e``)
-  (IEEE 802; no checksum exists), taken alone.
+  (IEEE 802; no checksum exists), taken alone;
+* ``BIC``: a bank's SWIFT code, four letters, a country code of ISO 3166, two characters of
+  location and an optional branch of three (ISO 9362, :mod:`stdnum.bic`), taken alone when
+  it holds a digit, else after ``SWIFT``, ``BIC`` or ``bank identifier`` (eight capitals
+  alone are as often a word). Not in Presidio's registry;
+* ``VIN``: a vehicle identification number, 17 capitals and digits without ``I``, ``O``,
+  ``Q`` (ISO 3779), taken alone with a valid check digit (the ninth character, 49 CFR 565:
+  North America and most makers), else after ``VIN``, ``vehicle identification``,
+  ``chassis`` or ``frame number``. HIPAA lists vehicle identifiers; not in Presidio's
+  registry;
+* ``LICENSE_PLATE``: a number plate right after ``plate``, ``licence``/``number``/
+  ``registration plate``, ``registration (mark)``, ``reg`` or ``VRM`` (only punctuation
+  and ``no``, ``number``, ``is``, ``was`` between): 3–12 capitals, digits and letters of
+  scripts without case (``SJ-910-BS``, ``MÜ-LD-362``, ``沪A-50784``, ``437다4339``), holding
+  a digit, in up to four groups; not a date or years. No country's format is checked (none
+  has a checksum). Not in Presidio's registry.
 
 Surrogates are drawn from ``rng`` given the value's layout only (``#`` for a digit, ``A`` for
 a capital letter, ``a`` for a small one, ``h`` for a hex digit of a MAC, separators as they
 are): they release the layout, nothing else:
 
 * ``US_PASSPORT``, ``PASSPORT``, ``US_DRIVER_LICENSE``, ``US_BANK_NUMBER``,
-  ``UK_SORT_CODE``, ``MEDICAL_RECORD``: random characters of the same
+  ``UK_SORT_CODE``, ``MEDICAL_RECORD``, ``LICENSE_PLATE``: random characters of the same
   kinds in the same places (no reserved range exists; such a number may exist, it carries
   nothing of the original); an account number is drawn again while it reads as a card;
 * ``MEDICAL_LICENSE``: a DEA number with a random practitioner type (``A B F G``), a random
   second letter and digits, and a valid check digit; an NPI of random digits with a valid
   check digit;
 * ``MAC_ADDRESS``: the IEEE's documentation block ``00-00-5E-00-53-xx`` (RFC 7042, section
-  2.1.2), in the value's separators and letter case.
+  2.1.2), in the value's separators and letter case;
+* ``BIC``: random letters and characters in the layout, with a country code drawn at random
+  (not the value's);
+* ``VIN``: random characters of ISO 3779 in the layout with a valid check digit;
+* a number plate's letter of a script without case becomes a random Latin one.
 
 Nothing here logs, prints or raises the text.
 """
@@ -88,9 +111,12 @@ US_BANK_NUMBER = "US_BANK_NUMBER"
 MEDICAL_LICENSE = "MEDICAL_LICENSE"
 MAC_ADDRESS = "MAC_ADDRESS"
 MEDICAL_RECORD = "MEDICAL_RECORD"
+BIC = "BIC"
+VIN = "VIN"
+LICENSE_PLATE = "LICENSE_PLATE"
 #: The labels of this module, in the order their matches win where two overlap.
 LABELS = (MAC_ADDRESS, US_PASSPORT, PASSPORT, US_DRIVER_LICENSE, MEDICAL_LICENSE,
-          UK_SORT_CODE, US_BANK_NUMBER, MEDICAL_RECORD)
+          UK_SORT_CODE, US_BANK_NUMBER, MEDICAL_RECORD, BIC, VIN, LICENSE_PLATE)
 #: How far before a value its context word may stand (characters).
 CONTEXT_WINDOW = 48
 #: ... for a medical record number, whose digits have no format of their own: the number
@@ -119,7 +145,34 @@ _SORT_CODE = re.compile(r"(?<![\w.,/:-])\d{2}([- ]?)\d{2}\1\d{2}(?![\w/]|[.,:-]?
 _SORT_CONTEXT = re.compile(r"\bsort[\s-]*code|\bs/c\b", re.IGNORECASE)
 _LICENCE = re.compile(r"(?<![\w.,/:-])[A-Z]{0,7}\d[A-Z0-9]{0,14}(?:[- ][A-Z0-9]{1,8}){0,4}"
                       r"(?![\w/]|[.,:-]\w)")
-_BANK = re.compile(r"(?<![\w.,/:$€£-])\d{2,17}(?:[- ]\d{2,17}){0,3}(?![\w/]|[.,:-]?\d)")
+_BANK = re.compile(r"(?<![\w.,/:$€£-])\d{2,34}(?:[- ]\d{2,34}){0,3}(?![\w/]|[.,:-]?\d)")
+# A national account number (BBAN) with letters: a bank code or check letters among the
+# digits (British WHAQ72542299351862, Italian R4629484700527870012996, Brazilian
+# …26193FG); at least eight digits.
+_BANK_ALNUM = re.compile(r"(?<![\w.,/:$€£-])(?=[A-Z0-9]*[A-Z])[A-Z0-9]{8,34}(?![\w/]|[.,:-]\w)")
+# A BIC (SWIFT code): bank, country, location and optional branch (ISO 9362).
+_BIC = re.compile(r"(?<![\w-])[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?(?![\w-])")
+_BIC_CONTEXT = re.compile(r"\bswift\b|\bbic\b|bank\s+identifier", re.IGNORECASE)
+# A vehicle identification number: 17 characters, no I, O or Q (ISO 3779).
+_VIN = re.compile(r"(?<![\w-])(?=[A-HJ-NPR-Z0-9]*\d)(?=[A-HJ-NPR-Z0-9]*[A-Z])[A-HJ-NPR-Z0-9]{17}"
+                  r"(?![\w-])")
+_VIN_CONTEXT = re.compile(r"\bvin\b|vehicle\s+identification|\bchassis\b|frame\s+number",
+                          re.IGNORECASE)
+_VIN_WEIGHTS = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
+_VIN_LETTERS, _VIN_DIGITS = "ABCDEFGHJKLMNPRSTUVWXYZ", "0123456789"
+_VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1, 9))),
+               **dict(zip("JKLMN", range(1, 6))), "P": 7, "R": 9,
+               **dict(zip("STUVWXYZ", range(2, 10)))}
+# A number plate right after its label ("plate SJ-910-BS", "registration: AK78 WBU"): 3–10
+# capitals and digits with a digit, in up to four groups.
+_PLATE_LABEL = re.compile(r"\b(?:(?:licen[cs]e|number|registration|reg\.?|car|vehicle)\s+)?"
+                          r"plates?\b|\bregistration(?:\s+mark)?\b|\breg\b\.?|\bvrm\b",
+                          re.IGNORECASE)
+# Capitals, digits and letters of scripts without case (沪A-50784, 437다4339, 福岡 71 の ・・31),
+# not small Latin letters (a word follows the label: "plate 12 was cold").
+_PLATE_CHAR = r"(?:[^\W_a-zß-ÿ]|・)"
+_PLATE = re.compile(r"(?<![\w.,/:-])" + _PLATE_CHAR + "{1,8}(?:[- ]" + _PLATE_CHAR + "{1,8}){0,3}")
+_PLATE_GAP = label_gap("no", "nr", "number", "num", "is", "was")
 # What may stand between a record number's label and the number: "MRN: ", "Medical record
 # number is ", "Patient ID # ".
 _RECORD_GAP = label_gap("no", "nr", "number", "num", "is", "was", "id")
@@ -154,6 +207,31 @@ def npi_valid(value: str) -> bool:
         luhn_valid("80840" + value)
 
 
+def vin_valid(value: str) -> bool:
+    """Whether 17 characters are a VIN with a valid check digit (the ninth: the weighted sum
+    of the transliterated characters mod 11, ``X`` for 10; 49 CFR 565, used in North America
+    and by most makers elsewhere)."""
+    if len(value) != 17 or any(c not in _VIN_VALUES for c in value):
+        return False
+    total = sum(_VIN_VALUES[c] * w for c, w in zip(value, _VIN_WEIGHTS)) % 11
+    return value[8] == ("X" if total == 10 else str(total))
+
+
+def _plate(text: str, start: int) -> tuple[int, int] | None:
+    """The number plate right at ``start``: 3–12 capitals, digits and letters of scripts
+    without case, holding a digit, up to four groups, ending before a word; not a date or
+    years."""
+    m = _PLATE.match(text, start)
+    while m is not None:
+        body = re.sub(r"[- ]", "", m.group())
+        if re.match(r"(?![\w/]|[.,:-]\w)", text[m.end():]) and 3 <= len(body) <= 12 and \
+                any(c.isdigit() for c in body) and not _date_or_years(m.group()):
+            return m.start(), m.end()
+        cut = max(m.group().rfind("-"), m.group().rfind(" "))
+        m = _PLATE.match(text, start, start + cut) if cut > 0 else None
+    return None
+
+
 def _licence_like(value: str) -> bool:
     """A driver licence number's shape: 4–16 capitals and digits (separators aside) with at
     least four digits, seven if it has no letter."""
@@ -186,6 +264,14 @@ def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str
     labels = frozenset(labels)
     if MAC_ADDRESS in labels and (":" in text or "-" in text or "." in text):
         yield from ((m.start(), m.end(), MAC_ADDRESS) for m in _MAC.finditer(text))
+    if BIC in labels:
+        from stdnum import bic
+
+        for m in _BIC.finditer(text):
+            # alone with a digit (no word of capitals has one), else after "SWIFT"/"BIC"
+            if bic.is_valid(m.group()) and (any(c.isdigit() for c in m.group()) or
+                                            _after_context(text, m.start(), _BIC_CONTEXT)):
+                yield m.start(), m.end(), BIC
     if not any(c.isdigit() for c in text):
         return
     if MEDICAL_LICENSE in labels:
@@ -211,9 +297,12 @@ def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str
                     _after_context(text, m.start(), _CONTEXT[US_DRIVER_LICENSE]):
                 yield m.start(), m.end(), US_DRIVER_LICENSE
     if US_BANK_NUMBER in labels:
+        yield from ((m.start(), m.end(), US_BANK_NUMBER) for m in _BANK_ALNUM.finditer(text)
+                    if sum(c.isdigit() for c in m.group()) >= 8 and
+                    _after_context(text, m.start(), _CONTEXT[US_BANK_NUMBER]))
         for m in _BANK.finditer(text):
             digits = re.sub(r"\D", "", m.group())
-            if not 8 <= len(digits) <= 17 or _other_number(text, m.end(), m.group()) or \
+            if not 8 <= len(digits) <= 34 or _other_number(text, m.end(), m.group()) or \
                     not _after_context(text, m.start(), _CONTEXT[US_BANK_NUMBER]):
                 continue
             if len(digits) == 9 and _after_context(text, m.start(), _ROUTING):
@@ -222,6 +311,15 @@ def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str
                 if not rtn.is_valid(digits):
                     continue
             yield m.start(), m.end(), US_BANK_NUMBER
+    if VIN in labels:
+        yield from ((m.start(), m.end(), VIN) for m in _VIN.finditer(text)
+                    if vin_valid(m.group()) or _after_context(text, m.start(), _VIN_CONTEXT))
+    if LICENSE_PLATE in labels:
+        for label in _PLATE_LABEL.finditer(text):
+            gap = _PLATE_GAP.match(text, label.end())
+            found = _plate(text, gap.end()) if gap and gap.end() > label.end() else None
+            if found:
+                yield found[0], found[1], LICENSE_PLATE
     if MEDICAL_RECORD in labels:
         for m in _RECORD.finditer(text):
             body = m.group().replace("-", "")
@@ -279,6 +377,19 @@ def surrogate(label: str, layout_: str, rng: np.random.Generator) -> str:
         head = "".join("9" if k == "#" else c if k == "A" else c.lower()
                        for c, k in zip(letters, layout_[:2]))
         return head + _fill(layout_[2:], chars, rng)
+    if label == BIC:  # a random bank code and country (nothing of the value's)
+        from stdnum import bic
+
+        countries = sorted(bic._country_codes)
+        country = countries[int(rng.integers(len(countries)))]
+        return _fill(layout_[:4], "", rng) + country + _fill(layout_[6:], "", rng)
+    if label == VIN:  # random characters of ISO 3779 and a valid check digit
+        while True:  # until the check character is of the layout's kind (a digit, or X)
+            chars = [_draw(rng, _VIN_DIGITS if c == "#" else _VIN_LETTERS, 1) for c in layout_]
+            total = sum(_VIN_VALUES[c] * w for c, w in zip(chars, _VIN_WEIGHTS)) % 11
+            if (layout_[8] == "#") == (total < 10):
+                chars[8] = "X" if total == 10 else str(total)
+                return "".join(chars)
     while True:  # an account number that reads as a card would be re-found as one
         out = _fill(layout_, "", rng)
         digits = re.sub(r"\D", "", out)

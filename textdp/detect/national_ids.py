@@ -14,6 +14,12 @@ the issuing authority's rule, as stdnum implements it). A scheme is taken
   punctuation and ``no``, ``number``, ``is``, ``card`` between), since nine or eleven bare
   digits that pass a checksum are as often an order or an account number.
 
+Right after a generic context word (``social security number is``, ``National Insurance:``,
+``EIN``, ``tax ID``), any number of 6+ digits (with capitals and ``-``/``.``/space between
+groups, 5–24 characters) is taken as well, checksum or not: a mistyped, foreign or generated
+number (``ZZ 00 37 90 T``, ``740015-1446290``, ``47-4767403``) identifies a person as well
+as a valid one, and the label says what it is.
+
 The surrogate is drawn as for the other identifiers (:func:`textdp.detect.identifiers.surrogate`:
 random digits and capitals in the value's layout), so it releases the layout (and with it the
 likely country), nothing else. Nothing here logs, prints or raises the text.
@@ -86,8 +92,16 @@ _GENERIC = re.compile(
     r"aadhaa?r|burgerservicenummer|steuer-?id|steueridentifikationsnummer|pesel|"
     r"personnummer|henkil[öo]tunnus|hetu|f[øo]dselsnummer|kimlik|teudat\s+zehut|"
     r"codice\s+fiscale|n[uú]mero\s+de\s+(?:seguridad|identidad)|s[ée]curit[ée]\s+sociale|"
-    r"insee|c[ée]dula|curp|rfc|nric|ic\s+number)\b", re.IGNORECASE)
+    r"insee|c[ée]dula|curp|rfc|nric|ic\s+number|ni\s+number|nino|ein|fein|employer\s+"
+    r"identification|personal\s+(?:id|identity|identification)\s+(?:number|no|code))\b",
+    re.IGNORECASE)
 _GAP = label_gap("no", "nr", "number", "num", "is", "was", "card", "id")
+# Any number written right after a generic context word, valid or not: 6+ digits (with
+# capitals and "-", ".", space between groups), 5–24 characters. A mistyped, foreign or
+# generated number ("ZZ 00 37 90 T", "740015-1446290") identifies a person as well as a
+# valid one; the label says what it is.
+_LABELLED = re.compile(r"[A-Z0-9]{1,20}(?:[-. ][A-Z0-9]{1,20}){0,5}")
+_LABELLED_FENCE = re.compile(r"(?![\w/]|[.,:-]\w)")
 _FENCE = (r"(?<![\w.,/:$€£+-])", r"(?![\w/]|[.,:-]\w)")
 
 
@@ -121,6 +135,35 @@ def candidates(text: str) -> Iterable[tuple[int, int, str]]:
                 valid = False
             if valid:
                 yield m.start(), m.end(), scheme.country
+    yield from _labelled_any(text)
+
+
+def _labelled_any(text: str) -> Iterable[tuple[int, int, str]]:
+    """``(start, end, "")`` of a number of :data:`_LABELLED`'s form right after a generic
+    context word (:data:`_GENERIC`), checksum or not; not a date, years or an amount."""
+    for label in _GENERIC.finditer(text):
+        gap = _GAP.match(text, label.end())
+        if gap is None or gap.end() == label.end():
+            continue
+        m = _LABELLED.match(text, gap.end())
+        while m is not None and not _LABELLED_FENCE.match(text, m.end()):
+            # cut back to a group that ends the number ("12345678 A lot" keeps no "A")
+            cut = max(m.group().rfind(c) for c in "-. ")
+            m = _LABELLED.match(text, m.start(), m.start() + cut) if cut > 0 else None
+        if m is None:
+            continue
+        value = m.group()
+        if sum(c.isdigit() for c in value) >= 6 and 5 <= len(value) <= 24 and \
+                not _date_or_amount(text, m.end(), value):
+            yield m.start(), m.end(), ""
+
+
+def _date_or_amount(text: str, end: int, value: str) -> bool:
+    from textdp.detect.numbers import CURRENCY, DATE_FORM, YEAR
+
+    groups = re.findall(r"\d+", value)
+    return bool(DATE_FORM.match(value)) or all(YEAR.match(g) for g in groups) or \
+        text[end:end + 2].strip()[:1] in tuple(CURRENCY)
 
 
 def find_national_ids(text: str) -> list[tuple[int, int]]:

@@ -9,13 +9,17 @@ labels (valid ``targets``, :data:`PII_LABELS`):
 * ``URL``: ``http://``, ``https://`` and ``ftp://`` addresses and ``www.`` hosts, without the
   punctuation that ends a sentence or an unbalanced closing bracket;
 * ``HANDLE``: ``@name`` mentions (letters, digits, ``_`` and inner dots, up to 30 characters,
-  holding a letter), not the ``@`` of an e-mail address;
+  holding a letter), not the ``@`` of an e-mail address; and a user name right after its
+  label (``username``, ``user ID``, ``login``, ``screen name``, ``gamertag``, ``account
+  name``: ``My username is etta29``), unless it is a common English word;
 * ``IP``: IPv4 dotted quads (each part 0–255) and IPv6 addresses (validated by
   :mod:`ipaddress`; ``10:30:45`` is a time, not an address);
 * ``CREDIT_CARD``: 13–19 digits, ungrouped or grouped as cards are printed (fours, or
   4-6-4 / 4-6-5) by one kind of separator (space or ``-``), starting with 2–6 (the payment
-  networks' major industry identifiers) and passing the Luhn checksum (:func:`luhn_valid`):
-  an invalid number is not a card;
+  networks' major industry identifiers) or JCB's 15-digit ``1800`` range, and passing the
+  Luhn checksum (:func:`luhn_valid`): an invalid number is not a card; after a card word
+  (``card``, ``credit``, ``debit``, ``visa``, ``maestro``, ...) also any first digit (a
+  national network's range) and 12-digit Maestro numbers;
 * ``PHONE``: 7–15 digits in groups (``555-123-4567``, ``(555) 123 4567``, ``+44 20 7946
   0958``, ``01 23 45 67 89``, ``+15551234567``): a leading ``+``, a bracketed area code, or
   at least two groups joined by one kind of separator (space, ``-`` or ``.``); a bare run of
@@ -32,12 +36,19 @@ labels (valid ``targets``, :data:`PII_LABELS`):
   phone word (``call``, ``phone``, ``mobile``, ``number``, ...) within 48 characters; an
   international prefix ``00`` counts as ``+`` (``0049 30 12345678``); a bare run of 10 or
   11 digits right after a phone word (``ph 5551234567``, ``call me at 5551234567``: only
-  punctuation and ``no``, ``number``, ``is``, ``at``, ``me`` between). Not
+  punctuation and ``no``, ``number``, ``is``, ``at``, ``me`` between); a bare run of 7–15
+  digits, or two groups joined by one dot (``9487.5749``), right after a word that says
+  phone and nothing else (``phone``, ``tel``, ``mobile``, ``cell``, ``fax``, ``call me``,
+  ``reach me``: ``Mobile: 0579868282880``); after a ``+`` and a country code, groups of
+  up to ten digits (``+3197-9711471``); an extension after a number is part of it
+  (``555-123-4567x890``, ``ext. 12``). Not
   phones: an amount (a currency sign before it, or two groups joined by one ``.``) and a
   valid ISBN-13 (:mod:`stdnum.isbn`);
 * ``IBAN``: an international bank account number, ungrouped or in groups of four by
   spaces (``DE89 3704 0044 0532 0130 00``), capitals only, with its country's length and
   BBAN format and the ISO 7064 mod-97 checksum (:mod:`stdnum.iban`, from SWIFT's registry);
+  failing the length, a country that issues IBANs and the checksum alone
+  (:func:`iban_checksum_only`: a generated or mistyped number identifies an account too);
 * ``US_SSN``: ``123-45-6789`` or ``123 45 6789``, with the SSA's rules
   (:mod:`stdnum.us.ssn`: no area 000, 666 or 900–999, group 00, serial 0000, nor the
   numbers made public by mistake); nine bare digits only after a context word (``SSN``,
@@ -58,8 +69,9 @@ labels (valid ``targets``, :data:`PII_LABELS`):
   so the shape alone decides);
 * ``US_PASSPORT``, ``US_DRIVER_LICENSE``, ``US_BANK_NUMBER``, ``MEDICAL_LICENSE`` (DEA
   numbers, NPIs) and ``MAC_ADDRESS``: the rest of Presidio's default English registry, and
-  ``PASSPORT`` (other countries' passports), ``UK_SORT_CODE`` and ``MEDICAL_RECORD`` (after
-  ``MRN``, ``patient ID``, ...), in
+  ``PASSPORT`` (other countries' passports), ``UK_SORT_CODE``, ``MEDICAL_RECORD`` (after
+  ``MRN``, ``patient ID``, ...), ``BIC`` (SWIFT codes), ``VIN`` (vehicle identification
+  numbers) and ``LICENSE_PLATE`` (after ``plate``, ``registration``), in
   :mod:`textdp.detect.identifiers` (what each matches, its context words and checksums, and
   what its surrogate releases: the layout);
 * ``DATE`` and ``AGE`` (:data:`QUASI_LABELS`): calendar dates (:mod:`textdp.detect.dates`)
@@ -74,7 +86,7 @@ labels (valid ``targets``, :data:`PII_LABELS`):
 Where matches overlap, the more specific one wins: URL, then EMAIL, IBAN, CRYPTO,
 CREDIT_CARD, MAC_ADDRESS, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, NATIONAL_ID, US_PASSPORT,
 PASSPORT, US_DRIVER_LICENSE, MEDICAL_LICENSE, UK_SORT_CODE, US_BANK_NUMBER, MEDICAL_RECORD,
-DATE, AGE, POSTCODE, PHONE, HANDLE; a value may so take
+BIC, VIN, LICENSE_PLATE, DATE, AGE, POSTCODE, PHONE, HANDLE; a value may so take
 another identifier's label (a licence written as an SSN, an account number that passes
 Luhn), and is replaced all the same. The recognisers run on
 the normalised text of :mod:`textdp.detect.normalise`
@@ -92,12 +104,15 @@ beyond what the shape below releases (of all labels, only an IBAN's country code
   :class:`Shape`, never its value. What it reveals is exactly that shape:
 
   - ``EMAIL``, ``URL``, ``HANDLE``: nothing but the label (``user4821@example.net``,
-    ``https://example.org/3fa9c2d1``, ``@user519304``: reserved example domains, RFC 2606);
+    ``https://example.org/3fa9c2d1``, ``@user519304``: reserved example domains, RFC 2606),
+    and for a handle whether it had an ``@`` (a user name after ``username`` becomes
+    ``user519304``);
   - ``IP``: the version (IPv4 → ``192.0.2.0/24``, IPv6 → ``2001:db8::/32``, the
     documentation ranges of RFC 5737 and RFC 3849);
   - ``PHONE`` and ``CREDIT_CARD``: the layout, i.e. where the digits stand and the other
     characters between them (``+## ## #### ####``, ``#### #### #### ####``), and so the
-    number of digits. A phone of 10 digits (11 with a leading ``1``) becomes a North American
+    number of digits; a phone's extension keeps its marker as written (``x``, ``ext.``)
+    and gets random digits. A phone of 10 digits (11 with a leading ``1``) becomes a North American
     number in the fictional range ``555-0100``–``555-0199``; other phones keep their layout
     with random digits ending in ``55501##`` (no reserved range exists for every country, so
     such a number may exist; it carries nothing of the original). A card becomes a payment
@@ -209,11 +224,26 @@ _IPV4 = re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}"
                    r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?!\w|\.\d)")
 _IPV6 = re.compile(r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|"
                    r"[0-9A-Fa-f]{1,4})?(?![\w:]|\.\d)")
-_CARD = re.compile(r"(?<![\w.,+-])\d(?:[ -]?\d){12,18}(?!\w|[.,-]?\d)")
+_CARD = re.compile(r"(?<![\w.,+-])\d(?:[ -]?\d){11,18}(?!\w|[.,-]?\d)")
+# Words that say a card number follows: a 12-digit Maestro number is taken only after one.
+_CARD_CONTEXT = re.compile(r"\b(?:card|credit|debit|visa|master\s*card|maestro|amex|"
+                           r"american\s+express|discover|jcb|diners|cc)\b", re.IGNORECASE)
+# Where a phone number ends: not before a letter, "/", "@" or more digits, but before an
+# extension ("555-123-4567x890", "… ext. 12").
+_PHONE_END = r"(?!(?![xX]\d|[eE][xX][tT])[\w@/]|[.,:-]?\d)"
 _PHONE = re.compile(
     r"(?<![\w+.,/:@-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,5}\)[ .-]?)?\d{1,12}(?:[ .-]\d{1,6}){0,5}"
-    r"(?![\w@/]|[.,:-]?\d)")
+    + _PHONE_END)
+# After a "+" and a country code, a subscriber group may be long ("+3197-9711471").
+_PHONE_PLUS = re.compile(r"(?<![\w+.,/:@-])\+\d{1,4}(?:[ .-]?\(?\d{1,5}\)?)?(?:[ .-]?\d{2,10}){1,4}"
+                         + _PHONE_END)
 _DIGITS = re.compile(r"\d+")
+# A user name right after its label ("username: jdoe82", "my login is maria.k"): nothing but
+# punctuation and "is" between, a name of letters, digits and "._-" holding a letter.
+_USERNAME_LABEL = re.compile(r"\b(?:user\s*name|user\s*id|login(?:\s+(?:name|id))?|"
+                             r"screen\s*name|gamer\s*tag|account\s+name)s?\b", re.IGNORECASE)
+_USERNAME = re.compile(r"(?<![\w@.-])(?=[\w.-]*[^\W\d_])[\w][\w.-]{1,30}[\w](?![\w@-]|\.\w)")
+_USERNAME_GAP = label_gap("is", "was")
 
 # Published test card numbers of the payment networks, by length (all Luhn-valid).
 TEST_CARDS: dict[int, tuple[str, ...]] = {
@@ -241,14 +271,20 @@ def _groups(value: str) -> tuple[list[str], list[str]]:
     return groups, seps
 
 
-def is_card(value: str) -> bool:
+def is_card(value: str, *, after_card_word: bool = False) -> bool:
     """Whether a candidate (digits with ``' '``/``'-'`` separators) is a card number: 13–19
     digits, no separator or one kind grouping them as cards are printed (groups of 4, the
-    last maybe shorter; or 4-6-4 / 4-6-5), a first digit of 2–6, and a valid Luhn
-    checksum."""
+    last maybe shorter; or 4-6-4 / 4-6-5), a first digit of 2–6 (or JCB's 15-digit ``1800``
+    range), and a valid Luhn checksum. With ``after_card_word`` (a card word stands before
+    it) any first digit (a national network's range) and a 12-digit Maestro number (``50``,
+    ``56``–``69``), which alone are as often an order or a reference number."""
     groups, seps = _groups(value)
     digits = "".join(groups)
-    if not 13 <= len(digits) <= 19 or digits[0] not in "23456":
+    maestro = after_card_word and len(digits) == 12 and (digits[:2] == "50" or
+                                                         "56" <= digits[:2] <= "69")
+    jcb = len(digits) == 15 and digits.startswith("1800")
+    if not (maestro or jcb or (13 <= len(digits) <= 19 and
+                               (digits[0] in "23456" or after_card_word))):
         return False
     if seps:
         if len(set(seps)) != 1 or seps[0] not in (" ", "-"):
@@ -329,7 +365,7 @@ def _phone_plausible(raw: str) -> bool:
 # Phones the grammar of _PHONE leaves out: a national number with its trunk prefix 0 and a
 # long subscriber group (01512 3459245, 030 8063654, 011 15-2345-6892), and groups that read
 # as thousands (512 340 063) after a phone context word.
-_PHONE_MORE = re.compile(r"(?<![\w+.,/:@-])\d{1,5}(?:[ -]\d{1,10}){1,4}(?![\w@/]|[.,:-]?\d)")
+_PHONE_MORE = re.compile(r"(?<![\w+.,/:@-])\d{1,5}(?:[ -]\d{1,10}){1,4}" + _PHONE_END)
 _PHONE_CONTEXT = re.compile(r"\b(?:phone|ph|tel|telephone|call|calls|mobile|mob|cell|fax|"
                             r"number|contact|reach|whatsapp|sms|text|dial|ring)\b",
                             re.IGNORECASE)
@@ -340,9 +376,19 @@ _PHONE_CONTEXT_AFTER = re.compile(r"\b(?:phone|tel|telephone|mobile|cell|fax|num
 #: How far after a number :data:`_PHONE_CONTEXT_AFTER` is looked for, in characters.
 _CONTEXT_AFTER = 16
 # A bare run of 10 or 11 digits is a phone only right after a phone word ("ph 5551234567",
-# "call me at 5551234567"): nothing but punctuation and these words between.
-_PHONE_BARE = re.compile(r"(?<![\w+.,/:@$€£-])\d{10,11}(?![\w@/]|[.,:-]?\d)")
+# "call me at 5551234567"): nothing but punctuation and these words between. A run of 7–15
+# digits, or two groups joined by one dot ("9487.5749"), only right after a word that
+# says phone and nothing else (not "number" or "contact", which also stand before an order
+# or a case number): "Mobile: 0579868282880", "reach me at 351739336".
+_PHONE_BARE = re.compile(r"(?<![\w+.,/:@$€£-])\d{7,15}" + _PHONE_END)
+_PHONE_DOTTED = re.compile(r"(?<![\w+.,/:@$€£-])\d{3,5}\.\d{4,5}" + _PHONE_END)
+_PHONE_WORD = re.compile(r"\b(?:phone|ph|tel|telephone|mobile|mob|cell|cellphone|fax|"
+                         r"whatsapp|sms|msisdn|(?:call|reach|dial|ring|text)\s+(?:me|us|him|"
+                         r"her|them))\b", re.IGNORECASE)  # not "reach 2500000 people"
 _PHONE_GAP = label_gap("no", "nr", "number", "num", "is", "at", "on", "me", "us", "him", "her")
+# An extension after a phone number: "555-123-4567 x543", "ext. 12", "extension 4501".
+_EXTENSION = re.compile(r"\s?(?:x|ext\.?|extn\.?|extension)\s?\d{1,6}(?![\w@/]|[.,:-]?\d)",
+                        re.IGNORECASE)
 _PHONE_WINDOW = re.compile(r"[+(]?\d(?:[\d \-.()/]|\u00a0){5,}\d\)?")
 
 
@@ -391,10 +437,17 @@ def _phone_candidates(text: str, region: str | None) -> list[PIIMatch]:
     ``555`` ones); overlapping matches are joined so no digit of either is left out."""
     spans = [(m.start(), m.end()) for m in _PHONE.finditer(text)
              if is_phone(m.group()) and not _other_number(text, m.start(), m.group())]
+    spans += [(m.start(), m.end()) for m in _PHONE_PLUS.finditer(text)
+              if is_phone(m.group())]
     spans += [(m.start(), m.end()) for m in _PHONE_MORE.finditer(text)
               if _more_phone(text, m.start(), m.group())]
-    spans += [(m.start(), m.end()) for m in _PHONE_BARE.finditer(text)
-              if labelled(text, m.start(), _PHONE_CONTEXT, _CONTEXT, _PHONE_GAP)]
+    for m in _PHONE_BARE.finditer(text):
+        if labelled(text, m.start(), _PHONE_WORD, _CONTEXT, _PHONE_GAP) or (
+                len(m.group()) in (10, 11) and
+                labelled(text, m.start(), _PHONE_CONTEXT, _CONTEXT, _PHONE_GAP)):
+            spans.append((m.start(), m.end()))
+    spans += [(m.start(), m.end()) for m in _PHONE_DOTTED.finditer(text)
+              if labelled(text, m.start(), _PHONE_WORD, _CONTEXT, _PHONE_GAP)]
     import phonenumbers
 
     # The matcher is slow on long texts: run it on the digit-rich stretches only (a phone
@@ -421,6 +474,10 @@ def _phone_candidates(text: str, region: str | None) -> list[PIIMatch]:
             merged[-1][1] = max(merged[-1][1], b)
         else:
             merged.append([a, b])
+    for span in merged:  # an extension is part of the number
+        ext = _EXTENSION.match(text, span[1])
+        if ext:
+            span[1] = ext.end()
     return [PIIMatch(a, b, PHONE) for a, b in merged]
 
 
@@ -480,16 +537,34 @@ def is_nino(value: str) -> bool:
             and prefix not in _NINO_BAD_PREFIX)
 
 
+def iban_checksum_only(value: str) -> bool:
+    """Whether ``value`` has an IBAN's form, a country that issues IBANs and a valid ISO 7064
+    mod-97 checksum, its length aside: generated and mistyped account numbers
+    (``GB13VDGM2244643114367``, one character short of Britain's 22) still identify an
+    account, and one string of that form in 97 passes the checksum by chance."""
+    from stdnum import iban
+    from stdnum.iso7064 import mod_97_10
+
+    compact = value.replace(" ", "").upper()
+    if not 15 <= len(compact) <= 34 or not iban._ibandb.info(compact[:2])[0][1]:
+        return False
+    return mod_97_10.is_valid(compact[4:] + compact[:4])
+
+
 def _iban_matches(text: str) -> Iterable[PIIMatch]:
     for m in _IBAN.finditer(text):
         # The pattern may run into a following word of capitals: drop groups from the end
-        # until the country's length and checksum fit.
+        # until the country's length and checksum fit; failing that, the whole match with
+        # a valid checksum alone (iban_checksum_only).
         value = m.group()
         while len(value.replace(" ", "")) >= 15:
             if is_iban(value):
                 yield PIIMatch(m.start(), m.start() + len(value), IBAN)
                 break
             value = value[:-1].rstrip()
+        else:
+            if iban_checksum_only(m.group()):
+                yield PIIMatch(m.start(), m.end(), IBAN)
 
 
 def _id_candidates(text: str, labels: frozenset[str]) -> Iterable[PIIMatch]:
@@ -521,6 +596,19 @@ def _id_candidates(text: str, labels: frozenset[str]) -> Iterable[PIIMatch]:
                     if is_nhs(m.group()) and _has_context(text, m.start(), UK_NHS))
 
 
+def _usernames(text: str) -> Iterable[PIIMatch]:
+    """``HANDLE`` matches without ``@``: a user name right after its label (``username``,
+    ``user ID``, ``login``, ``screen name``, ``gamertag``, ``account name``), unless it is a
+    common English word ("login is required", "username was wrong")."""
+    from textdp.detect.words import common_words
+
+    for label in _USERNAME_LABEL.finditer(text):
+        gap = _USERNAME_GAP.match(text, label.end())
+        m = _USERNAME.match(text, gap.end()) if gap else None
+        if m and m.start() > label.end() and m.group().lower() not in common_words():
+            yield PIIMatch(m.start(), m.end(), HANDLE)
+
+
 def _candidates(text: str, labels: frozenset[str],
                 region: str | None = DEFAULT_REGION) -> Iterable[PIIMatch]:
     if URL in labels and ("://" in text or "www." in text.lower() or "/" in text):
@@ -536,11 +624,18 @@ def _candidates(text: str, labels: frozenset[str],
             for m in _HANDLE.finditer(text):
                 if any(c.isalpha() for c in m.group(1)):
                     yield PIIMatch(m.start(), m.end(), HANDLE)
+    if HANDLE in labels:
+        yield from _usernames(text)
+    # (a BIC may have no digit)
+    yield from (PIIMatch(a, b, label) for a, b, label
+                in identifiers.candidates(text, labels & set(identifiers.LABELS)))
     if not any(c.isdigit() for c in text):
         return
     if CREDIT_CARD in labels:
-        yield from (PIIMatch(m.start(), m.end(), CREDIT_CARD) for m in _CARD.finditer(text)
-                    if is_card(m.group()))
+        for m in _CARD.finditer(text):
+            near = bool(_CARD_CONTEXT.search(text, max(0, m.start() - _CONTEXT), m.start()))
+            if is_card(m.group(), after_card_word=near):
+                yield PIIMatch(m.start(), m.end(), CREDIT_CARD)
     if IP in labels:
         yield from (PIIMatch(m.start(), m.end(), IP) for m in _IPV4.finditer(text))
         if ":" in text:
@@ -557,8 +652,6 @@ def _candidates(text: str, labels: frozenset[str],
     if national_ids.NATIONAL_ID in labels:
         yield from (PIIMatch(a, b, national_ids.NATIONAL_ID)
                     for a, b in national_ids.find_national_ids(text))
-    yield from (PIIMatch(a, b, label) for a, b, label
-                in identifiers.candidates(text, labels & set(identifiers.LABELS)))
     if dates.DATE in labels:
         yield from (PIIMatch(m.start, m.end, dates.DATE) for m in dates.find_dates(text))
     if ages.AGE in labels:
@@ -693,7 +786,10 @@ class Shape:
     for an Ethereum address, else empty; see :func:`_id_shape`). Nothing else of the
     value, but for a card that is itself a payment network's published test number
     (:data:`TEST_CARDS`: nobody's card, public) that number (``public``), so that its
-    surrogate is another one and no value comes back as it was."""
+    surrogate is another one and no value comes back as it was; for a phone with an
+    extension, the extension's layout (``public``: its marker, ``x``, ``ext.`` or
+    ``extension``, as written, and ``#`` for each digit); for a ``HANDLE``, whether it is
+    written with ``@`` (``layout``: ``"@"`` or empty, a user name after ``username``)."""
 
     label: str
     layout: str = ""
@@ -706,6 +802,11 @@ def shape_of(label: str, value: str) -> Shape:
     (label,) = check_labels([label])
     if label in ID_LABELS or label in LAYOUT_LABELS:
         return _id_shape(label, value)
+    if label == PHONE and (ext := _EXTENSION.search(value)) and ext.end() == len(value):
+        return Shape(label, shape_of(label, value[:ext.start()]).layout,
+                     public=re.sub(r"\d", "#", ext.group()))
+    if label == HANDLE:
+        return Shape(label, "@" if value.startswith("@") else "")
     if label in (PHONE, CREDIT_CARD):
         layout = re.sub(r"\d", "#", value)
         # Keep only characters a phone or card layout is made of: anything else (which no
@@ -748,7 +849,7 @@ def surrogate(label: str, shape: Shape, rng: np.random.Generator) -> str:
     if label == URL:
         return f"https://example.org/{int(rng.integers(0, 2**32)):08x}"
     if label == HANDLE:
-        return f"@user{int(rng.integers(100000, 1000000))}"
+        return f"{shape.layout}user{int(rng.integers(100000, 1000000))}"
     if label == IP:
         if shape.version == 6:
             low = int(rng.integers(0, 2**48)) << 48 | int(rng.integers(0, 2**48))
@@ -766,6 +867,9 @@ def surrogate(label: str, shape: Shape, rng: np.random.Generator) -> str:
         return _fill(shape.layout, luhn_complete("0" + _digits(rng, n - 2)) if n >= 2
                      else _digits(rng, n))
     # PHONE
+    if shape.public:  # its extension: the marker as written, random digits
+        return surrogate(label, Shape(label, shape.layout), rng) + "".join(
+            str(int(rng.integers(10))) if c == "#" else c for c in shape.public)
     north_american = n == 10 or (n == 11 and _leading_one(shape.layout))
     if north_american:
         area = str(int(rng.integers(2, 10))) + _digits(rng, 2)
@@ -812,10 +916,11 @@ def _iban_surrogate(layout: str, rng: np.random.Generator) -> str:
     for _ in range(2000):  # until the national check digits (ES, FR, BE, ...) fit too
         bban = "".join(_pick(rng, {"n": "0123456789", "a": _ALNUM[10:], "c": _ALNUM}[kind],
                              int(count)) for count, kind in spec)
-        if len(bban) != n - 2:  # a country stdnum does not know, or a layout of other length
+        odd = len(bban) != n - 2  # a country stdnum does not know, or a layout of other length
+        if odd:
             bban = _digits(rng, n - 2)
         number = country + iban.calc_check_digits(country + "00" + bban) + bban
-        if iban.is_valid(number):
+        if odd or iban.is_valid(number):  # a layout of another length: the checksum only
             break
     return country + _fill(layout[2:], number[2:])
 

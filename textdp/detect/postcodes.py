@@ -43,8 +43,8 @@ _US_STATES = ("AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA
               "MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR")
 _ZIP = re.compile(r"(?<![\w-])(?:" + "|".join(_US_STATES.split()) +
                   r")\.?,? (?P<zip>\d{5}(?:-\d{4})?)(?![\w-]|[.,]\d)")
-_CODE = re.compile(r"(?<![\w.,/:$€£-])(?=(?:[A-Z]*\d){3})[A-Z0-9]{2,8}(?:[ -][A-Z0-9]{2,4})?"
-                   r"(?![\w/]|[.,:-]\w)")
+_CODE = re.compile(r"(?<![\w.,/:$€£-])(?=(?:[A-Z]*[ -]?[A-Z]*\d){3})[A-Z0-9]{2,8}"
+                   r"(?:[ -][A-Z0-9]{2,4})?(?![\w/]|[.,:-]\w)")
 _CONTEXT = re.compile(r"\b(?:post(?:al)?\s*code|zip(?:\s*code)?|plz|cep|pin\s*code)\b",
                       re.IGNORECASE)
 _GAP = label_gap("no", "is")

@@ -453,6 +453,84 @@ def mac(rng: np.random.Generator) -> str:
     return value.upper() if rng.random() < 0.5 else value
 
 
+_LETTERS, _ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def _chars(rng: np.random.Generator, alphabet: str, n: int) -> str:
+    return "".join(_pick(rng, alphabet) for _ in range(n))
+
+
+def bic(rng: np.random.Generator) -> tuple[str, str]:
+    """A BIC (bank, a real country code, location, optional branch) in a sentence that names
+    it (a BIC of letters alone is taken only after ``SWIFT``/``BIC``)."""
+    from stdnum import bic as stdbic
+
+    value = _chars(rng, _LETTERS, 4) + _pick(rng, sorted(stdbic._country_codes)) + \
+        _chars(rng, _ALNUM, 2) + ("" if rng.random() < 0.5 else _chars(rng, _ALNUM, 3))
+    return _pick(rng, ("SWIFT code {} for the transfer.", "BIC: {}", "Pay to SWIFT/BIC {}.",
+                       "Bank identifier code {} on the form.")), value
+
+
+def vin(rng: np.random.Generator) -> tuple[str, str]:
+    """A VIN with a valid check digit, after ``VIN`` or alone."""
+    from textdp.detect.identifiers import VIN, surrogate
+
+    form = "#A" + "".join(_pick(rng, "#A") for _ in range(6)) + "#" + \
+        "".join(_pick(rng, "#A") for _ in range(8))  # the ninth: the check digit
+    value = surrogate(VIN, form, rng)
+    return _pick(rng, ("VIN {} on the title.", "Vehicle identification number: {}",
+                       "The car ({}) was sold.", "chassis no. {}")), value
+
+
+_PLATE_FORMATS = ("AA## AAA", "AA-###-AA", "A-AA ####", "#AAA###", "AAA-####", "#### AAA",
+                  "AA ### AA", "##-AAA-#", "AA #####", "京A-#####", "##가####")
+
+
+def plate(rng: np.random.Generator) -> tuple[str, str]:
+    """A number plate in one of many countries' formats, right after its label."""
+    form = _pick(rng, _PLATE_FORMATS)
+    value = "".join(_pick(rng, "0123456789") if c == "#" else
+                    _pick(rng, _LETTERS) if c == "A" else c for c in form)
+    return _pick(rng, ("Car with plate {} was towed.", "Licence plate: {}",
+                       "registration {} seen at the gate", "Number plate {} caught speeding.")), \
+        value
+
+
+def variant(label: str) -> Callable[[np.random.Generator], tuple[str, str]]:
+    """Less common forms of ``label``'s values, each with its sentence: a 12-digit Maestro or
+    a JCB ``1800`` card after a card word; a phone with an extension, a long bare number or a
+    dotted one after a phone word; a national account number with letters or more than 17
+    digits; a national number that fails its checksum right after its label; a user name
+    after ``username``."""
+    def make(rng: np.random.Generator) -> tuple[str, str]:
+        k = int(rng.integers(3))
+        if label == "CREDIT_CARD":
+            body = ("50" + _d(rng, 9), "6759" + _d(rng, 7), "1800" + _d(rng, 10))[k]
+            return "My card number is {}.", _luhn(body)
+        if label == "PHONE":
+            extension = f"{_d(rng, 3)}-{_d(rng, 3)}-{_d(rng, 4)}x{_d(rng, 3)}"
+            return (("You can reach me at {} after 5pm.", extension),
+                    ("Mobile: {}", _d(rng, int(rng.integers(12, 16)))),
+                    ("Reach me at {} today.", f"{_d(rng, 4)}.{_d(rng, 4)}"))[k]
+        if label == "US_BANK_NUMBER":
+            return ("Account number {} at the bank.",
+                    (_chars(rng, _LETTERS, 4) + _d(rng, 14), _d(rng, int(rng.integers(18, 25))),
+                     _chars(rng, _LETTERS, 1) + _d(rng, 22))[k])
+        if label == "NATIONAL_ID":
+            return (("Her social security number is {}.", f"{_d(rng, 6)}-{_d(rng, 7)}"),
+                    ("National Insurance: {}", f"ZZ {_d(rng, 6)} T"),
+                    ("Employer EIN {} on the form.", f"{_d(rng, 2)}-{_d(rng, 7)}"))[k]
+        # HANDLE: a user name, not a word
+        name = _chars(rng, "abcdefghijklmnopqrstuvwxyz", int(rng.integers(4, 9)))
+        return (("My username is {}.", "Username: {}", "login: {} (reset)")[k],
+                name + _d(rng, 2))
+
+    return make
+
+
+#: Labels whose less common forms :func:`variant` adds (a quarter as many as ``per_label``).
+VARIANT_LABELS = ("CREDIT_CARD", "PHONE", "US_BANK_NUMBER", "NATIONAL_ID", "HANDLE")
+
 GENERATORS: dict[str, Callable[[np.random.Generator], str]] = {
     "PHONE": phone, "CREDIT_CARD": card, "IBAN": iban, "US_SSN": ssn, "US_ITIN": itin,
     "UK_NHS": nhs, "UK_NINO": nino, "CRYPTO": crypto, "EMAIL": email, "URL": url, "IP": ip,
@@ -463,7 +541,7 @@ GENERATORS: dict[str, Callable[[np.random.Generator], str]] = {
 }
 #: Labels whose generator gives its own sentence template with the value.
 TEMPLATED: dict[str, Callable[[np.random.Generator], tuple[str, str]]] = {
-    "NATIONAL_ID": national_id,
+    "NATIONAL_ID": national_id, "BIC": bic, "VIN": vin, "LICENSE_PLATE": plate,
 }
 
 _MONTHS = ("January", "March", "June", "September", "December")
@@ -539,6 +617,11 @@ def positives(per_label: int, seed: int = 0) -> list[Item]:
         for _ in range(per_label):
             template, value = make_item(id_rng)
             out.append(Item(template.format(value), value, label, label))
+    variant_rng = np.random.default_rng(seed + 5)
+    for label in VARIANT_LABELS:
+        for _ in range(per_label // 4):
+            template, value = variant(label)(variant_rng)
+            out.append(Item(template.format(value), value, label, label))
     return out
 
 
@@ -560,7 +643,11 @@ CONTEXT_TEMPLATES = ("The bank holiday falls on {}.", "Account opened {}.",
                      "Savings of {} this year.", "Passport office open {}.",
                      "Patient ID checked {}.", "MRN verified, total {}.",
                      "National ID card renewed {}.", "Tax ID: see the total of {}.",
-                     "Passport renewed {}.", "Sort code changed {}.")
+                     "Passport renewed {}.", "Sort code changed {}.",
+                     # the contexts of plates, VINs, BICs, cards, user names and bare phones
+                     "Registration closes {}.", "Car plate renewed {}.", "VIN checked {}.",
+                     "SWIFT transfer of {}.", "Card payment of {}.", "Login failed {}.",
+                     "Mobile data used: {}.", "Call me at {}.", "Text me {}.")
 
 
 def context_negatives(n: int, seed: int = 0) -> list[Item]:
