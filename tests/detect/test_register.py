@@ -60,6 +60,16 @@ def test_identity_number_labels_before_their_number_are_no_names():
     assert marked("Sin City was fun", "Sin") == ["Sin"]
 
 
+def test_code_acronyms_in_capitals_before_their_code_are_no_names():
+    """"SWIFT", "MAC", "PAN" are names or words too: in capitals before their code (or
+    before "code"/"address"/"number" and the code) they are its label."""
+    text = "SWIFT code LJJAGB3X, MAC de:7a:36:33:1f:a6, PAN number ABCPD1234E, Ann Lee"
+    assert marked(text, "SWIFT", "MAC", "PAN", "Ann", "Lee") == ["Ann", "Lee"]
+    # not in capitals, or no code after it: the other rules decide
+    assert marked("Taylor Swift code of conduct", "Taylor", "Swift") == ["Taylor", "Swift"]
+    assert marked("SWIFT called back", "SWIFT") == ["SWIFT"]
+
+
 def test_clinical_abbreviations_ages_and_sides_are_no_names():
     text = "67 y/o F, Hx of HTN and T2DM. 34M c/o L knee pain. RN Haruto notified. MRN 0048"
     got = marked(text, "F", "HTN", "T2DM", "34M", "L", "RN", "Haruto", "MRN", "NSAIDs")

@@ -108,6 +108,11 @@ WORD_NAME_FIRST_RANK = 700
 CLINICAL_MIN_MARKERS = 2
 #: Departments written in capitals that are also names (Ed): no names in a clinical note.
 CLINICAL_CAPS = frozenset({"ed", "or", "ir", "cath"})
+# Acronyms of codes that are also names or words ("Swift", "Mac", "Pan", "Tin"): in capitals
+# before their code, or before "code"/"address"/"number" and the code, a label ("SWIFT code
+# LJJAGB3X", "MAC de:7a:36:33:1f:a6", "PAN number ABCPD1234E").
+CODE_ACRONYMS = frozenset({"swift", "bic", "mac", "pan", "tin", "imei", "vin", "iban"})
+CODE_KINDS = frozenset({"code", "address", "number", "no", "id", "#"})
 #: Clinical shorthand that counts in any case, and slashed shorthand (three tokens).
 CLINICAL_SHORTHAND = frozenset({"pt", "pts", "w/", "hx", "dx", "tx", "sx", "prn", "bid",
                                 "tid", "qid", "npo", "mg", "mcg", "ml", "q4h", "q6h", "vss"})
@@ -488,6 +493,11 @@ class RegisterStage:
             elif w in ("M", "F") and (p := text.prev(k)) is not None and p == k - 1 and \
                     words[p].isdigit():
                 out.add(k)  # "51M" cut by the tokenizer into "51" "M": age and sex
+            elif w.isupper() and kk in CODE_ACRONYMS and nxt is not None and (
+                    _code_like(nw) or (key(nw) in CODE_KINDS and
+                                       (n2 := text.next(nxt)) is not None and
+                                       _code_like(words[n2]))):
+                out.add(k)  # "SWIFT code LJJAGB3X", "MAC de:7a:36:33:1f:a6"
             elif kk in fields and (nw == ":" or w.endswith(":") or _has_digit(nw) or
                                  "@" in nw or (
                     key(nw) in ("is", "no", "number", "nr", "#") and nxt is not None and
@@ -1325,6 +1335,12 @@ def _squeeze(word: str) -> str:
     """``word`` with each letter written three times or more written once (``lmaooo`` →
     ``lmao``, ``heyyy`` → ``hey``)."""
     return _REPEATS.sub(r"\1", word)
+
+
+def _code_like(word: str) -> bool:
+    """A code's token: it holds a digit, or is six capitals or more ("LJJAGB3X",
+    "DEUTDEFF")."""
+    return _has_digit(word) or (word.isupper() and len(word) >= 6)
 
 
 def _has_digit(word: str) -> bool:
