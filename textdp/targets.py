@@ -24,8 +24,9 @@ The valid labels are
   e-mail addresses, phones, URLs, handles, IPs, cards, IBANs, national numbers, ...);
 * ``quasi``: ``pii`` and the quasi-identifiers ``DATE`` and ``AGE`` (released with DP noise,
   :mod:`textdp.quasi`), the places ``GPE``, ``LOC`` and ``FAC`` (drawn from a public
-  gazetteer as names are, :mod:`textdp.place_vocabulary`) and ``POSTCODE`` (a surrogate of
-  its layout, :mod:`textdp.detect.postcodes`).
+  gazetteer as names are, :mod:`textdp.place_vocabulary`), ``POSTCODE`` (a surrogate of
+  its layout, :mod:`textdp.detect.postcodes`) and ``STREET_ADDRESS`` (random digits and a
+  public street name in its layout, :mod:`textdp.detect.streets`).
 """
 
 from __future__ import annotations

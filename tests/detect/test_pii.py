@@ -271,6 +271,7 @@ ORIGINALS = {
     "LICENSE_PLATE": ("SJ-910-BS", "AB-123-CD"),
     "NATIONAL_ID": ("12345678Z", "87654321X"),
     "POSTCODE": ("SW1A 1AA", "NW7B 2XY"),
+    "STREET_ADDRESS": ("19 Mill Lane", "42 Oak Lane"),
     "DATE": ("March 4, 1962", "2021-03-04"),
     "AGE": ("67 y/o", "aged 34"),
 }

@@ -81,12 +81,15 @@ labels (valid ``targets``, :data:`PII_LABELS`):
 * ``POSTCODE`` (:data:`LOCATION_LABELS`): UK and Canadian postcodes, U.S. ZIP codes after a
   state code, and other countries' codes after a postcode word or before a listed city
   (:mod:`textdp.detect.postcodes`), a quasi-identifier replaced by a surrogate of its
-  layout.
+  layout; ``STREET_ADDRESS``: a house number with its street (``19 Mill Lane``, ``Via
+  Roma 12``, ``Hauptstraße 5``; :mod:`textdp.detect.streets`), replaced by random digits
+  and a public street name of the same type.
 
 Where matches overlap, the more specific one wins: URL, then EMAIL, IBAN, CRYPTO,
 CREDIT_CARD, MAC_ADDRESS, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, NATIONAL_ID, US_PASSPORT,
 PASSPORT, US_DRIVER_LICENSE, MEDICAL_LICENSE, UK_SORT_CODE, US_BANK_NUMBER, MEDICAL_RECORD,
-BIC, VIN, LICENSE_PLATE, DATE, AGE, POSTCODE, PHONE, HANDLE; a value may so take
+BIC, VIN, LICENSE_PLATE, DATE, AGE, STREET_ADDRESS, POSTCODE, PHONE, HANDLE; a value may
+so take
 another identifier's label (a licence written as an SSN, an account number that passes
 Luhn), and is replaced all the same. The recognisers run on
 the normalised text of :mod:`textdp.detect.normalise`
@@ -153,7 +156,7 @@ from typing import Any
 
 import numpy as np
 
-from textdp.detect import ages, dates, identifiers, national_ids, postcodes
+from textdp.detect import ages, dates, identifiers, national_ids, postcodes, streets
 from textdp.detect.base import Finding, Span
 from textdp.detect.numbers import (
     CURRENCY as _CURRENCY,
@@ -193,8 +196,9 @@ LAYOUT_LABELS = (*identifiers.LABELS, national_ids.NATIONAL_ID, postcodes.POSTCO
 #: Quasi-identifiers read by patterns (textdp.detect.dates, textdp.detect.ages): released with
 #: DP noise (textdp.quasi), not a surrogate.
 QUASI_LABELS = (dates.DATE, ages.AGE)
-#: Quasi-identifiers replaced by a surrogate of their layout (textdp.detect.postcodes).
-LOCATION_LABELS = (postcodes.POSTCODE,)
+#: Quasi-identifiers replaced by a surrogate of their layout (textdp.detect.postcodes,
+#: textdp.detect.streets).
+LOCATION_LABELS = (postcodes.POSTCODE, streets.STREET_ADDRESS)
 PII_LABELS = (EMAIL, PHONE, URL, HANDLE, IP, CREDIT_CARD, *ID_LABELS, *QUASI_LABELS,
               *LOCATION_LABELS)
 #: The labels that identify a person or a device on their own (the ``pii`` preset of
@@ -205,7 +209,7 @@ IDENTIFIER_LABELS = tuple(x for x in PII_LABELS
 # Which match wins where two overlap (earlier wins): the more specific pattern first.
 PRIORITY = (URL, EMAIL, IBAN, CRYPTO, CREDIT_CARD, identifiers.MAC_ADDRESS, IP, US_SSN, US_ITIN,
             UK_NHS, UK_NINO, national_ids.NATIONAL_ID, *identifiers.LABELS[1:], dates.DATE,
-            ages.AGE, postcodes.POSTCODE, PHONE, HANDLE)
+            ages.AGE, streets.STREET_ADDRESS, postcodes.POSTCODE, PHONE, HANDLE)
 # The region phone numbers written without a country code are read in (ISO 3166 alpha-2).
 DEFAULT_REGION = "US"
 
@@ -658,6 +662,8 @@ def _candidates(text: str, labels: frozenset[str],
         yield from (PIIMatch(a, b, ages.AGE) for a, b in ages.find_ages(text))
     if postcodes.POSTCODE in labels:
         yield from (PIIMatch(a, b, postcodes.POSTCODE) for a, b in postcodes.find_postcodes(text))
+    if streets.STREET_ADDRESS in labels:
+        yield from (PIIMatch(a, b, streets.STREET_ADDRESS) for a, b in streets.find_streets(text))
     if PHONE in labels:
         yield from _phone_candidates(text, region)
 
@@ -800,6 +806,8 @@ class Shape:
 def shape_of(label: str, value: str) -> Shape:
     """The :class:`Shape` of a matched ``value`` of ``label`` (see :class:`Shape`)."""
     (label,) = check_labels([label])
+    if label == streets.STREET_ADDRESS:
+        return Shape(label, streets.layout(value))
     if label in ID_LABELS or label in LAYOUT_LABELS:
         return _id_shape(label, value)
     if label == PHONE and (ext := _EXTENSION.search(value)) and ext.end() == len(value):
@@ -855,6 +863,8 @@ def surrogate(label: str, shape: Shape, rng: np.random.Generator) -> str:
             low = int(rng.integers(0, 2**48)) << 48 | int(rng.integers(0, 2**48))
             return str(ipaddress.IPv6Address((0x20010DB8 << 96) | low))
         return f"192.0.2.{int(rng.integers(1, 255))}"
+    if label == streets.STREET_ADDRESS:
+        return streets.surrogate(shape.layout, rng)
     if label in ID_LABELS or label in LAYOUT_LABELS:
         return _id_surrogate(shape, rng)
     if label in QUASI_LABELS:  # released with DP noise by textdp.quasi; alone, a tag
