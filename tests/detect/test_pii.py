@@ -148,6 +148,18 @@ def test_cards_of_other_ranges_are_taken_after_a_card_word():
     assert found(f"Order {other} shipped.") == []    # no network's range without a card word
 
 
+def test_a_card_running_into_its_expiry_and_its_security_code_are_taken():
+    text = "VISA 16 digit\nAnn Lee\n4111111111111111 05/28\nCVV: 123"
+    assert [v for label, v in found(text) if label == "CREDIT_CARD"] == ["4111111111111111",
+                                                                         "123"]
+    assert found("JCB\n180089328792176 12/29\nCVC: 180") == [
+        ("CREDIT_CARD", "180089328792176"), ("CREDIT_CARD", "180")]
+    assert found("Order 4111 1111 1111 1111 22") == [("CREDIT_CARD", "4111 1111 1111 1111")]
+    assert found("the CVC 2024 conference") == []  # a year after the acronym
+    out = surrogate("CREDIT_CARD", shape_of("CREDIT_CARD", "123"), np.random.default_rng(0))
+    assert len(out) == 3 and out.isdigit()
+
+
 def test_an_iban_of_the_wrong_length_with_a_valid_checksum_is_taken():
     from textdp.detect.pii import iban_checksum_only
 
@@ -543,9 +555,12 @@ def test_the_faker_check_runs_through_the_privatizer():
     assert {v.provider for v in sample} == set(PROVIDERS) | set(QUASI_PROVIDERS)
     assert all(v.value in v.text for v in sample)
     stats = check(2, seed=4)
-    left = sum(s["verbatim"] + s["partial"] for s in stats.values())
-    total = sum(s["n"] for s in stats.values())
-    assert total == len(sample) and left / total < 0.02
+    assert sum(s["n"] for s in stats.values()) == len(sample)
+    ids = [s for provider, s in stats.items() if provider in PROVIDERS]
+    assert sum(s["verbatim"] + s["partial"] for s in ids) / sum(s["n"] for s in ids) < 0.02
+    # whole postal addresses: Chinese, Japanese and Korean ones, streets without a number
+    # are left (docs/pii.md), the rest taken
+    assert stats["address"]["verbatim"] + stats["address"]["partial"] < stats["address"]["n"] / 2
 
 
 # Issue 37: crafted inputs that took quadratic time (timed by bench/crafted.py, not here).

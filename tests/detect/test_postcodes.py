@@ -25,6 +25,14 @@ def taken(text: str) -> list[str]:
     ("Keizersgracht 12, 1012 AB Amsterdam", ["1012 AB"]),
     ("Deliver to MG Road, PIN code 560001.", ["560001"]),
     ("Postcode 95-883 is outside the area.", ["95-883"]),              # Poland
+    # the town line of a street address, whatever the town
+    ("Sontagweg 190\n54009 Neunburg vorm Wald", ["54009"]),
+    ("58, Maharaj Marg\nBhopal 160285", ["160285"]),
+    ("H.No. 01\nGara Road\nHospet-436687", ["436687"]),
+    ("Callejón de Natalia Arranz 10\nSegovia, 45188", ["45188"]),
+    ("ul. Sadowa 29\n72-243 Jastrzębie-Zdrój", ["72-243"]),
+    ("Jennadreef 7\n5638SB\nDen Ham", ["5638SB"]),
+    ("Lake Stephanie, FM 63745", ["63745"]),                            # a freely associated state
 ])
 def test_postcodes_of_many_countries(text, codes):
     assert taken(text) == codes
@@ -36,6 +44,7 @@ def test_postcodes_of_many_countries(text, codes):
     "We sold 300 Paris tickets.",      # under four digits before a city
     "Route 66 Chicago", "A4 paper", "NHS 943 476 5919", "IL 627", "room 12-345",
     "ZIP code unknown, call 555-0101.",
+    "We met at 19 Mill Lane in 2019 and 4500 people came.",  # no town beside the number
 ])
 def test_other_numbers_are_not_postcodes(text):
     assert taken(text) == []

@@ -19,7 +19,10 @@ labels (valid ``targets``, :data:`PII_LABELS`):
   networks' major industry identifiers) or JCB's 15-digit ``1800`` range, and passing the
   Luhn checksum (:func:`luhn_valid`): an invalid number is not a card; after a card word
   (``card``, ``credit``, ``debit``, ``visa``, ``maestro``, ...) also any first digit (a
-  national network's range) and 12-digit Maestro numbers;
+  national network's range) and 12-digit Maestro numbers; a number that runs into the expiry
+  after it (``4111 1111 1111 1111 05/28``) loses groups from its end until a card fits; and
+  a card's security code (3–4 digits, not a year) right after ``CVV``, ``CVC``, ``CID``,
+  ``CSC`` or ``security code``;
 * ``PHONE``: 7–15 digits in groups (``555-123-4567``, ``(555) 123 4567``, ``+44 20 7946
   0958``, ``01 23 45 67 89``, ``+15551234567``): a leading ``+``, a bracketed area code, or
   at least two groups joined by one kind of separator (space, ``-`` or ``.``); a bare run of
@@ -232,6 +235,9 @@ _CARD = re.compile(r"(?<![\w.,+-])\d(?:[ -]?\d){11,18}(?!\w|[.,-]?\d)")
 # Words that say a card number follows: a 12-digit Maestro number is taken only after one.
 _CARD_CONTEXT = re.compile(r"\b(?:card|credit|debit|visa|master\s*card|maestro|amex|"
                            r"american\s+express|discover|jcb|diners|cc)\b", re.IGNORECASE)
+# A card's security code right after its label ("CVV: 166", "CVC 180", "security code 1234").
+_CVV = re.compile(r"\b(?:CVV2?|CVC2?|CID|CSC|(?i:security\s+code|card\s+verification\s+"
+                  r"(?:value|code)))\s*(?:is\s+|no\.?\s*)?[:#]?\s*(?P<code>\d{3,4})(?![\w/]|[.,]\d)")
 # Where a phone number ends: not before a letter, "/", "@" or more digits, but before an
 # extension ("555-123-4567x890", "… ext. 12").
 _PHONE_END = r"(?!(?![xX]\d|[eE][xX][tT])[\w@/]|[.,:-]?\d)"
@@ -638,8 +644,18 @@ def _candidates(text: str, labels: frozenset[str],
     if CREDIT_CARD in labels:
         for m in _CARD.finditer(text):
             near = bool(_CARD_CONTEXT.search(text, max(0, m.start() - _CONTEXT), m.start()))
-            if is_card(m.group(), after_card_word=near):
-                yield PIIMatch(m.start(), m.end(), CREDIT_CARD)
+            # the pattern may run into the expiry after the number ("… 2176 12/29"): drop
+            # groups from the end until a card fits
+            value = m.group()
+            while value:
+                if is_card(value, after_card_word=near):
+                    yield PIIMatch(m.start(), m.start() + len(value), CREDIT_CARD)
+                    break
+                cut = max(value.rfind(" "), value.rfind("-"))
+                value = value[:cut] if cut > 0 else ""
+        for m in _CVV.finditer(text):  # a card's security code right after its label
+            if not _YEAR.match(m.group("code")):  # "the CVC 2024 conference"
+                yield PIIMatch(m.start("code"), m.end("code"), CREDIT_CARD)
     if IP in labels:
         yield from (PIIMatch(m.start(), m.end(), IP) for m in _IPV4.finditer(text))
         if ":" in text:

@@ -40,7 +40,9 @@ _UK = re.compile(r"(?<![\w-])(?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|"
 _CA = re.compile(r"(?<![\w-])[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d"
                  r"(?![\w-])")
 _US_STATES = ("AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO "
-              "MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR")
+              "MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR "
+              # territories, freely associated states and the military "states" (USPS)
+              "AS FM GU MH MP PW VI AA AE AP")
 _ZIP = re.compile(r"(?<![\w-])(?:" + "|".join(_US_STATES.split()) +
                   r")\.?,? (?P<zip>\d{5}(?:-\d{4})?)(?![\w-]|[.,]\d)")
 _CODE = re.compile(r"(?<![\w.,/:$€£-])(?=(?:[A-Z]*[ -]?[A-Z]*\d){3})[A-Z0-9]{2,8}"
@@ -71,6 +73,39 @@ def _before_city(text: str, end: int, value: str) -> bool:
                for k in range(len(words), 0, -1))
 
 
+_TOWN_BEFORE = re.compile(r"[A-Z][\w'’.-]*(?:,? |-)$")
+_TOWN_AFTER = re.compile(r",? [A-Z]")
+# A code of an address's town line: 4–6 digits (a "-" may join it to its town:
+# "Hospet-436687"), Poland's 12-345, Brazil's 12345-678, the Netherlands' 1234 AB.
+_DIGITS_CODE = re.compile(r"(?<![\w.,/:$€£])(?:\d{4,6}|\d\d-\d{3}|\d{5}-\d{3}|\d{4} ?[A-Z]{2})"
+                          r"(?![\w/-]|[.,:]\d)")
+
+
+def _after_street(text: str) -> list[tuple[int, int]]:
+    """Bare codes of 4–6 digits in the rest of a street address's line or on the line after
+    it (``Södingweg 990\n00339 Monschau``, ``58, Maharaj Marg\nBhopal 160285``,
+    ``64/697, Venkatesh Road, Coimbatore 378991``): the town line of an address, whose town
+    the place lookup may not know; not a year."""
+    from textdp.detect.streets import find_streets
+
+    out = []
+    for _, b in find_streets(text):
+        line_end = text.find("\n", b)
+        stop = len(text) if line_end < 0 else text.find("\n", line_end + 1)
+        stop = len(text) if stop < 0 else stop
+        out += [(m.start(), m.end()) for m in _DIGITS_CODE.finditer(text, b, stop)
+                if not _YEAR.fullmatch(m.group()) and _beside_town(text, m.start(), m.end())]
+    return out
+
+
+def _beside_town(text: str, start: int, end: int) -> bool:
+    """Whether a capitalised word (the town) stands right before or after the code, with a
+    space, a comma or ``-`` between ("54009 Neunburg", "Coimbatore 378991", "Hospet-436687",
+    "Segovia, 45188"), or the code ends its line ("1992GI"), not "4500 people"."""
+    return bool(_TOWN_BEFORE.search(text[max(0, start - 40):start]) or
+                _TOWN_AFTER.match(text, end) or text[end:end + 1] in ("\n", ""))
+
+
 def find_postcodes(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of each postcode of ``text`` (see the module doc), in order, without
     overlaps (the longer first)."""
@@ -82,6 +117,7 @@ def find_postcodes(text: str) -> list[tuple[int, int]]:
         if labelled(text, m.start(), _CONTEXT, WINDOW, _GAP) or \
                 _before_city(text, m.end(), m.group()):
             found.append((m.start(), m.end()))
+    found += _after_street(text)
     kept: list[tuple[int, int]] = []
     for a, b in sorted(found, key=lambda s: (s[0] - s[1], s[0])):
         if all(b <= x or y <= a for x, y in kept):

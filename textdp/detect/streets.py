@@ -54,13 +54,17 @@ _UNIT_WORDS = ("Apt", "Apartment", "Suite", "Ste", "Unit", "Flat", "Floor", "Fl"
                "Interno", "Scala", "Etage", "Whg", "к", "кв", "стр")
 _UNIT = r"(?:" + "|".join(re.escape(w) for w in _UNIT_WORDS) + \
     r"|#)\.?\s?#?\s?\d{1,5}[A-Za-z]?(?:/\d{1,4})?"
+# Blanks inside a street's line (a street never runs over a line break; a unit may stand on
+# the line before it: "Studio 9\nPhillips Fort").
+_S = r"[ \t\u00a0]+"
 _DIRECTION = r"(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\b\.?"
 # Words before a house number that say an address follows ("lives at 1900 Main Street"):
 # without one, a year-like number is a year ("the 1979 Democracy Wall movement").
 _ADDRESS_CUE = re.compile(r"\b(?:at|to|address|addr|lives|living|located|ship|deliver|send|"
                           r"mail|visit|resides|reside|office|is)\W*$", re.IGNORECASE)
-# A number after the street: a score or a table ("Dunvant 21 Ebbw Vale 10").
-_NUMBER_AFTER = re.compile(r"\s+\d")
+# A number after the street on its line: a score or a table ("Dunvant 21 Ebbw Vale 10"); a
+# postcode on the next line is an address's ("Södingweg 990\n00339 Monschau").
+_NUMBER_AFTER = re.compile(r"[ \t]+\d")
 # Street types written short, with a dot ("St.", "Rd.").
 _ABBREVIATIONS = frozenset({"st", "rd", "ave", "av", "dr", "ln", "ct", "blvd", "pl", "sq", "ter",
                             "hwy", "pkwy", "cres", "gdns", "cir", "trl", "brg", "expy", "aly",
@@ -100,6 +104,14 @@ def _alternation(words: frozenset[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
+def _cased(words: frozenset[str]) -> str:
+    """An alternation of ``words`` in lower case, capitalised, and in capitals when longer
+    than two letters (``rue``, ``Rue``, ``VIA``; not ``BD``, a code's letters)."""
+    forms = {f for w in words for f in (w, w[:1].upper() + w[1:]) if f}
+    forms |= {w.upper() for w in words if len(w.rstrip(".")) > 2}
+    return "|".join(re.escape(w) for w in sorted(forms, key=len, reverse=True))
+
+
 @lru_cache(maxsize=1)
 def _patterns() -> tuple[re.Pattern[str], ...]:
     types = street_types()
@@ -107,29 +119,29 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     abbreviations = types["after"] & _ABBREVIATIONS
     after = rf"(?=[A-Z])(?:(?i:{_alternation(abbreviations)})(?![\w'’-])\.?|" \
             rf"(?i:{_alternation(types['after'] - abbreviations)})(?![\w'’-]))"
-    before = rf"(?i:{_alternation(types['before'])})(?![\w'’-])"
+    before = rf"(?:{_cased(types['before'])})(?![\w'’-])"
     glued = rf"(?i:{_alternation(types['glued'])})"
     fence = r"(?<![\w/.,:-])"
     end = r"(?![\w'’-]|[.,:-]?\d)"
-    unit = rf"(?:,?\s+(?P<unit2>{_UNIT}))?"
-    name_run = rf"(?:(?:{_NAME_WORD}|{_PARTICLE})\s+){{0,3}}{_NAME_WORD}"
+    unit = rf"(?:,?{_S}(?P<unit2>{_UNIT}))?"
+    name_run = rf"(?:(?:{_NAME_WORD}|{_PARTICLE}){_S}){{0,3}}{_NAME_WORD}"
     return (
         # 19 Mill Lane / Flat 4, 19 Mill Lane / 5650 Ellis Burgs Apt. 289 / 1600 … Avenue NW
-        re.compile(rf"{fence}(?:(?P<unit1>{_UNIT}),?\s+)?(?P<num>{_NUM}),?\s+"
-                   rf"(?P<name>(?:{_NAME_WORD}\s+){{0,3}}?{_NAME_WORD})\s+(?P<type>{after})"
-                   rf"(?:\s+(?P<dir>{_DIRECTION}))?{unit}" + r"(?![\w'’-])"),
+        re.compile(rf"{fence}(?:(?P<unit1>{_UNIT}),?\s+)?(?P<num>{_NUM}),?{_S}"
+                   rf"(?P<name>(?:{_NAME_WORD}{_S}){{0,3}}?{_NAME_WORD}){_S}(?P<type>{after})"
+                   rf"(?:{_S}(?P<dir>{_DIRECTION}))?{unit}" + r"(?![\w'’-])"),
         # 3 rue de la Paix
-        re.compile(rf"{fence}(?P<num>{_NUM}),?\s+(?P<type>{before})\s+(?P<name>{name_run})"
+        re.compile(rf"{fence}(?P<num>{_NUM}),?{_S}(?P<type>{before}){_S}(?P<name>{name_run})"
                    r"(?![\w'’-])"),
         # Via Roma 12 / Canale Faggiani, 240 / ulica Konopnickiej 042
-        re.compile(rf"(?<![\w-])(?P<type>{before})\s+(?P<name>{name_run}),?\s+"
+        re.compile(rf"(?<![\w-])(?P<type>{before}){_S}(?P<name>{name_run}),?{_S}"
                    rf"(?:д\.\s*)?(?P<num>{_NUM}){unit}{end}"),
         # Hauptstraße 5 / Björkgatan 561 / Jost-Klingelhöfer-Straße 93-15
-        re.compile(rf"(?<![\w-])(?P<name>{_OPEN}[\w'’-]*?)(?P<type>{glued})\s+"
+        re.compile(rf"(?<![\w-])(?P<name>{_OPEN}[\w'’-]*?)(?P<type>{glued}){_S}"
                    rf"(?P<num>{_NUM}){unit}{end}"),
         # Studio 9, Phillips Fort / H.No. 442 Kadakia Street: a unit in the number's place
         re.compile(rf"{fence}(?P<unit1>{_UNIT}),?\s+"
-                   rf"(?P<name>(?:{_NAME_WORD}\s+){{0,3}}?{_NAME_WORD})\s+(?P<type>{after})"
+                   rf"(?P<name>(?:{_NAME_WORD}{_S}){{0,3}}?{_NAME_WORD}){_S}(?P<type>{after})"
                    r"(?![\w'’-])"),
     )
 

@@ -14,9 +14,11 @@ test data and typing errors are. Each value stands in a sentence that says what 
 (:data:`PROVIDERS`), and the sentences run through ``Privatizer(targets=IDENTIFIER_LABELS)``;
 per provider it prints the share of values left verbatim and the share partly left (one of
 the value's runs of 5+ letters and digits, holding a digit, still in the output). Postcodes,
-dates of birth and street addresses run through their quasi-identifier labels (``POSTCODE``,
-``DATE``, ``STREET_ADDRESS``), where a verbatim value counts (a shifted date keeps its year)
-and, for a street, a word of its name still in the output (its number is drawn at random).
+dates of birth, street addresses and whole postal addresses run through their
+quasi-identifier labels (``POSTCODE``, ``DATE``, ``STREET_ADDRESS``), where a verbatim value
+counts (a shifted date keeps its year) and, for a street, a word of its name still in the
+output (its number is drawn at random), for a postal address a run of 3+ digits of it (the
+house number, the postcode).
 
 The values are generated, not real people's. Which label took a value is not checked: a
 value taken under another label (a Korean ``ssn`` as ``NATIONAL_ID``) is replaced all the
@@ -54,11 +56,12 @@ PROVIDERS = {
     "license_plate": "Car with plate {} was towed.",
     "vin": "VIN {} on the title.",
 }
-#: Quasi-identifier providers and the label each runs through.
+#: Quasi-identifier providers and the labels each runs through.
 QUASI_PROVIDERS = {
-    "postcode": ("Postcode {} is outside the area.", "POSTCODE"),
-    "date_of_birth": ("Date of birth: {}.", "DATE"),
-    "street_address": ("She lives at {} with her cat.", "STREET_ADDRESS"),
+    "postcode": ("Postcode {} is outside the area.", ("POSTCODE",)),
+    "date_of_birth": ("Date of birth: {}.", ("DATE",)),
+    "street_address": ("She lives at {} with her cat.", ("STREET_ADDRESS",)),
+    "address": ("Send to:\n{}\nThanks", ("STREET_ADDRESS", "POSTCODE")),
 }
 
 
@@ -104,8 +107,8 @@ def check(per_provider: int = 30, seed: int = 0) -> dict[str, dict[str, int]]:
     items = values(per_provider, seed)
     stats: dict[str, dict[str, int]] = {}
     runs = [(list(IDENTIFIER_LABELS), [v for v in items if v.provider in PROVIDERS])]
-    runs += [([label], [v for v in items if v.provider == provider])
-             for provider, (_, label) in QUASI_PROVIDERS.items()]
+    runs += [(list(labels), [v for v in items if v.provider == provider])
+             for provider, (_, labels) in QUASI_PROVIDERS.items()]
     for labels, group in runs:
         outputs = Privatizer(seed=seed, targets=labels).privatize([v.text for v in group])
         for v, out in zip(group, outputs):
@@ -116,6 +119,9 @@ def check(per_provider: int = 30, seed: int = 0) -> dict[str, dict[str, int]]:
             if v.provider == "street_address":  # its name kept (the number is random)
                 s["partial"] += not verbatim and any(w in out.text.split()
                                                      for w in _street_name_words(v.value))
+            elif v.provider == "address":  # its house number or postcode kept
+                s["partial"] += not verbatim and any(
+                    r in out.text for r in re.findall(r"\d{3,}", v.value))
             elif v.provider not in QUASI_PROVIDERS:
                 s["partial"] += not verbatim and any(r in out.text for r in _runs(v.value))
     return stats
