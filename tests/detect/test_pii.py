@@ -160,6 +160,27 @@ def test_a_card_running_into_its_expiry_and_its_security_code_are_taken():
     assert len(out) == 3 and out.isdigit()
 
 
+def test_a_date_of_birth_is_an_identifier_replaced_by_a_random_date_in_its_style():
+    from datetime import date
+
+    from textdp.detect.dates import birth_layout, parse
+
+    assert found("DOB: 03/04/1962") == [("DATE_OF_BIRTH", "03/04/1962")]
+    assert found("She was born on March 4, 1962 in Lyon.") == [("DATE_OF_BIRTH",
+                                                                "March 4, 1962")]
+    assert found("Admitted 03/04/2024.", ["DATE_OF_BIRTH"]) == []  # no birth cue
+    # under quasi (DATE a target too) the DP shift of DATE wins
+    assert found("DOB: 03/04/1962", ["DATE", "DATE_OF_BIRTH"]) == [("DATE", "03/04/1962")]
+    assert birth_layout("29.11.1982") == "28.01.2000" == birth_layout("01.02.1931")
+    rng = np.random.default_rng(0)
+    outs = [surrogate("DATE_OF_BIRTH", shape_of("DATE_OF_BIRTH", "March 4, 1962"), rng)
+            for _ in range(200)]
+    days = [parse(o)[0] for o in outs]
+    assert all(re.fullmatch(r"[A-Z][a-z]+ \d{1,2}, \d{4}", o) for o in outs)
+    assert all(date(1931, 1, 1) <= d <= date(2009, 12, 31) for d in days)
+    assert len(set(days)) > 190  # drawn, not derived from the value
+
+
 def test_an_iban_of_the_wrong_length_with_a_valid_checksum_is_taken():
     from textdp.detect.pii import iban_checksum_only
 
@@ -284,6 +305,7 @@ ORIGINALS = {
     "NATIONAL_ID": ("12345678Z", "87654321X"),
     "POSTCODE": ("SW1A 1AA", "NW7B 2XY"),
     "STREET_ADDRESS": ("19 Mill Lane", "42 Oak Lane"),
+    "DATE_OF_BIRTH": ("03/04/1962", "11/12/1970"),
     "DATE": ("March 4, 1962", "2021-03-04"),
     "AGE": ("67 y/o", "aged 34"),
 }
@@ -296,7 +318,7 @@ ORIGINALS = {
 # surrogate alone is their tag.
 NOT_REFOUND = {"US_SSN", "UK_NHS", "UK_NINO", "US_PASSPORT", "PASSPORT", "UK_SORT_CODE",
                "US_DRIVER_LICENSE", "US_BANK_NUMBER", "MEDICAL_RECORD", "POSTCODE",
-               "NATIONAL_ID", "DATE", "AGE", "LICENSE_PLATE"}
+               "NATIONAL_ID", "DATE", "AGE", "LICENSE_PLATE", "DATE_OF_BIRTH"}
 
 
 @pytest.mark.parametrize("label", PII_LABELS)

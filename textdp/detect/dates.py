@@ -40,7 +40,13 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+import numpy as np
+
 DATE = "DATE"
+#: A date right after a birth cue ("DOB: 03/04/1962"): an identifier of the ``pii`` preset,
+#: replaced by a random date in its style (:func:`birth_surrogate`); under ``quasi`` the
+#: ``DATE`` label (a DP shift) wins over it.
+DATE_OF_BIRTH = "DATE_OF_BIRTH"
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
            "september", "october", "november", "december")
 _ABBR = {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
@@ -259,3 +265,39 @@ def shift(value: str, days: int) -> str | None:
     day = f"{new.day:02d}{suffix}" if g["sep"] == "-" else day  # 04-MAR-1962
     of = g.get("of") or ""
     return f"{lead}{prefix}{day}{of}{g['sep']}{month}{g['sep2']}{new.year}{tail}"
+
+
+# Words that say a date of birth follows ("DOB: ", "born on ", "date of birth is ").
+_BIRTH_CUE = re.compile(
+    r"(?:\bDOB|\bD\.O\.B\.?|\bdate\s+of\s+birth|\bbirth\s*date|\bbirthday|\bborn(?:\s+on)?|"
+    r"\bgeb\.|\bgeboren(?:\s+am)?|\bnée?\s+le|\bfecha\s+de\s+nacimiento|"
+    r"\bdata\s+di\s+nascita|\bdata\s+de\s+nascimento)[\s:#=.-]*(?:(?:is|was|on)\s+)?$",
+    re.IGNORECASE)
+#: The date every birth-date layout is written at (a day above 12: the order of day and
+#: month stays readable).
+_LAYOUT_DATE = date(2000, 1, 28)
+#: The dates a birth-date surrogate is drawn from, uniformly (two-digit years stay readable).
+_BIRTH_RANGE = (date(1931, 1, 1), date(2009, 12, 31))
+
+
+def find_births(text: str) -> list[DateMatch]:
+    """The dates of ``text`` right after a birth cue (``DOB``, ``date of birth``, ``born
+    on``, ``birthday``, ``geb.``, ``née le``, ...; punctuation and ``is``/``was``/``on``
+    between)."""
+    return [m for m in find_dates(text)
+            if _BIRTH_CUE.search(text[max(0, m.start - 32):m.start])]
+
+
+def birth_layout(value: str) -> str | None:
+    """The style of a date: ``value`` written at the fixed date ``2000-01-28`` (its order,
+    separators, month names and case, weekday and ordinal kept), nothing of its own day."""
+    parsed = parse(value)
+    return None if parsed is None else shift(value, (_LAYOUT_DATE - parsed[0]).days)
+
+
+def birth_surrogate(layout: str, rng: np.random.Generator) -> str:
+    """A date drawn uniformly from 1931–2009, written in ``layout``'s style
+    (:func:`birth_layout`): it depends on the style only."""
+    first, last = _BIRTH_RANGE
+    drawn = first + timedelta(days=int(rng.integers((last - first).days + 1)))
+    return shift(layout, (drawn - _LAYOUT_DATE).days) or layout

@@ -77,6 +77,11 @@ labels (valid ``targets``, :data:`PII_LABELS`):
   numbers) and ``LICENSE_PLATE`` (after ``plate``, ``registration``), in
   :mod:`textdp.detect.identifiers` (what each matches, its context words and checksums, and
   what its surrogate releases: the layout);
+* ``DATE_OF_BIRTH``: a date right after a birth cue (``DOB``, ``date of birth``, ``born
+  on``, ``birthday``, ``geb.``, ``née le``, ...; :func:`textdp.detect.dates.find_births`), an
+  identifier of the ``pii`` preset: its surrogate is a date drawn uniformly from 1931–2009
+  written in the value's style, which is all it releases. Where ``DATE`` is a target too
+  (``quasi``), ``DATE`` wins: the date is shifted by the text's DP offset like every other;
 * ``DATE`` and ``AGE`` (:data:`QUASI_LABELS`): calendar dates (:mod:`textdp.detect.dates`)
   and ages (:mod:`textdp.detect.ages`), quasi-identifiers the privatizer releases with DP
   noise (:mod:`textdp.quasi`: one day offset per text, noisy ages); :func:`surrogate` alone
@@ -91,8 +96,8 @@ labels (valid ``targets``, :data:`PII_LABELS`):
 Where matches overlap, the more specific one wins: URL, then EMAIL, IBAN, CRYPTO,
 CREDIT_CARD, MAC_ADDRESS, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, NATIONAL_ID, US_PASSPORT,
 PASSPORT, US_DRIVER_LICENSE, MEDICAL_LICENSE, UK_SORT_CODE, US_BANK_NUMBER, MEDICAL_RECORD,
-BIC, VIN, LICENSE_PLATE, DATE, AGE, STREET_ADDRESS, POSTCODE, PHONE, HANDLE; a value may
-so take
+BIC, VIN, LICENSE_PLATE, DATE, DATE_OF_BIRTH, AGE, STREET_ADDRESS, POSTCODE, PHONE, HANDLE;
+a value may so take
 another identifier's label (a licence written as an SSN, an account number that passes
 Luhn), and is replaced all the same. The recognisers run on
 the normalised text of :mod:`textdp.detect.normalise`
@@ -202,8 +207,8 @@ QUASI_LABELS = (dates.DATE, ages.AGE)
 #: Quasi-identifiers replaced by a surrogate of their layout (textdp.detect.postcodes,
 #: textdp.detect.streets).
 LOCATION_LABELS = (postcodes.POSTCODE, streets.STREET_ADDRESS)
-PII_LABELS = (EMAIL, PHONE, URL, HANDLE, IP, CREDIT_CARD, *ID_LABELS, *QUASI_LABELS,
-              *LOCATION_LABELS)
+PII_LABELS = (EMAIL, PHONE, URL, HANDLE, IP, CREDIT_CARD, *ID_LABELS, dates.DATE_OF_BIRTH,
+              *QUASI_LABELS, *LOCATION_LABELS)
 #: The labels that identify a person or a device on their own (the ``pii`` preset of
 #: :mod:`textdp.targets`); the quasi-identifiers of :data:`QUASI_LABELS` and
 #: :data:`LOCATION_LABELS` are not in it.
@@ -212,6 +217,7 @@ IDENTIFIER_LABELS = tuple(x for x in PII_LABELS
 # Which match wins where two overlap (earlier wins): the more specific pattern first.
 PRIORITY = (URL, EMAIL, IBAN, CRYPTO, CREDIT_CARD, identifiers.MAC_ADDRESS, IP, US_SSN, US_ITIN,
             UK_NHS, UK_NINO, national_ids.NATIONAL_ID, *identifiers.LABELS[1:], dates.DATE,
+            dates.DATE_OF_BIRTH,
             ages.AGE, streets.STREET_ADDRESS, postcodes.POSTCODE, PHONE, HANDLE)
 # The region phone numbers written without a country code are read in (ISO 3166 alpha-2).
 DEFAULT_REGION = "US"
@@ -674,6 +680,9 @@ def _candidates(text: str, labels: frozenset[str],
                     for a, b in national_ids.find_national_ids(text))
     if dates.DATE in labels:
         yield from (PIIMatch(m.start, m.end, dates.DATE) for m in dates.find_dates(text))
+    if dates.DATE_OF_BIRTH in labels:
+        yield from (PIIMatch(m.start, m.end, dates.DATE_OF_BIRTH)
+                    for m in dates.find_births(text))
     if ages.AGE in labels:
         yield from (PIIMatch(a, b, ages.AGE) for a, b in ages.find_ages(text))
     if postcodes.POSTCODE in labels:
@@ -824,6 +833,8 @@ def shape_of(label: str, value: str) -> Shape:
     (label,) = check_labels([label])
     if label == streets.STREET_ADDRESS:
         return Shape(label, streets.layout(value))
+    if label == dates.DATE_OF_BIRTH:
+        return Shape(label, dates.birth_layout(value) or "")
     if label in ID_LABELS or label in LAYOUT_LABELS:
         return _id_shape(label, value)
     if label == PHONE and (ext := _EXTENSION.search(value)) and ext.end() == len(value):
@@ -881,6 +892,8 @@ def surrogate(label: str, shape: Shape, rng: np.random.Generator) -> str:
         return f"192.0.2.{int(rng.integers(1, 255))}"
     if label == streets.STREET_ADDRESS:
         return streets.surrogate(shape.layout, rng)
+    if label == dates.DATE_OF_BIRTH:
+        return dates.birth_surrogate(shape.layout, rng) if shape.layout else tag(label)
     if label in ID_LABELS or label in LAYOUT_LABELS:
         return _id_surrogate(shape, rng)
     if label in QUASI_LABELS:  # released with DP noise by textdp.quasi; alone, a tag

@@ -14,11 +14,10 @@ test data and typing errors are. Each value stands in a sentence that says what 
 (:data:`PROVIDERS`), and the sentences run through ``Privatizer(targets=IDENTIFIER_LABELS)``;
 per provider it prints the share of values left verbatim and the share partly left (one of
 the value's runs of 5+ letters and digits, holding a digit, still in the output). Postcodes,
-dates of birth, street addresses and whole postal addresses run through their
-quasi-identifier labels (``POSTCODE``, ``DATE``, ``STREET_ADDRESS``), where a verbatim value
-counts (a shifted date keeps its year) and, for a street, a word of its name still in the
-output (its number is drawn at random), for a postal address a run of 3+ digits of it (the
-house number, the postcode).
+street addresses and whole postal addresses run through their quasi-identifier labels
+(``POSTCODE``, ``STREET_ADDRESS``), where a verbatim value counts and, for a street, a word
+of its name still in the output (its number is drawn at random), for a postal address a run
+of 3+ digits of it (the house number, the postcode).
 
 The values are generated, not real people's. Which label took a value is not checked: a
 value taken under another label (a Korean ``ssn`` as ``NATIONAL_ID``) is replaced all the
@@ -55,11 +54,11 @@ PROVIDERS = {
     "user_name": "My username is {}.",
     "license_plate": "Car with plate {} was towed.",
     "vin": "VIN {} on the title.",
+    "date_of_birth": "Date of birth: {}.",
 }
 #: Quasi-identifier providers and the labels each runs through.
 QUASI_PROVIDERS = {
     "postcode": ("Postcode {} is outside the area.", ("POSTCODE",)),
-    "date_of_birth": ("Date of birth: {}.", ("DATE",)),
     "street_address": ("She lives at {} with her cat.", ("STREET_ADDRESS",)),
     "address": ("Send to:\n{}\nThanks", ("STREET_ADDRESS", "POSTCODE")),
 }

@@ -496,6 +496,19 @@ def plate(rng: np.random.Generator) -> tuple[str, str]:
         value
 
 
+_BIRTH_STYLES = ("%m/%d/%Y", "%d.%m.%Y", "%Y-%m-%d", "%B %d, %Y", "%d %b %Y", "%d/%m/%Y")
+
+
+def birth(rng: np.random.Generator) -> tuple[str, str]:
+    """A date of birth in one of six styles after a birth cue."""
+    from datetime import date, timedelta
+
+    day = date(1931, 1, 1) + timedelta(days=int(rng.integers(0, 28800)))
+    value = day.strftime(_pick(rng, _BIRTH_STYLES))
+    return _pick(rng, ("DOB: {}", "Date of birth: {}.", "She was born on {} in Lyon.",
+                       "Patient (D.O.B. {}) seen today.")), value
+
+
 def variant(label: str) -> Callable[[np.random.Generator], tuple[str, str]]:
     """Less common forms of ``label``'s values, each with its sentence: a 12-digit Maestro or
     a JCB ``1800`` card after a card word; a phone with an extension, a long bare number or a
@@ -542,6 +555,7 @@ GENERATORS: dict[str, Callable[[np.random.Generator], str]] = {
 #: Labels whose generator gives its own sentence template with the value.
 TEMPLATED: dict[str, Callable[[np.random.Generator], tuple[str, str]]] = {
     "NATIONAL_ID": national_id, "BIC": bic, "VIN": vin, "LICENSE_PLATE": plate,
+    "DATE_OF_BIRTH": birth,
 }
 
 _MONTHS = ("January", "March", "June", "September", "December")
