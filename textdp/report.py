@@ -46,6 +46,13 @@ HOLDS_BETWEEN = ("texts with the same detection outcome (which tokens are target
 #: its form.
 HOLDS_BETWEEN_ANY_CASING = ("texts with the same detection outcome (which tokens are targets) "
                             "and the same tokenisation")
+#: Added when personal data other than names are targets (``textdp.detect.pii``): a
+#: surrogate is drawn from the value's label and shape alone (``textdp.detect.pii.Shape``).
+HOLDS_BETWEEN_SHAPES = ("; for personal data other than names (e-mail, phone, card, IBAN, "
+                        "address, ... surrogates), the same label and shape of each value: where "
+                        "its digits, letters and separators stand, an IBAN's country, an IP's "
+                        "version, a crypto address's chain, a handle's '@', a phone extension's "
+                        "marker, a street's type and unit words, a date of birth's style")
 #: Added with ``replace="name"``: the kind of each person name chooses its candidates.
 HOLDS_BETWEEN_NAME_KINDS = ("; for person names, the same kind (first name, surname or either: "
                             "by the words around the name and its position in it, else the "

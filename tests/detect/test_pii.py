@@ -518,6 +518,10 @@ def test_privatizer_replaces_identifiers_with_surrogates():
     assert re.search(r"SSN is 987-65-432\d and", out.text)
     assert re.search(r"number \+\d\d \d\d \d{7}\.$", out.text)
     assert out.report.epsilon_total > 0 and out.report.draws == 2  # the names only
+    # the report says what a surrogate releases: the value's label and shape
+    assert "the same label and shape of each value" in out.report.holds_between
+    names_only = Privatizer(seed=2)(E2E).report.holds_between
+    assert "label and shape" not in names_only
 
 
 def test_cli_takes_the_new_labels_as_targets():

@@ -23,6 +23,7 @@ import torch
 from textdp.budget import TextState, over_budget
 from textdp.config import PrivatizerConfig
 from textdp.contextual import ContextualEncoder
+from textdp.detect.pii import PII_LABELS
 from textdp.keyed_sources import canonical_token, keyed_source
 from textdp.mechanisms import Mechanism
 from textdp.mechanisms.base import ContextMechanism
@@ -61,6 +62,7 @@ from textdp.report import (
     HOLDS_BETWEEN_ORIGIN,
     HOLDS_BETWEEN_REPEATS,
     HOLDS_BETWEEN_REVIEW,
+    HOLDS_BETWEEN_SHAPES,
     HOLDS_BETWEEN_SPANS,
     Report,
     ScopeAccount,
@@ -97,6 +99,9 @@ def report_template(config: PrivatizerConfig, mechanism: Mechanism,
         if targeted_places(config.targets):  # places decode to the gazetteer by kind
             guarantee = f"{guarantee}; {GUARANTEE_PLACES}"
             holds_between += HOLDS_BETWEEN_PLACES
+    if config.targets != "all" and replace != "tag" and any(
+            t in PII_LABELS and t not in QUASI_LABELS for t in config.targets):
+        holds_between += HOLDS_BETWEEN_SHAPES  # surrogates: textdp.detect.pii.Shape
     if config.consistency != "mention" and config.targets != "all" and replace != "tag":
         holds_between += HOLDS_BETWEEN_REPEATS
     if compute_dtype is not None and compute_dtype != torch.float32 and replace != "tag":
