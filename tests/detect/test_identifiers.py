@@ -41,6 +41,8 @@ def found(text: str) -> list[tuple[str, str]]:
     ("Patient ID: 884-221", "MEDICAL_RECORD", "884-221"),
     ("Medical record number is PK-126978.", "MEDICAL_RECORD", "PK-126978"),
     ("Chart # 77123 reviewed.", "MEDICAL_RECORD", "77123"),
+    ("Insurance ID: XJH448821903.", "MEDICAL_RECORD", "XJH448821903"),  # a health plan's
+    ("Member ID ABCD12345678", "MEDICAL_RECORD", "ABCD12345678"),
     # national account numbers: long, or with a bank code's letters
     ("Account number 26991059499657245803371 at the bank.", "US_BANK_NUMBER",
      "26991059499657245803371"),

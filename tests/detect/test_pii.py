@@ -211,7 +211,11 @@ def test_luhn_checksum():
 
 
 def test_invalid_card_number_is_neither_a_card_nor_a_phone():
-    assert found("Card 4111 1111 1111 1112 declined.") == []
+    assert found("Order 4111 1111 1111 1112 shipped.") == []
+    # right after a card word, grouped as cards are printed, it is one: typed wrong or made up
+    assert found("Card 4111 1111 1111 1112 declined.") == [("CREDIT_CARD",
+                                                          "4111 1111 1111 1112")]
+    assert found("Card 41111111111111112 declined.") == []  # ungrouped, no checksum
 
 
 def test_overlaps_resolve_to_the_more_specific_label():

@@ -68,6 +68,10 @@ def test_code_acronyms_in_capitals_before_their_code_are_no_names():
     # not in capitals, or no code after it: the other rules decide
     assert marked("Taylor Swift code of conduct", "Taylor", "Swift") == ["Taylor", "Swift"]
     assert marked("SWIFT called back", "SWIFT") == ["SWIFT"]
+    # capitals and three digits or more: a code ("Insurance ID: XJH448821903"), not a name;
+    # a handle with small letters and digits is left to the other rules
+    assert marked("Insurance ID: XJH448821903", "XJH448821903") == []
+    assert marked("RT andy_carey151 hi", "andy_carey151") == ["andy_carey151"]
 
 
 def test_clinical_abbreviations_ages_and_sides_are_no_names():

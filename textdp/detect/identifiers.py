@@ -43,7 +43,9 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   grouped by ``-`` (``00482913``, ``MR-0048-2913``), right after (:data:`RECORD_WINDOW`
   characters at most, only punctuation and ``no``, ``number``, ``is``, ``id`` between)
   ``MRN``, ``MR#``, ``medical record``, ``patient ID``/``no``/``number``/``#``,
-  ``pt ID``, ``chart no``/``number``/``#``, ``hospital no``/``number`` or ``unit no``; not a
+  ``pt ID``, ``chart no``/``number``/``#``, ``hospital no``/``number`` or ``unit no``, and a
+  health plan's beneficiary number after ``insurance``, ``member``, ``policy``,
+  ``subscriber``, ``beneficiary``, ``Medicare``/``Medicaid`` ``ID``/``no``/``number``; not a
   date, a list of years or an amount. Not in Presidio's registry; the i2b2/n2c2
   de-identification guidelines list it among HIPAA's identifiers;
 * ``MAC_ADDRESS``: six pairs of hex digits joined by one kind of ``:`` or ``-``
@@ -134,7 +136,10 @@ _CONTEXT = {
 _RECORD_CONTEXT = re.compile(
     r"\bmrn\b|\bmr\s*#|\bmedical\s+record|\bpatient\s*(?:id\b|no\b|number|#)|"
     r"\bpt\.?\s*(?:id\b|#)|\bchart\s*(?:no\b|number|#)|\bhospital\s*(?:no\b|number)|"
-    r"\bunit\s*no\b", re.IGNORECASE)
+    r"\bunit\s*no\b|"
+    # health plan beneficiary numbers (HIPAA's identifier 8)
+    r"\b(?:insurance|member|policy|subscriber|beneficiary|medicare|medicaid|health\s+plan)"
+    r"\s*(?:id\b|no\b|number|#)", re.IGNORECASE)
 _ROUTING = re.compile(r"\brouting\b|\baba\b", re.IGNORECASE)
 _NPI_CONTEXT = re.compile(r"\bnpi\b|national provider", re.IGNORECASE)
 
@@ -176,7 +181,7 @@ _PLATE_GAP = label_gap("no", "nr", "number", "num", "is", "was")
 # What may stand between a record number's label and the number: "MRN: ", "Medical record
 # number is ", "Patient ID # ".
 _RECORD_GAP = label_gap("no", "nr", "number", "num", "is", "was", "id")
-_RECORD = re.compile(r"(?<![\w.,/:$€£-])[A-Z]{0,3}-?\d[A-Z0-9]{0,15}(?:-[A-Z0-9]{1,8}){0,3}"
+_RECORD = re.compile(r"(?<![\w.,/:$€£-])[A-Z]{0,4}-?\d[A-Z0-9]{0,15}(?:-[A-Z0-9]{1,8}){0,3}"
                      r"(?![\w/]|[.,:-]\w)")
 # not inside a file name or path ("LA1118909.DOC", "AB1234563/2"), as the patterns above
 _DEA = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z9]\d{7}(?![\w/-]|[.,:]\w)")

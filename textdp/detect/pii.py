@@ -19,7 +19,8 @@ labels (valid ``targets``, :data:`PII_LABELS`):
   networks' major industry identifiers) or JCB's 15-digit ``1800`` range, and passing the
   Luhn checksum (:func:`luhn_valid`): an invalid number is not a card; after a card word
   (``card``, ``credit``, ``debit``, ``visa``, ``maestro``, ...) also any first digit (a
-  national network's range) and 12-digit Maestro numbers; a number that runs into the expiry
+  national network's range), 12-digit Maestro numbers and numbers grouped as cards are
+  printed without a valid checksum (typed wrong or made up); a number that runs into the expiry
   after it (``4111 1111 1111 1111 05/28``) loses groups from its end until a card fits; and
   a card's security code (3–4 digits, not a year) right after ``CVV``, ``CVC``, ``CID``,
   ``CSC`` or ``security code``;
@@ -293,11 +294,16 @@ def is_card(value: str, *, after_card_word: bool = False) -> bool:
     last maybe shorter; or 4-6-4 / 4-6-5), a first digit of 2–6 (or JCB's 15-digit ``1800``
     range), and a valid Luhn checksum. With ``after_card_word`` (a card word stands before
     it) any first digit (a national network's range) and a 12-digit Maestro number (``50``,
-    ``56``–``69``), which alone are as often an order or a reference number."""
+    ``56``–``69``), which alone are as often an order or a reference number; and a number
+    grouped as cards are printed (4-4-4-4, 4-6-5, 4-4-4-4-3) without a valid checksum: typed
+    wrong or made up, after "card" or "Visa" it stands for a card all the same."""
     groups, seps = _groups(value)
     digits = "".join(groups)
     maestro = after_card_word and len(digits) == 12 and (digits[:2] == "50" or
                                                          "56" <= digits[:2] <= "69")
+    if after_card_word and 13 <= len(digits) <= 19 and len(set(seps)) == 1 and \
+            [len(g) for g in groups] in ([4, 4, 4, 4], [4, 6, 5], [4, 4, 4, 4, 3]):
+        return True  # grouped as a card right after a card word: typed or made up, a card
     jcb = len(digits) == 15 and digits.startswith("1800")
     if not (maestro or jcb or (13 <= len(digits) <= 19 and
                                (digits[0] in "23456" or after_card_word))):

@@ -113,6 +113,9 @@ CLINICAL_CAPS = frozenset({"ed", "or", "ir", "cath"})
 # LJJAGB3X", "MAC de:7a:36:33:1f:a6", "PAN number ABCPD1234E").
 CODE_ACRONYMS = frozenset({"swift", "bic", "mac", "pan", "tin", "imei", "vin", "iban"})
 CODE_KINDS = frozenset({"code", "address", "number", "no", "id", "#"})
+# A code: capitals and three digits or more ("XJH448821903", "AB-1234"); a handle with digits
+# ("andy_carey151", "MrsT_2012") has small letters and stays the other rules'.
+_CODE_TOKEN = re.compile(r"(?=(?:[A-Z-]*\d){3})[A-Z0-9-]*[A-Z][A-Z0-9-]*")
 #: Clinical shorthand that counts in any case, and slashed shorthand (three tokens).
 CLINICAL_SHORTHAND = frozenset({"pt", "pts", "w/", "hx", "dx", "tx", "sx", "prn", "bid",
                                 "tid", "qid", "npo", "mg", "mcg", "ml", "q4h", "q6h", "vss"})
@@ -493,6 +496,8 @@ class RegisterStage:
             elif w in ("M", "F") and (p := text.prev(k)) is not None and p == k - 1 and \
                     words[p].isdigit():
                 out.add(k)  # "51M" cut by the tokenizer into "51" "M": age and sex
+            elif _CODE_TOKEN.fullmatch(w):
+                out.add(k)  # "XJH448821903": capitals and digits are a code, not a name
             elif w.isupper() and kk in CODE_ACRONYMS and nxt is not None and (
                     _code_like(nw) or (key(nw) in CODE_KINDS and
                                        (n2 := text.next(nxt)) is not None and
