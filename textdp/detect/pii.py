@@ -5,7 +5,10 @@ handled too; a name tagger leaves them as they are. :class:`PIIDetector` marks t
 labels (valid ``targets``, :data:`PII_LABELS`):
 
 * ``EMAIL``: ``local@domain.tld`` (the local part may hold letters of any script, digits and
-  ``. _ % + ' -``; the domain ends in a top-level domain of two letters or more);
+  ``. _ % + ' -``; the domain ends in a top-level domain of two letters or more), and an
+  address written out to hide it from scrapers, with a bracketed ``at`` or ``dot``
+  (``anna.smith[at]example.com``, ``jdoe (at) example (dot) org``) or both spelt out
+  (``anna dot smith at gmail dot com``; not ``look at example.com``);
 * ``URL``: ``http://``, ``https://`` and ``ftp://`` addresses and ``www.`` hosts, without the
   punctuation that ends a sentence or an unbalanced closing bracket;
 * ``HANDLE``: ``@name`` mentions (letters, digits, ``_`` and inner dots, up to 30 characters,
@@ -234,8 +237,16 @@ _URL = re.compile(r"(?<![\w@.])(?:(?:https?|ftp)://[^\s<>\"'`]+|www\.[^\s<>\"'`]
                   re.IGNORECASE)
 _URL_TRAILING = ".,;:!?'\"*"
 _HANDLE = re.compile(r"(?<![\w@.])@(\w(?:[\w.]{0,28}\w)?)(?![\w@])")
-_IPV4 = re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}"
-                   r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?!\w|\.\d)")
+# (an octet may be zero-padded: "192.168.001.010")
+_IPV4 = re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|0\d\d|[1-9]?\d)\.){3}"
+                   r"(?:25[0-5]|2[0-4]\d|1\d\d|0\d\d|[1-9]?\d)(?!\w|\.\d)")
+# An e-mail address written out so that scrapers miss it: "anna.smith[at]example.com",
+# "jdoe (at) example (dot) org", "anna dot smith at gmail dot com".
+_AT = r"(?:\s*[\[({<]\s*(?:at|@)\s*[\])}>]\s*|\s+at\s+)"
+_DOT = r"(?:\s*[\[({<]\s*(?:dot|\.)\s*[\])}>]\s*|\s+dot\s+|\.)"
+_OBFUSCATED_EMAIL = re.compile(
+    rf"(?<![\w.%+-])[^\W_][\w%+-]*(?:{_DOT}[\w%+-]+)*{_AT}[^\W_][\w-]*(?:{_DOT}[^\W_][\w-]*)*"
+    rf"{_DOT}(?:com|org|net|edu|gov|io|co|uk|de|fr|in|info|biz|me|us|ca|au)\b", re.IGNORECASE)
 _IPV6 = re.compile(r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|"
                    r"[0-9A-Fa-f]{1,4})?(?![\w:]|\.\d)")
 _CARD = re.compile(r"(?<![\w.,+-])\d(?:[ -]?\d){11,18}(?!\w|[.,-]?\d)")
@@ -639,6 +650,19 @@ def _candidates(text: str, labels: frozenset[str],
             host = text[m.start():end].split("://")[-1]
             if "." in host or host.lower().startswith("localhost"):
                 yield PIIMatch(m.start(), end, URL)
+    if EMAIL in labels and re.search(r"\bat\b", text, re.IGNORECASE):
+        # written out: there must be an "at" (bracketed or not) and a "dot" or a dot
+        from textdp.detect.words import common_words
+
+        for m in _OBFUSCATED_EMAIL.finditer(text):
+            value = m.group()
+            if re.search(r"[\[({<]", value):  # "[at]", "(at)", "{dot}": written to hide it
+                yield PIIMatch(m.start(), m.end(), EMAIL)
+            elif re.search(r"\sdot\s", value, re.IGNORECASE) and \
+                    value.split()[0].lower() not in common_words():
+                # "anna dot smith at gmail dot com"; not "look at example.com", "be at home
+                # dot com"
+                yield PIIMatch(m.start(), m.end(), EMAIL)
     if "@" in text:
         if EMAIL in labels:
             yield from (PIIMatch(m.start(), m.end(), EMAIL) for m in _EMAIL.finditer(text))
