@@ -97,8 +97,7 @@ import numpy as np
 
 from textdp.detect.numbers import (
     CURRENCY,
-    DATE_FORM,
-    YEAR,
+    date_or_years,
     label_gap,
     labelled,
     luhn_complete,
@@ -168,7 +167,7 @@ _VIN_LETTERS, _VIN_DIGITS = "ABCDEFGHJKLMNPRSTUVWXYZ", "0123456789"
 _VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1, 9))),
                **dict(zip("JKLMN", range(1, 6))), "P": 7, "R": 9,
                **dict(zip("STUVWXYZ", range(2, 10)))}
-# A number plate right after its label ("plate SJ-910-BS", "registration: AK78 WBU"): 3–10
+# A number plate right after its label ("plate SJ-910-BS", "registration: AK78 WBU"): 3–12
 # capitals and digits with a digit, in up to four groups.
 _PLATE_LABEL = re.compile(r"\b(?:(?:licen[cs]e|number|registration|reg\.?|car|vehicle)\s+)?"
                           r"plates?\b|\bregistration(?:\s+mark)?\b|\breg\b\.?|\bvrm\b",
@@ -230,7 +229,7 @@ def _plate(text: str, start: int) -> tuple[int, int] | None:
     while m is not None:
         body = re.sub(r"[- ]", "", m.group())
         if re.match(r"(?![\w/]|[.,:-]\w)", text[m.end():]) and 3 <= len(body) <= 12 and \
-                any(c.isdigit() for c in body) and not _date_or_years(m.group()):
+                any(c.isdigit() for c in body) and not date_or_years(m.group()):
             return m.start(), m.end()
         cut = max(m.group().rfind("-"), m.group().rfind(" "))
         m = _PLATE.match(text, start, start + cut) if cut > 0 else None
@@ -248,19 +247,12 @@ def _licence_like(value: str) -> bool:
 def _other_number(text: str, end: int, value: str, *, hyphen_thousands: bool = True) -> bool:
     """A date, a list of years, or an amount: digits grouped as thousands (``31 087 385``;
     with ``hyphen_thousands`` also ``31-087-385``) or followed by a currency sign."""
-    if _date_or_years(value) or text[end:end + 2].strip()[:1] in tuple(CURRENCY):
+    if date_or_years(value) or text[end:end + 2].strip()[:1] in tuple(CURRENCY):
         return True
     if not hyphen_thousands and "-" in value:
         return False
     groups = re.findall(r"[A-Z0-9]+", value)
     return len(groups) > 1 and len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:])
-
-
-def _date_or_years(value: str) -> bool:
-    """A date (``2021-03-04``, ``04 03 2021``) or a list of years (``2019-2021``)."""
-    groups = re.findall(r"\d+", value)
-    return bool(DATE_FORM.match(value)) or (len(groups) > 1 and
-                                            all(YEAR.match(g) for g in groups))
 
 
 def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str]]:

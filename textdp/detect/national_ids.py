@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from textdp.detect.numbers import label_gap, labelled
+from textdp.detect.numbers import CURRENCY, date_or_years, label_gap, labelled
 
 NATIONAL_ID = "NATIONAL_ID"
 #: How far before a value its context word may stand (characters).
@@ -159,10 +159,7 @@ def _labelled_any(text: str) -> Iterable[tuple[int, int, str]]:
 
 
 def _date_or_amount(text: str, end: int, value: str) -> bool:
-    from textdp.detect.numbers import CURRENCY, DATE_FORM, YEAR
-
-    groups = re.findall(r"\d+", value)
-    return bool(DATE_FORM.match(value)) or all(YEAR.match(g) for g in groups) or \
+    return date_or_years(value, single_year=True) or \
         text[end:end + 2].strip()[:1] in tuple(CURRENCY)
 
 

@@ -18,6 +18,14 @@ YEAR = re.compile(r"^(?:19|20)\d\d$")
 CURRENCY = "$£€¥₹"
 
 
+def date_or_years(value: str, *, single_year: bool = False) -> bool:
+    """Whether a number is a date (``2021-03-04``, ``04 03 2021``) or a list of years
+    (``2019-2021``; with ``single_year`` one year alone too)."""
+    groups = re.findall(r"\d+", value)
+    return bool(DATE_FORM.match(value)) or (len(groups) > (0 if single_year else 1) and
+                                            all(YEAR.match(g) for g in groups))
+
+
 def label_gap(*words: str) -> re.Pattern[str]:
     """What may stand between a number's label and the number: punctuation and ``words``
     ("MRN: ", "Medical record number is ", "call me at ")."""

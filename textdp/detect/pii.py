@@ -221,8 +221,8 @@ IDENTIFIER_LABELS = tuple(x for x in PII_LABELS
 # Which match wins where two overlap (earlier wins): the more specific pattern first.
 PRIORITY = (URL, EMAIL, IBAN, CRYPTO, CREDIT_CARD, identifiers.MAC_ADDRESS, IP, US_SSN, US_ITIN,
             UK_NHS, UK_NINO, national_ids.NATIONAL_ID, *identifiers.LABELS[1:], dates.DATE,
-            dates.DATE_OF_BIRTH,
-            ages.AGE, streets.STREET_ADDRESS, postcodes.POSTCODE, PHONE, HANDLE)
+            dates.DATE_OF_BIRTH, ages.AGE, streets.STREET_ADDRESS, postcodes.POSTCODE, PHONE,
+            HANDLE)
 # The region phone numbers written without a country code are read in (ISO 3166 alpha-2).
 DEFAULT_REGION = "US"
 
@@ -310,11 +310,11 @@ def is_card(value: str, *, after_card_word: bool = False) -> bool:
     wrong or made up, after "card" or "Visa" it stands for a card all the same."""
     groups, seps = _groups(value)
     digits = "".join(groups)
-    maestro = after_card_word and len(digits) == 12 and (digits[:2] == "50" or
-                                                         "56" <= digits[:2] <= "69")
     if after_card_word and 13 <= len(digits) <= 19 and len(set(seps)) == 1 and \
             [len(g) for g in groups] in ([4, 4, 4, 4], [4, 6, 5], [4, 4, 4, 4, 3]):
         return True  # grouped as a card right after a card word: typed or made up, a card
+    maestro = after_card_word and len(digits) == 12 and (digits[:2] == "50" or
+                                                         "56" <= digits[:2] <= "69")
     jcb = len(digits) == 15 and digits.startswith("1800")
     if not (maestro or jcb or (13 <= len(digits) <= 19 and
                                (digits[0] in "23456" or after_card_word))):
@@ -629,6 +629,41 @@ def _id_candidates(text: str, labels: frozenset[str]) -> Iterable[PIIMatch]:
                     if is_nhs(m.group()) and _has_context(text, m.start(), UK_NHS))
 
 
+def _cards(text: str) -> Iterable[PIIMatch]:
+    """``CREDIT_CARD`` matches: card numbers (:func:`is_card`, with a card word before or
+    not) and security codes right after their label (not a year: "the CVC 2024 conference")."""
+    for m in _CARD.finditer(text):
+        near = bool(_CARD_CONTEXT.search(text, max(0, m.start() - _CONTEXT), m.start()))
+        # the pattern may run into the expiry after the number ("… 2176 12/29"): drop
+        # groups from the end until a card fits
+        value = m.group()
+        while value:
+            if is_card(value, after_card_word=near):
+                yield PIIMatch(m.start(), m.start() + len(value), CREDIT_CARD)
+                break
+            cut = max(value.rfind(" "), value.rfind("-"))
+            value = value[:cut] if cut > 0 else ""
+    yield from (PIIMatch(m.start("code"), m.end("code"), CREDIT_CARD)
+                for m in _CVV.finditer(text) if not _YEAR.match(m.group("code")))
+
+
+def _written_out_emails(text: str) -> Iterable[PIIMatch]:
+    """``EMAIL`` matches of addresses written out to hide them: a bracketed ``at`` or ``dot``
+    ("anna.smith[at]example.com", "jdoe (at) example (dot) org"), or ``at`` and ``dot`` both
+    spelt out after a word that is not a common one ("anna dot smith at gmail dot com"; not
+    "look at example.com", "be at home dot com")."""
+    if not re.search(r"\bat\b", text, re.IGNORECASE):
+        return
+    from textdp.detect.words import common_words
+
+    for m in _OBFUSCATED_EMAIL.finditer(text):
+        value = m.group()
+        if re.search(r"[\[({<]", value) or (
+                re.search(r"\sdot\s", value, re.IGNORECASE) and
+                value.split()[0].lower() not in common_words()):
+            yield PIIMatch(m.start(), m.end(), EMAIL)
+
+
 def _usernames(text: str) -> Iterable[PIIMatch]:
     """``HANDLE`` matches without ``@``: a user name right after its label (``username``,
     ``user ID``, ``login``, ``screen name``, ``gamertag``, ``account name``), unless it is a
@@ -650,19 +685,8 @@ def _candidates(text: str, labels: frozenset[str],
             host = text[m.start():end].split("://")[-1]
             if "." in host or host.lower().startswith("localhost"):
                 yield PIIMatch(m.start(), end, URL)
-    if EMAIL in labels and re.search(r"\bat\b", text, re.IGNORECASE):
-        # written out: there must be an "at" (bracketed or not) and a "dot" or a dot
-        from textdp.detect.words import common_words
-
-        for m in _OBFUSCATED_EMAIL.finditer(text):
-            value = m.group()
-            if re.search(r"[\[({<]", value):  # "[at]", "(at)", "{dot}": written to hide it
-                yield PIIMatch(m.start(), m.end(), EMAIL)
-            elif re.search(r"\sdot\s", value, re.IGNORECASE) and \
-                    value.split()[0].lower() not in common_words():
-                # "anna dot smith at gmail dot com"; not "look at example.com", "be at home
-                # dot com"
-                yield PIIMatch(m.start(), m.end(), EMAIL)
+    if EMAIL in labels:
+        yield from _written_out_emails(text)
     if "@" in text:
         if EMAIL in labels:
             yield from (PIIMatch(m.start(), m.end(), EMAIL) for m in _EMAIL.finditer(text))
@@ -672,26 +696,13 @@ def _candidates(text: str, labels: frozenset[str],
                     yield PIIMatch(m.start(), m.end(), HANDLE)
     if HANDLE in labels:
         yield from _usernames(text)
-    # (a BIC may have no digit)
+    # (before the digit test: a BIC may have no digit)
     yield from (PIIMatch(a, b, label) for a, b, label
                 in identifiers.candidates(text, labels & set(identifiers.LABELS)))
     if not any(c.isdigit() for c in text):
         return
     if CREDIT_CARD in labels:
-        for m in _CARD.finditer(text):
-            near = bool(_CARD_CONTEXT.search(text, max(0, m.start() - _CONTEXT), m.start()))
-            # the pattern may run into the expiry after the number ("… 2176 12/29"): drop
-            # groups from the end until a card fits
-            value = m.group()
-            while value:
-                if is_card(value, after_card_word=near):
-                    yield PIIMatch(m.start(), m.start() + len(value), CREDIT_CARD)
-                    break
-                cut = max(value.rfind(" "), value.rfind("-"))
-                value = value[:cut] if cut > 0 else ""
-        for m in _CVV.finditer(text):  # a card's security code right after its label
-            if not _YEAR.match(m.group("code")):  # "the CVC 2024 conference"
-                yield PIIMatch(m.start("code"), m.end("code"), CREDIT_CARD)
+        yield from _cards(text)
     if IP in labels:
         yield from (PIIMatch(m.start(), m.end(), IP) for m in _IPV4.finditer(text))
         if ":" in text:

@@ -14,7 +14,9 @@ suffixes, British and European street words):
 * a type written first, the name and the number: ``Via Roma 12``, ``Canale Faggiani, 240``,
   ``ulica Konopnickiej 042``;
 * a name with its type glued on and the number: ``Hauptstraße 5``, ``Björkgatan 561``,
-  ``Jost-Klingelhöfer-Straße 93-15``.
+  ``Jost-Klingelhöfer-Straße 93-15``, ``테헤란0길 831``;
+* a unit in the house number's place: ``Studio 9⏎Phillips Fort``, ``H.No. 442⏎Kadakia
+  Street``.
 
 Not taken: a house number that reads as a year (1800–2099) without an address cue before
 it (``at``, ``to``, ``lives``, ``address``: ``the 1979 Democracy Wall``, ``in 2019 Apple
