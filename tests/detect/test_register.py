@@ -74,6 +74,15 @@ def test_code_acronyms_in_capitals_before_their_code_are_no_names():
     assert marked("RT andy_carey151 hi", "andy_carey151") == ["andy_carey151"]
 
 
+def test_medical_eponyms_in_use_in_a_note_are_no_names():
+    """In a clinical note, "Foley catheter", "Parkinson's", "Morse 65" name a device, a
+    disease, a scale; with a title ("Dr. Morse") or outside a note, the person stays."""
+    note = "Pt 77F, HTN, BP 130/85. Parkinson's. Foley catheter placed. Fall risk (Morse 65)."
+    assert marked(note, "Parkinson", "Foley", "Morse") == []
+    assert marked("Pt 77F, HTN, BP 130/85. Seen by Dr. Morse today.", "Morse") == ["Morse"]
+    assert marked("Morse 65 was the score, said Anna.", "Morse", "Anna") == ["Morse", "Anna"]
+
+
 def test_clinical_abbreviations_ages_and_sides_are_no_names():
     text = "67 y/o F, Hx of HTN and T2DM. 34M c/o L knee pain. RN Haruto notified. MRN 0048"
     got = marked(text, "F", "HTN", "T2DM", "34M", "L", "RN", "Haruto", "MRN", "NSAIDs")

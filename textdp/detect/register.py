@@ -65,7 +65,7 @@ from textdp.detect.words import common_words
 DATA_DIR = Path(__file__).resolve().parent / "data"
 #: The vocabularies: ``register_<name>.txt`` in :data:`DATA_DIR`.
 VOCABULARIES = ("field_labels", "clinical", "drugs", "interjections", "roles", "kinship",
-                "organisations", "street", "address")
+                "organisations", "street", "address", "eponyms")
 #: The vocabularies that are a ``[section]`` of another's file, with that file. The kinship
 #: words (section of the roles list) are no name by themselves ("Mother (Rosa Delgado)"),
 #: but unlike an office they head no words ("Daughter of Henry VIII" keeps Henry a name).
@@ -477,6 +477,7 @@ class RegisterStage:
 
         words, keys = text.words, text.keys
         fields, clinical = vocabulary("field_labels"), vocabulary("clinical")
+        eponyms = vocabulary("eponyms")
         drugs = vocabulary("drugs")
         interjections, roles = vocabulary("interjections"), vocabulary("roles")
         kinship = vocabulary("kinship")
@@ -519,6 +520,8 @@ class RegisterStage:
                         out.add(q)
             elif w.isupper() and kk in CLINICAL_CAPS and text.clinical:
                 out.add(k)  # "ED triage", "OR 3": in a note the department, not Ed or Or
+            elif kk in eponyms and text.clinical and _eponym_in_use(text, k):
+                out.add(k)  # "Foley catheter", "Apgar 8/9", "Parkinson's": what it names
             elif kk in CAPS_KIN and w.isupper() and nxt is not None and \
                     words[nxt].isupper() and text.caps:
                 out.add(k)  # kin before a name in capitals ("SON EMEKA")
@@ -1340,6 +1343,41 @@ def _squeeze(word: str) -> str:
     """``word`` with each letter written three times or more written once (``lmaooo`` →
     ``lmao``, ``heyyy`` → ``hey``)."""
     return _REPEATS.sub(r"\1", word)
+
+
+# Nouns after a medical eponym that make it the thing it names ("Foley catheter", "Bell
+# palsy", "Glasgow Coma Scale", "Morse fall scale").
+EPONYM_NOUNS = frozenset({"catheter", "monitor", "score", "scale", "sign", "signs", "test",
+                          "palsy", "disease", "syndrome", "maneuver", "manoeuvre", "procedure",
+                          "cyst", "criteria", "classification", "stage", "reflex", "drain",
+                          "line", "tube", "coma", "fall", "fundoplication", "lymphoma",
+                          "tumor", "tumour", "encephalopathy", "thyroiditis", "phenomenon",
+                          "position", "index", "point", "grade", "ulcer", "removed",
+                          "placed", "inserted", "in"})
+# Titles before a name: with one, an eponym is the person ("Dr. Foley", "Mr Morse").
+TITLES = frozenset({"dr", "mr", "mrs", "ms", "mx", "miss", "prof", "professor", "nurse", "rn",
+                    "sister", "pt", "patient"})
+
+
+def _eponym_in_use(text: _Text, k: int) -> bool:
+    """Whether the medical eponym at ``k`` names its disease, sign, scale or device: a
+    possessive ``'s`` on it, or a number or a noun of :data:`EPONYM_NOUNS` after it, and no
+    title before it."""
+    w = text.words[k]
+    p = text.prev(k)
+    if p is not None and text.keys[p] in TITLES:
+        return False
+    nxt = text.next(k)
+    if w.lower().endswith(("'s", "’s")):
+        return True
+    if nxt is None:
+        return False
+    following = text.words[nxt].lower().rstrip(".,;:")
+    if following in ("'s", "’s", "s"):  # the tokenizer cuts "Parkinson's"
+        return True
+    if following == "d" and (n2 := text.next(nxt)) is not None and text.words[n2] == "/":
+        return True  # "FOLEY D/C'D": removed
+    return following[:1].isdigit() or following in EPONYM_NOUNS
 
 
 def _code_like(word: str) -> bool:
