@@ -146,6 +146,14 @@ def normalise_text(text: str) -> NormalisedText:
         edits = fold(current)
         if edits:
             current, starts, ends = _apply(current, starts, ends, edits)
+    if starts is not None and ends is not None and \
+            not unicodedata.is_normalized("NFC", current):
+        # a fold may leave a letter that composes with the mark after it (Cyrillic "Ы"
+        # folded to "Y" before U+0301): compose again, so normalising twice changes nothing
+        again = _unicode_text(current)
+        starts = [starts[a] for a in again.starts]
+        ends = [ends[b - 1] for b in again.ends]
+        current = again.text
     if starts is None:
         n = len(text)
         return NormalisedText(text, tuple(range(n)), tuple(range(1, n + 1)))
