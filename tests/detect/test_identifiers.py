@@ -161,3 +161,12 @@ def test_a_surrogate_fills_a_token_longer_than_its_format():
         shape = shape_of(label, value)
         out = surrogate(label, shape, rng)
         assert layout(label, out) == shape.layout
+
+
+def test_cut_back_keeps_the_longest_prefix_that_fits():
+    from textdp.detect.numbers import cut_back
+
+    assert cut_back("4111 1111 1111 1111 05", lambda v: len(v) <= 19) == "4111 1111 1111 1111"
+    assert cut_back("SJ-910-BS", lambda v: True) == "SJ-910-BS"
+    assert cut_back("12345678 A", lambda v: " " not in v) == "12345678"
+    assert cut_back("AB CD", lambda v: False) == ""

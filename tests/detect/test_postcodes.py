@@ -71,3 +71,12 @@ def test_postcodes_are_replaced_under_quasi_only():
     assert sum(lab == "POSTCODE" for _, _, lab, *_ in out.report.spans) == 2
     kept = Privatizer(targets="pii", seed=0)(text).text
     assert "62704" in kept and "SW1A 1AA" in kept  # not an identifier alone
+
+
+def test_a_caller_with_the_streets_passes_them():
+    from textdp.detect.postcodes import find_postcodes
+    from textdp.detect.streets import find_streets
+
+    text = "Sontagweg 190\n54009 Neunburg vorm Wald"
+    assert find_postcodes(text, find_streets(text)) == find_postcodes(text) == [(14, 19)]
+    assert find_postcodes(text, []) == []  # no street: the town line is no postcode's

@@ -97,6 +97,7 @@ import numpy as np
 
 from textdp.detect.numbers import (
     CURRENCY,
+    cut_back,
     date_or_years,
     label_gap,
     labelled,
@@ -225,15 +226,15 @@ def _plate(text: str, start: int) -> tuple[int, int] | None:
     """The number plate right at ``start``: 3–12 capitals, digits and letters of scripts
     without case, holding a digit, up to four groups, ending before a word; not a date or
     years."""
+    def fits(value: str) -> bool:
+        body = re.sub(r"[- ]", "", value)
+        return bool(re.match(r"(?![\w/]|[.,:-]\w)", text[start + len(value):])) and \
+            3 <= len(body) <= 12 and any(c.isdigit() for c in body) and \
+            not date_or_years(value)
+
     m = _PLATE.match(text, start)
-    while m is not None:
-        body = re.sub(r"[- ]", "", m.group())
-        if re.match(r"(?![\w/]|[.,:-]\w)", text[m.end():]) and 3 <= len(body) <= 12 and \
-                any(c.isdigit() for c in body) and not date_or_years(m.group()):
-            return m.start(), m.end()
-        cut = max(m.group().rfind("-"), m.group().rfind(" "))
-        m = _PLATE.match(text, start, start + cut) if cut > 0 else None
-    return None
+    value = cut_back(m.group(), fits) if m is not None else ""
+    return (start, start + len(value)) if value else None
 
 
 def _licence_like(value: str) -> bool:

@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from textdp.detect.numbers import CURRENCY, date_or_years, label_gap, labelled
+from textdp.detect.numbers import CURRENCY, cut_back, date_or_years, label_gap, labelled
 
 NATIONAL_ID = "NATIONAL_ID"
 #: How far before a value its context word may stand (characters).
@@ -146,16 +146,18 @@ def _labelled_any(text: str) -> Iterable[tuple[int, int, str]]:
         if gap is None or gap.end() == label.end():
             continue
         m = _LABELLED.match(text, gap.end())
-        while m is not None and not _LABELLED_FENCE.match(text, m.end()):
-            # cut back to a group that ends the number ("12345678 A lot" keeps no "A")
-            cut = max(m.group().rfind(c) for c in "-. ")
-            m = _LABELLED.match(text, m.start(), m.start() + cut) if cut > 0 else None
         if m is None:
             continue
-        value = m.group()
+        # cut back to a group that ends the number ("12345678 A lot" keeps no "A")
+        start = m.start()
+        def ends_number(v: str, a: int = start) -> bool:
+            return _LABELLED_FENCE.match(text, a + len(v)) is not None
+
+        value = cut_back(m.group(), ends_number, "-. ")
+        end = start + len(value)
         if sum(c.isdigit() for c in value) >= 6 and 5 <= len(value) <= 24 and \
-                not _date_or_amount(text, m.end(), value):
-            yield m.start(), m.end(), ""
+                not _date_or_amount(text, end, value):
+            yield start, end, ""
 
 
 def _date_or_amount(text: str, end: int, value: str) -> bool:

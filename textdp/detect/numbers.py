@@ -7,6 +7,7 @@ before it. Kept apart so the recognisers of :mod:`textdp.detect.pii`,
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 #: Numeric dates a number recogniser leaves alone: 2021-03-04, 2021.03.04, 04-03-2021,
 #: 04.03.2021 (and with spaces).
@@ -24,6 +25,19 @@ def date_or_years(value: str, *, single_year: bool = False) -> bool:
     groups = re.findall(r"\d+", value)
     return bool(DATE_FORM.match(value)) or (len(groups) > (0 if single_year else 1) and
                                             all(YEAR.match(g) for g in groups))
+
+
+def cut_back(value: str, fits: Callable[[str], bool], seps: str = " -") -> str:
+    """The longest of ``value`` and its prefixes that end before one of ``seps`` for which
+    ``fits`` holds, or ``""``: a pattern of grouped characters that ran into the next word
+    or number ("4111 1111 1111 1111 05/28", "SJ-910-BS 2", "12345678 A lot") is cut back a
+    group at a time."""
+    while value:
+        if fits(value):
+            return value
+        cut = max(value.rfind(c) for c in seps)
+        value = value[:cut] if cut > 0 else ""
+    return ""
 
 
 def label_gap(*words: str) -> re.Pattern[str]:

@@ -180,6 +180,7 @@ from textdp.detect.numbers import (
     YEAR as _YEAR,
 )
 from textdp.detect.numbers import (
+    cut_back,
     label_gap,
     labelled,
     luhn_complete,
@@ -250,9 +251,6 @@ _OBFUSCATED_EMAIL = re.compile(
 _IPV6 = re.compile(r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|"
                    r"[0-9A-Fa-f]{1,4})?(?![\w:]|\.\d)")
 _CARD = re.compile(r"(?<![\w.,+-])\d(?:[ -]?\d){11,18}(?!\w|[.,-]?\d)")
-# Words that say a card number follows: a 12-digit Maestro number is taken only after one.
-_CARD_CONTEXT = re.compile(r"\b(?:card|credit|debit|visa|master\s*card|maestro|amex|"
-                           r"american\s+express|discover|jcb|diners|cc)\b", re.IGNORECASE)
 # A card's security code right after its label ("CVV: 166", "CVC 180", "security code 1234").
 _CVV = re.compile(r"\b(?:CVV2?|CVC2?|CID|CSC|(?i:security\s+code|card\s+verification\s+"
                   r"(?:value|code)))\s*(?:is\s+|no\.?\s*)?[:#]?\s*(?P<code>\d{3,4})(?![\w/]|[.,]\d)")
@@ -526,12 +524,16 @@ _CRYPTO = re.compile(r"(?<![\w-])(?:[13][1-9A-HJ-NP-Za-km-z]{25,34}|bc1[02-9ac-h
                      r"(?![\w-])")
 _ETHEREUM = re.compile(r"(?<![\w-])0x[0-9a-fA-F]{40}(?![\w-])")
 # Context words that must stand within _CONTEXT characters before a match of a format too
-# common to take alone (an NHS number's ten digits; an SSN or ITIN without separators).
+# common to take alone (an NHS number's ten digits; an SSN or ITIN without separators; a card
+# number of no network's range).
 _CONTEXT = 48
 _CONTEXT_WORDS = {
     UK_NHS: re.compile(r"\bnhs\b|health service|health and care number", re.IGNORECASE),
     US_SSN: re.compile(r"\bssn\b|social security|\bsocial sec", re.IGNORECASE),
     US_ITIN: re.compile(r"\bitin\b|taxpayer identification|tax id", re.IGNORECASE),
+    # a 12-digit Maestro number, any range, a card's grouping without its checksum
+    CREDIT_CARD: re.compile(r"\b(?:card|credit|debit|visa|master\s*card|maestro|amex|"
+                            r"american\s+express|discover|jcb|diners|cc)\b", re.IGNORECASE),
 }
 # HMRC NIM39110: first letter not D F I Q U V, second not D F I O Q U V, and these prefixes
 # are not allocated.
@@ -633,16 +635,11 @@ def _cards(text: str) -> Iterable[PIIMatch]:
     """``CREDIT_CARD`` matches: card numbers (:func:`is_card`, with a card word before or
     not) and security codes right after their label (not a year: "the CVC 2024 conference")."""
     for m in _CARD.finditer(text):
-        near = bool(_CARD_CONTEXT.search(text, max(0, m.start() - _CONTEXT), m.start()))
-        # the pattern may run into the expiry after the number ("… 2176 12/29"): drop
-        # groups from the end until a card fits
-        value = m.group()
-        while value:
-            if is_card(value, after_card_word=near):
-                yield PIIMatch(m.start(), m.start() + len(value), CREDIT_CARD)
-                break
-            cut = max(value.rfind(" "), value.rfind("-"))
-            value = value[:cut] if cut > 0 else ""
+        near = _has_context(text, m.start(), CREDIT_CARD)
+        # the pattern may run into the expiry after the number ("… 2176 12/29")
+        value = cut_back(m.group(), lambda v, near=near: is_card(v, after_card_word=near))
+        if value:
+            yield PIIMatch(m.start(), m.start() + len(value), CREDIT_CARD)
     yield from (PIIMatch(m.start("code"), m.end("code"), CREDIT_CARD)
                 for m in _CVV.finditer(text) if not _YEAR.match(m.group("code")))
 
@@ -726,10 +723,13 @@ def _candidates(text: str, labels: frozenset[str],
                     for m in dates.find_births(text))
     if ages.AGE in labels:
         yield from (PIIMatch(a, b, ages.AGE) for a, b in ages.find_ages(text))
-    if postcodes.POSTCODE in labels:
-        yield from (PIIMatch(a, b, postcodes.POSTCODE) for a, b in postcodes.find_postcodes(text))
-    if streets.STREET_ADDRESS in labels:
-        yield from (PIIMatch(a, b, streets.STREET_ADDRESS) for a, b in streets.find_streets(text))
+    if postcodes.POSTCODE in labels or streets.STREET_ADDRESS in labels:
+        found = streets.find_streets(text)  # once: a street's town line holds a postcode
+        if postcodes.POSTCODE in labels:
+            yield from (PIIMatch(a, b, postcodes.POSTCODE)
+                        for a, b in postcodes.find_postcodes(text, found))
+        if streets.STREET_ADDRESS in labels:
+            yield from (PIIMatch(a, b, streets.STREET_ADDRESS) for a, b in found)
     if PHONE in labels:
         yield from _phone_candidates(text, region)
 

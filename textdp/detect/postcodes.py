@@ -27,6 +27,7 @@ country, nothing else. Nothing here logs, prints or raises the text.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from textdp.detect.numbers import label_gap, labelled
 
@@ -81,15 +82,13 @@ _DIGITS_CODE = re.compile(r"(?<![\w.,/:$€£])(?:\d{4,6}|\d\d-\d{3}|\d{5}-\d{3}
                           r"(?![\w/-]|[.,:]\d)")
 
 
-def _after_street(text: str) -> list[tuple[int, int]]:
+def _after_street(text: str, streets: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     """Bare codes of 4–6 digits in the rest of a street address's line or on the line after
     it (``Södingweg 990\n00339 Monschau``, ``58, Maharaj Marg\nBhopal 160285``,
     ``64/697, Venkatesh Road, Coimbatore 378991``): the town line of an address, whose town
     the place lookup may not know; not a year."""
-    from textdp.detect.streets import find_streets
-
     out = []
-    for _, b in find_streets(text):
+    for _, b in streets:
         line_end = text.find("\n", b)
         stop = len(text) if line_end < 0 else text.find("\n", line_end + 1)
         stop = len(text) if stop < 0 else stop
@@ -106,9 +105,11 @@ def _beside_town(text: str, start: int, end: int) -> bool:
                 _TOWN_AFTER.match(text, end) or text[end:end + 1] in ("\n", ""))
 
 
-def find_postcodes(text: str) -> list[tuple[int, int]]:
+def find_postcodes(text: str, streets: Sequence[tuple[int, int]] | None = None
+                   ) -> list[tuple[int, int]]:
     """``(start, end)`` of each postcode of ``text`` (see the module doc), in order, without
-    overlaps (the longer first)."""
+    overlaps (the longer first). ``streets``: the street addresses of ``text``
+    (:func:`textdp.detect.streets.find_streets`) when the caller has them already."""
     if not any(c.isdigit() for c in text):
         return []
     found = [(m.start(), m.end()) for p in (_UK, _CA) for m in p.finditer(text)]
@@ -117,7 +118,11 @@ def find_postcodes(text: str) -> list[tuple[int, int]]:
         if labelled(text, m.start(), _CONTEXT, WINDOW, _GAP) or \
                 _before_city(text, m.end(), m.group()):
             found.append((m.start(), m.end()))
-    found += _after_street(text)
+    if streets is None:
+        from textdp.detect.streets import find_streets
+
+        streets = find_streets(text)
+    found += _after_street(text, streets)
     kept: list[tuple[int, int]] = []
     for a, b in sorted(found, key=lambda s: (s[0] - s[1], s[0])):
         if all(b <= x or y <= a for x, y in kept):

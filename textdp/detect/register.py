@@ -60,6 +60,7 @@ from textdp.detect.rules import (
     person_spans,
     runs,
 )
+from textdp.detect.wordlists import word_sections
 from textdp.detect.words import common_words
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -233,20 +234,10 @@ def vocabulary(name: str) -> frozenset[str]:
     roles vocabulary is its whole file, kinship words included)."""
     if name not in VOCABULARIES:
         raise ValueError(f"unknown vocabulary {name!r}; known: {', '.join(VOCABULARIES)}")
-    file = SECTIONS.get(name, name)
-    words: set[str] = set()
-    section = None
-    with open(DATA_DIR / f"register_{file}.txt", encoding="utf-8") as f:
-        for line in f:
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-            if line.startswith("[") and line.endswith("]"):
-                section = line[1:-1]
-                continue
-            if name not in SECTIONS or section == name:
-                words.add(line.casefold())
-    return frozenset(words)
+    sections = word_sections(DATA_DIR / f"register_{SECTIONS.get(name, name)}.txt")
+    if name in SECTIONS:
+        return sections.get(name, frozenset())
+    return frozenset().union(*sections.values())
 
 
 def key(word: str) -> str:
@@ -1354,9 +1345,9 @@ EPONYM_NOUNS = frozenset({"catheter", "monitor", "score", "scale", "sign", "sign
                           "tumor", "tumour", "encephalopathy", "thyroiditis", "phenomenon",
                           "position", "index", "point", "grade", "ulcer", "removed",
                           "placed", "inserted", "in"})
-# Titles before a name: with one, an eponym is the person ("Dr. Foley", "Mr Morse").
-TITLES = frozenset({"dr", "mr", "mrs", "ms", "mx", "miss", "prof", "professor", "nurse", "rn",
-                    "sister", "pt", "patient"})
+# Titles before a name: with one, an eponym is the person ("Dr. Foley", "Mr Morse", "pt
+# Morse").
+EPONYM_TITLES = HONORIFICS | {"nurse", "rn", "sister", "pt", "patient"}
 
 
 def _eponym_in_use(text: _Text, k: int) -> bool:
@@ -1365,7 +1356,7 @@ def _eponym_in_use(text: _Text, k: int) -> bool:
     title before it."""
     w = text.words[k]
     p = text.prev(k)
-    if p is not None and text.keys[p] in TITLES:
+    if p is not None and text.keys[p] in EPONYM_TITLES:
         return False
     nxt = text.next(k)
     if w.lower().endswith(("'s", "’s")):

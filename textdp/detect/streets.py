@@ -40,6 +40,8 @@ from pathlib import Path
 
 import numpy as np
 
+from textdp.detect.wordlists import word_lines, word_sections
+
 STREET_ADDRESS = "STREET_ADDRESS"
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
@@ -80,26 +82,13 @@ _DIGIT, _CAPITAL, _SMALL, _TITLE_NAME, _UPPER_NAME = "\ue000", "\ue001", "\ue002
 def street_types() -> dict[str, frozenset[str]]:
     """The street types of ``data/street_types.txt`` by where they stand: ``after`` the name,
     ``before`` it, or ``glued`` to its end (lower case)."""
-    out: dict[str, set[str]] = {}
-    section = None
-    for line in (DATA_DIR / "street_types.txt").read_text(encoding="utf-8").splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line.startswith("[") and line.endswith("]"):
-            section = line[1:-1]
-        elif line and section:
-            out.setdefault(section, set()).update(line.lower().split())
-    return {k: frozenset(v) for k, v in out.items()}
+    return {k: v for k, v in word_sections(DATA_DIR / "street_types.txt").items() if k}
 
 
 @lru_cache(maxsize=1)
 def street_names() -> tuple[str, ...]:
     """The public street names of ``data/street_names.txt`` a surrogate draws from."""
-    names = []
-    for line in (DATA_DIR / "street_names.txt").read_text(encoding="utf-8").splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line and line not in names:
-            names.append(line)
-    return tuple(names)
+    return tuple(dict.fromkeys(word_lines(DATA_DIR / "street_names.txt")))
 
 
 def _alternation(words: frozenset[str]) -> str:

@@ -101,7 +101,7 @@ def check(per_provider: int = 30, seed: int = 0) -> dict[str, dict[str, int]]:
     """Per provider: values (``n``), left verbatim, partly left (see the module doc)."""
     from textdp import Privatizer
     from textdp.detect.pii import IDENTIFIER_LABELS
-    from textdp.evaluate.pii_samples import _runs
+    from textdp.evaluate.pii_samples import value_runs
 
     items = values(per_provider, seed)
     stats: dict[str, dict[str, int]] = {}
@@ -122,7 +122,7 @@ def check(per_provider: int = 30, seed: int = 0) -> dict[str, dict[str, int]]:
                 s["partial"] += not verbatim and any(
                     r in out.text for r in re.findall(r"\d{3,}", v.value))
             elif v.provider not in QUASI_PROVIDERS:
-                s["partial"] += not verbatim and any(r in out.text for r in _runs(v.value))
+                s["partial"] += not verbatim and any(r in out.text for r in value_runs(v.value))
     return stats
 
 

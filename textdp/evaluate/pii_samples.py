@@ -678,7 +678,9 @@ def context_negatives(n: int, seed: int = 0) -> list[Item]:
     return out
 
 
-def _runs(value: str) -> list[str]:
+def value_runs(value: str) -> list[str]:
+    """A value's runs of 5+ letters and digits holding a digit: one of them still in an
+    output means the value was partly left."""
     return [r for r in re.findall(r"[A-Za-z0-9]+", value) if len(r) >= 5 and
             any(c.isdigit() for c in r)]
 
@@ -702,7 +704,7 @@ def check(per_label: int = 60, n_ordinary: int = 600, seed: int = 0) -> dict[str
             s["taken"] += it.value not in out
         else:
             s["verbatim"] += it.value in out
-            s["partial"] += it.value not in out and any(r in out for r in _runs(it.value))
+            s["partial"] += it.value not in out and any(r in out for r in value_runs(it.value))
     return stats
 
 
