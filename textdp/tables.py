@@ -17,6 +17,7 @@ level split per line and cached as ``.npy`` under ``~/.cache/textdp`` (``TEXTDP_
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import os
@@ -247,7 +248,13 @@ class EmbeddingTable:
         if self.candidate_rows.size == 0:
             raise ValueError("table has no candidate words (no row is a real word)")
         self.words = [self.row_words[r] for r in self.candidate_rows]
-        self.vectors = np.ascontiguousarray(self.lookup_vectors[self.candidate_rows])
+
+    @functools.cached_property
+    def vectors(self) -> np.ndarray:
+        """The candidates' vectors (their rows of ``lookup_vectors``), copied on first use:
+        a table only derived from (the embedded table before clipping, the clipped one before
+        the excluded words go) never holds this second copy (17 MB for the default)."""
+        return np.ascontiguousarray(self.lookup_vectors[self.candidate_rows])
 
     def _default_candidates(self) -> np.ndarray:
         seen: set[str] = set()
@@ -305,7 +312,10 @@ class EmbeddingTable:
 
     def median_norm(self) -> float:
         """Median Euclidean norm of the candidate vectors."""
-        return float(np.median(np.linalg.norm(self.vectors, axis=1)))
+        vectors = self.__dict__.get("vectors")  # not copied for this alone
+        if vectors is None:
+            vectors = self.lookup_vectors[self.candidate_rows]
+        return float(np.median(np.linalg.norm(vectors, axis=1)))
 
     def clipped(self, max_norm: float) -> EmbeddingTable:
         """This table with every vector projected onto the ball of radius ``max_norm``.
@@ -319,9 +329,9 @@ class EmbeddingTable:
         cache = self.__dict__.setdefault("_clipped", {})
         if max_norm not in cache:
             other = copy.copy(self)
-            other.__dict__.pop("_clipped", None)
+            for derived in ("_clipped", "vectors"):
+                other.__dict__.pop(derived, None)
             other.lookup_vectors = clip_rows(self.lookup_vectors, max_norm)
-            other.vectors = np.ascontiguousarray(other.lookup_vectors[self.candidate_rows])
             other.name = f"{self.name}|clip={max_norm:.4g}"
             cache[max_norm] = other
         return cache[max_norm]
@@ -334,11 +344,10 @@ class EmbeddingTable:
         if rows.size == 0:
             raise ValueError(f"table {self.name!r}: an empty candidate subset ({suffix})")
         other = copy.copy(self)
-        for derived in ("_clipped", "_name_spaces"):
+        for derived in ("_clipped", "_name_spaces", "vectors"):
             other.__dict__.pop(derived, None)
         other.candidate_rows = rows
         other.words = [self.row_words[r] for r in rows]
-        other.vectors = np.ascontiguousarray(self.lookup_vectors[rows])
         other.name = f"{self.name}|{suffix}"
         return other
 
