@@ -153,6 +153,10 @@ def nlp():
     ("Florence called today.", []),
     ("A lot of people saw it, I wo n't go.", []),  # "Alot", "Iwo" are places
     ("we went to the mobile shop in reading", []),
+    # a listed code in capitals stands alone; the town of an address, before its postcode
+    ("NYC Sky !", ["NYC"]),
+    ("Flat 3, 12 Mill Lane, Leeds LS6 2AB", ["Leeds"]),
+    ("Leeds called about the match.", []),
 ])
 def test_the_lookup_finds_places_and_not_words(nlp, text, places):
     doc = nlp.make_doc(text)
@@ -228,3 +232,13 @@ def test_a_span_of_digit_tokens_is_no_place(nlp):
     found = [[d[s:e].text for s, e, _ in spans] for d, spans in zip(docs, union(docs))]
     assert found[:2] == [[], []]
     assert found[2] == ["Route 66"]
+
+
+def test_a_place_beside_a_handle_is_a_place():
+    """A handle is no part of a name beside it: the lookup's place after one stands (it was
+    dropped as "beside a person's token", and the output kept it)."""
+    from textdp import Privatizer
+
+    texts = ["@tonipayne nigeria is the only country", "RT @ tonipayne nigeria is the only one"]
+    for out in Privatizer(targets="quasi", seed=0).privatize(texts):
+        assert "nigeria" not in out.text and "tonipayne" not in out.text

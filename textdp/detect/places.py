@@ -30,6 +30,7 @@ from typing import Any
 from textdp.detect.base import Finding, Span, find, merge_spans
 from textdp.detect.dates import MONTHS, WEEKDAYS
 from textdp.detect.handles import split_camel
+from textdp.detect.postcodes import starts_with_postcode
 from textdp.detect.spacy_ner import SpacyNERDetector
 
 #: spaCy's (OntoNotes) place labels: countries, cities and states (GPE); other locations
@@ -273,6 +274,8 @@ class GazetteerPlaces:
         """Whether the match ``words[start:end]`` of ``name`` is read as a place there."""
         if name.casefold() in CALENDAR:
             return False
+        if name in PLACE_CODES:
+            return True  # "NYC Sky", though chats write "nyc" as a word
         kind = lookup_names()[name]
         parts = _parts(name)
         if parts and not all(ambiguous(w, kind) for w in parts):
@@ -281,6 +284,8 @@ class GazetteerPlaces:
             return True
         if _after_listed_place(words, start):
             return True  # "Edenbridge, Kent", "Paris, Texas"
+        if starts_with_postcode(" ".join(words[end:end + 2])):
+            return True  # an address's town: "12 Elm Grove, Leeds LS6 2AB"
         if end + 1 < len(words) and words[end] == ",":
             after = words[end + 1]
             return (len(after) == 2 and after.isupper() and after.isalpha()) or \
@@ -331,10 +336,13 @@ class EntityUnion:
                     and (lab not in PLACE_LABELS or _code_stands(doc, s, e))]
             covered = {k for (s, e, _), _ in kept for k in range(s, e)}
             overridden: set[int] = set()
+            # a handle is no part of a name beside it ("@tonipayne nigeria is …")
+            named = {k for k in taken if not (doc[k].text.startswith("@") or
+                                             (k and doc[k - 1].text == "@"))}
             for (s, e, lab), sure in extra:
                 inside = {k for k in range(s, e) if k in taken}
                 if (inside and not sure) or any(
-                        k - 1 in taken - inside or k + 1 in taken - inside for k in (s, e - 1)):
+                        k - 1 in named - inside or k + 1 in named - inside for k in (s, e - 1)):
                     continue  # a person's token, or beside one
                 # a longer name of the list takes the NER places inside it ("Burkina Faso"
                 # where the NER read "Burkina"), never a part of one

@@ -105,6 +105,12 @@ def _beside_town(text: str, start: int, end: int) -> bool:
                 _TOWN_AFTER.match(text, end) or text[end:end + 1] in ("\n", ""))
 
 
+def starts_with_postcode(text: str) -> bool:
+    """Whether ``text`` starts with a UK postcode or a Canadian postal code (``"LS6 2AB"``,
+    ``"M5V 2T6"``): the town before one is an address's (``Leeds LS6 2AB``)."""
+    return any(p.match(text) for p in (_UK, _CA))
+
+
 def find_postcodes(text: str, streets: Sequence[tuple[int, int]] | None = None
                    ) -> list[tuple[int, int]]:
     """``(start, end)`` of each postcode of ``text`` (see the module doc), in order, without
