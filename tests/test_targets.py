@@ -39,7 +39,7 @@ def test_names_stay_importable_from_the_privatizer():
     ("pii,ORG", ("PERSON", *IDENTIFIER_LABELS, "ORG")),
     (["EMAIL", "names"], ("EMAIL", "PERSON")),
     ("quasi", ("PERSON", *IDENTIFIER_LABELS, "DATE", "AGE", "GPE", "LOC", "FAC", "POSTCODE",
-               "STREET_ADDRESS")),
+               "STREET_ADDRESS", "COORDINATES")),
 ])
 def test_valid_targets_resolve(given, expected):
     assert resolve_targets(given) == expected
@@ -77,9 +77,9 @@ def test_valid_labels_cover_spacy_conll_and_pii():
         "EMAIL", "PHONE", "URL", "HANDLE", "IP", "CREDIT_CARD", "IBAN", "US_SSN", "US_ITIN",
         "UK_NHS", "UK_NINO", "CRYPTO", "US_PASSPORT", "PASSPORT", "US_DRIVER_LICENSE",
         "US_BANK_NUMBER", "UK_SORT_CODE", "MEDICAL_LICENSE", "MAC_ADDRESS", "MEDICAL_RECORD",
-        "NATIONAL_ID", "BIC", "VIN", "LICENSE_PLATE", "DATE_OF_BIRTH"}
+        "NATIONAL_ID", "BIC", "VIN", "LICENSE_PLATE", "DATE_OF_BIRTH", "PASSWORD"}
     assert set(PII_LABELS) == set(IDENTIFIER_LABELS) | {"DATE", "AGE", "POSTCODE",
-                                                        "STREET_ADDRESS"}
+                                                        "STREET_ADDRESS", "COORDINATES"}
 
 
 def test_presets_reach_every_front_end(tmp_path, capsys):

@@ -52,7 +52,8 @@ HOLDS_BETWEEN_SHAPES = ("; for personal data other than names (e-mail, phone, ca
                         "address, ... surrogates), the same label and shape of each value: where "
                         "its digits, letters and separators stand, an IBAN's country, an IP's "
                         "version, a crypto address's chain, a handle's '@', a phone extension's "
-                        "marker, a street's type and unit words, a date of birth's style")
+                        "marker, a street's type and unit words, a date of birth's style, "
+                        "the notation and decimals of coordinates")
 #: Added with ``replace="name"``: the kind of each person name chooses its candidates.
 HOLDS_BETWEEN_NAME_KINDS = ("; for person names, the same kind (first name, surname or either: "
                             "by the words around the name and its position in it, else the "

@@ -26,7 +26,8 @@ The valid labels are
   :mod:`textdp.quasi`), the places ``GPE``, ``LOC`` and ``FAC`` (drawn from a public
   gazetteer as names are, :mod:`textdp.place_vocabulary`), ``POSTCODE`` (a surrogate of
   its layout, :mod:`textdp.detect.postcodes`) and ``STREET_ADDRESS`` (random digits and a
-  public street name in its layout, :mod:`textdp.detect.streets`).
+  public street name in its layout, :mod:`textdp.detect.streets`) and ``COORDINATES`` (a
+  random point in its notation, :mod:`textdp.detect.coordinates`).
 """
 
 from __future__ import annotations

@@ -58,6 +58,10 @@ def found(text: str) -> list[tuple[str, str]]:
     ("licence plate MÜ-LD-362 seen", "LICENSE_PLATE", "MÜ-LD-362"),
     ("plate 沪A-50784 reported", "LICENSE_PLATE", "沪A-50784"),
     ("number plate: 437다4339", "LICENSE_PLATE", "437다4339"),
+    ("Your password is x7#Kd!92pQ, please change it.", "PASSWORD", "x7#Kd!92pQ"),
+    ("Enter PIN 4821 to continue.", "PASSWORD", "4821"),
+    ("pwd=Tr0ub4dor&3 for the wifi", "PASSWORD", "Tr0ub4dor&3"),
+    ("Your one-time code is 583920.", "PASSWORD", "583920"),
 ])
 def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value):
     assert (label, value) in found(text)
@@ -91,6 +95,10 @@ def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value
     "The plate was cold.", "the plate 12 was cold",  # no capitals and digits after 'plate'
     "Registration is open until 2024.",              # a year after 'registration'
     "Registration closes 2021-03-04.",               # a date
+    "Your password is incorrect.",                   # a word after a secret's label
+    "password: ********",                            # a masked value
+    "Deliver to MG Road, PIN code 560001.",          # India's postcode
+    "Password changed on 2021-03-04.",               # a word between label and value
 ])
 def test_ordinary_numbers_are_left(text):
     assert not {label for label, _ in found(text)} & set(LABELS)
@@ -107,7 +115,7 @@ CONTEXT = {"US_PASSPORT": "passport {}", "PASSPORT": "passport {}",
            "UK_SORT_CODE": "sort code {}", "US_DRIVER_LICENSE": "driver's license {}",
            "US_BANK_NUMBER": "account {}", "MEDICAL_LICENSE": "NPI {}", "MAC_ADDRESS": "mac {}",
            "MEDICAL_RECORD": "MRN: {}", "BIC": "SWIFT {}", "VIN": "VIN {}",
-           "LICENSE_PLATE": "plate {}"}
+           "LICENSE_PLATE": "plate {}", "PASSWORD": "password: {}"}
 VALUES = {"US_PASSPORT": ("912803456", "A12345678"),
           "PASSPORT": ("C01X00T47", "AB123456", "12AB34567"),
           "UK_SORT_CODE": ("20-00-00", "404784", "40 47 84"),
@@ -118,7 +126,8 @@ VALUES = {"US_PASSPORT": ("912803456", "A12345678"),
           "MEDICAL_RECORD": ("00482913", "884-221", "PK-126978"),
           "BIC": ("DEUTDEFF", "KPVPGBO0XYZ"),
           "VIN": ("1HGCM82633A004352", "5HSPSJ8G0KNPG7008"),
-          "LICENSE_PLATE": ("SJ-910-BS", "AK78 WBU", "5R 77925")}
+          "LICENSE_PLATE": ("SJ-910-BS", "AK78 WBU", "5R 77925"),
+          "PASSWORD": ("x7#Kd!92pQ", "4821", "Summer2024!")}
 
 
 @pytest.mark.parametrize("label", LABELS)

@@ -65,7 +65,14 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   and ``no``, ``number``, ``is``, ``was`` between): 3–12 capitals, digits and letters of
   scripts without case (``SJ-910-BS``, ``MÜ-LD-362``, ``沪A-50784``, ``437다4339``), holding
   a digit, in up to four groups; not a date or years. No country's format is checked (none
-  has a checksum). Not in Presidio's registry.
+  has a checksum). Not in Presidio's registry;
+* ``PASSWORD``: a secret right after its label (only punctuation and ``is``, ``was``,
+  ``number``, ``no`` between): ``password``, ``passwd``, ``pwd``, ``passcode``,
+  ``passphrase``, ``PIN``, ``OTP``, ``one-time code``/``password``, ``verification``/
+  ``security``/``access code``: one token of 4–64 characters that looks like a secret (a
+  digit, a symbol or a capital inside it; ``Your password is incorrect`` holds none), not a
+  masked value (``********``); ``PIN code`` is India's postcode
+  (:mod:`textdp.detect.postcodes`). Not in Presidio's registry.
 
 Surrogates are drawn from ``rng`` given the value's layout only (``#`` for a digit, ``A`` for
 a capital letter, ``a`` for a small one, ``h`` for a hex digit of a MAC, separators as they
@@ -83,7 +90,9 @@ are): they release the layout, nothing else:
 * ``BIC``: random letters and characters in the layout, with a country code drawn at random
   (not the value's);
 * ``VIN``: random characters of ISO 3779 in the layout with a valid check digit;
-* a number plate's letter of a script without case becomes a random Latin one.
+* a number plate's letter of a script without case becomes a random Latin one;
+* ``PASSWORD``: random characters of the same kinds (digit, capital, small letter, symbol)
+  in the same places: the secret's length and character classes are released.
 
 Nothing here logs, prints or raises the text.
 """
@@ -116,9 +125,10 @@ MEDICAL_RECORD = "MEDICAL_RECORD"
 BIC = "BIC"
 VIN = "VIN"
 LICENSE_PLATE = "LICENSE_PLATE"
+PASSWORD = "PASSWORD"
 #: The labels of this module, in the order their matches win where two overlap.
 LABELS = (MAC_ADDRESS, US_PASSPORT, PASSPORT, US_DRIVER_LICENSE, MEDICAL_LICENSE,
-          UK_SORT_CODE, US_BANK_NUMBER, MEDICAL_RECORD, BIC, VIN, LICENSE_PLATE)
+          UK_SORT_CODE, US_BANK_NUMBER, MEDICAL_RECORD, BIC, VIN, LICENSE_PLATE, PASSWORD)
 #: How far before a value its context word may stand (characters).
 CONTEXT_WINDOW = 48
 #: ... for a medical record number, whose digits have no format of their own: the number
@@ -188,6 +198,12 @@ _DEA = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z9]\d{7}(?![\w/-]|[.,:]\w)")
 _NPI = re.compile(r"(?<![\w.,/:-])\d{10}(?![\w/]|[.,:-]?\d)")
 _MAC = re.compile(r"(?<![\w:.-])(?:[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}|"
                   r"[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:-]|\.\w)")
+# A secret's label ("password: ", "PIN ", "one-time code is "); "PIN code" is a postcode's.
+_SECRET_LABEL = re.compile(
+    r"\b(?:pass(?:word|wd|code|phrase)s?|pwd|pin(?!\s*code)|otp|one[- ]time\s+(?:code|"
+    r"password|pin)|(?:verification|security|access)\s+code)\b", re.IGNORECASE)
+_SECRET_GAP = label_gap("is", "was", "number", "no")
+_SECRET = re.compile(r"\S{4,64}")
 # DEA registrant types (first letter): practitioners, mid-levels, distributors, ...
 _DEA_TYPES = "ABCDEFGHJKLMPRSTUX"
 
@@ -256,6 +272,21 @@ def _other_number(text: str, end: int, value: str, *, hyphen_thousands: bool = T
     return len(groups) > 1 and len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:])
 
 
+def _secret(text: str, start: int) -> tuple[int, int] | None:
+    """The secret right at ``start`` (see ``PASSWORD`` in the module doc), or ``None``."""
+    m = _SECRET.match(text, start)
+    if m is None:
+        return None
+    value = m.group()
+    while value[-1:] in ".,;:)\"'" and len(value) > 4:
+        value = value[:-1]
+    letters = [c for c in value if c.isalpha()]
+    secret_like = any(c.isdigit() for c in value) or \
+        any(not c.isalnum() for c in value) or any(c.isupper() for c in letters[1:])
+    masked = set(value) <= set("*•xX#-")
+    return (start, start + len(value)) if secret_like and not masked else None
+
+
 def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str]]:
     """``(start, end, label)`` matches of this module's ``labels`` in ``text`` (see the
     module doc); overlaps are resolved by the caller (:func:`textdp.detect.pii.find_pii`)."""
@@ -270,6 +301,12 @@ def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str
             if bic.is_valid(m.group()) and (any(c.isdigit() for c in m.group()) or
                                             _after_context(text, m.start(), _BIC_CONTEXT)):
                 yield m.start(), m.end(), BIC
+    if PASSWORD in labels:
+        for label in _SECRET_LABEL.finditer(text):
+            gap = _SECRET_GAP.match(text, label.end())
+            found = _secret(text, gap.end()) if gap and gap.end() > label.end() else None
+            if found:
+                yield found[0], found[1], PASSWORD
     if not any(c.isdigit() for c in text):
         return
     if MEDICAL_LICENSE in labels:
@@ -331,10 +368,14 @@ def layout(label: str, value: str) -> str:
     """What a surrogate of ``value`` may depend on: ``#`` for a digit, ``A``/``a`` for a
     capital/small letter (for a MAC address ``h`` or ``H`` for every hex digit: whether its
     letters are small) and the
-    separators ``-``, ``:``, ``.`` and space as they stand; other characters dropped."""
+    separators ``-``, ``:``, ``.`` and space as they stand; other characters dropped (in a
+    password each is ``*``, a symbol)."""
     if label == MAC_ADDRESS:
         case = "h" if any(c.islower() for c in value) else "H"
         return re.sub(r"[^#hH:.\-]", "", re.sub(r"[0-9A-Fa-f]", case, value))
+    if label == PASSWORD:  # every other character is a symbol, drawn anew
+        return "".join("#" if c.isdigit() else ("A" if c.isupper() else "a") if c.isalpha()
+                       else "*" for c in value)
     out = "".join("#" if c.isdigit() else ("A" if c.isupper() else "a") if c.isalpha()
                   else c for c in value)
     return re.sub(r"[^#Aa \-.]", "", out)
@@ -342,7 +383,9 @@ def layout(label: str, value: str) -> str:
 
 #: What a placeholder of a layout is filled with when the format's own characters run out.
 _CLASSES = {"#": "0123456789", "A": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-            "a": "abcdefghijklmnopqrstuvwxyz", "H": "0123456789ABCDEF", "h": "0123456789abcdef"}
+            "a": "abcdefghijklmnopqrstuvwxyz", "H": "0123456789ABCDEF", "h": "0123456789abcdef",
+            # a secret's symbols: none a label's gap would take for punctuation ("#", "=")
+            "*": "!$%&*+?@^_~"}
 
 
 def _fill(layout_: str, chars: str, rng: np.random.Generator) -> str:

@@ -95,13 +95,15 @@ labels (valid ``targets``, :data:`PII_LABELS`):
   (:mod:`textdp.detect.postcodes`), a quasi-identifier replaced by a surrogate of its
   layout; ``STREET_ADDRESS``: a house number with its street (``19 Mill Lane``, ``Via
   Roma 12``, ``Hauptstraße 5``; :mod:`textdp.detect.streets`), replaced by random digits
-  and a public street name of the same type.
+  and a public street name of the same type; ``COORDINATES``: a latitude and longitude
+  (``40.7128, -74.0060``, ``40°42'46"N 74°00'22"W``; :mod:`textdp.detect.coordinates`),
+  replaced by a random point written in its layout.
 
 Where matches overlap, the more specific one wins: URL, then EMAIL, IBAN, CRYPTO,
 CREDIT_CARD, MAC_ADDRESS, IP, US_SSN, US_ITIN, UK_NHS, UK_NINO, NATIONAL_ID, US_PASSPORT,
 PASSPORT, US_DRIVER_LICENSE, MEDICAL_LICENSE, UK_SORT_CODE, US_BANK_NUMBER, MEDICAL_RECORD,
-BIC, VIN, LICENSE_PLATE, DATE, DATE_OF_BIRTH, AGE, STREET_ADDRESS, POSTCODE, PHONE, HANDLE;
-a value may so take
+BIC, VIN, LICENSE_PLATE, COORDINATES, DATE, DATE_OF_BIRTH, AGE, STREET_ADDRESS, POSTCODE,
+PHONE, HANDLE; a value may so take
 another identifier's label (a licence written as an SSN, an account number that passes
 Luhn), and is replaced all the same. The recognisers run on
 the normalised text of :mod:`textdp.detect.normalise`
@@ -168,7 +170,7 @@ from typing import Any
 
 import numpy as np
 
-from textdp.detect import ages, dates, identifiers, national_ids, postcodes, streets
+from textdp.detect import ages, coordinates, dates, identifiers, national_ids, postcodes, streets
 from textdp.detect.base import Finding, Span
 from textdp.detect.numbers import (
     CURRENCY as _CURRENCY,
@@ -211,7 +213,7 @@ LAYOUT_LABELS = (*identifiers.LABELS, national_ids.NATIONAL_ID, postcodes.POSTCO
 QUASI_LABELS = (dates.DATE, ages.AGE)
 #: Quasi-identifiers replaced by a surrogate of their layout (textdp.detect.postcodes,
 #: textdp.detect.streets).
-LOCATION_LABELS = (postcodes.POSTCODE, streets.STREET_ADDRESS)
+LOCATION_LABELS = (postcodes.POSTCODE, streets.STREET_ADDRESS, coordinates.COORDINATES)
 PII_LABELS = (EMAIL, PHONE, URL, HANDLE, IP, CREDIT_CARD, *ID_LABELS, dates.DATE_OF_BIRTH,
               *QUASI_LABELS, *LOCATION_LABELS)
 #: The labels that identify a person or a device on their own (the ``pii`` preset of
@@ -221,7 +223,8 @@ IDENTIFIER_LABELS = tuple(x for x in PII_LABELS
                           if x not in QUASI_LABELS and x not in LOCATION_LABELS)
 # Which match wins where two overlap (earlier wins): the more specific pattern first.
 PRIORITY = (URL, EMAIL, IBAN, CRYPTO, CREDIT_CARD, identifiers.MAC_ADDRESS, IP, US_SSN, US_ITIN,
-            UK_NHS, UK_NINO, national_ids.NATIONAL_ID, *identifiers.LABELS[1:], dates.DATE,
+            UK_NHS, UK_NINO, national_ids.NATIONAL_ID, *identifiers.LABELS[1:],
+            coordinates.COORDINATES, dates.DATE,
             dates.DATE_OF_BIRTH, ages.AGE, streets.STREET_ADDRESS, postcodes.POSTCODE, PHONE,
             HANDLE)
 # The region phone numbers written without a country code are read in (ISO 3166 alpha-2).
@@ -730,6 +733,9 @@ def _candidates(text: str, labels: frozenset[str],
                         for a, b in postcodes.find_postcodes(text, found))
         if streets.STREET_ADDRESS in labels:
             yield from (PIIMatch(a, b, streets.STREET_ADDRESS) for a, b in found)
+    if coordinates.COORDINATES in labels:
+        yield from (PIIMatch(a, b, coordinates.COORDINATES)
+                    for a, b in coordinates.find_coordinates(text))
     if PHONE in labels:
         yield from _phone_candidates(text, region)
 
@@ -874,6 +880,8 @@ def shape_of(label: str, value: str) -> Shape:
     (label,) = check_labels([label])
     if label == streets.STREET_ADDRESS:
         return Shape(label, streets.layout(value))
+    if label == coordinates.COORDINATES:
+        return Shape(label, coordinates.layout(value))
     if label == dates.DATE_OF_BIRTH:
         return Shape(label, dates.birth_layout(value) or "")
     if label in ID_LABELS or label in LAYOUT_LABELS:
@@ -933,6 +941,8 @@ def surrogate(label: str, shape: Shape, rng: np.random.Generator) -> str:
         return f"192.0.2.{int(rng.integers(1, 255))}"
     if label == streets.STREET_ADDRESS:
         return streets.surrogate(shape.layout, rng)
+    if label == coordinates.COORDINATES:
+        return coordinates.surrogate(shape.layout, rng)
     if label == dates.DATE_OF_BIRTH:
         return dates.birth_surrogate(shape.layout, rng) if shape.layout else tag(label)
     if label in ID_LABELS or label in LAYOUT_LABELS:

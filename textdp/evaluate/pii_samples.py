@@ -496,6 +496,33 @@ def plate(rng: np.random.Generator) -> tuple[str, str]:
         value
 
 
+def password(rng: np.random.Generator) -> tuple[str, str]:
+    """A secret right after its label: a password of mixed kinds, a PIN or a one-time
+    code."""
+    kind = int(rng.integers(3))
+    if kind == 0:
+        pool = _LETTERS + _LETTERS.lower() + "0123456789" + "!#$%&*?@"
+        value = "".join(_pick(rng, pool) for _ in range(int(rng.integers(8, 17))))
+        value = value[:-1] + _pick(rng, "0123456789")  # a digit at least: a secret's look
+        return _pick(rng, ("Your password is {}, please change it.", "password: {}",
+                           "Passcode: {}", "pwd={} for the wifi")), value
+    if kind == 1:
+        value = "".join(_pick(rng, "0123456789") for _ in range(int(rng.integers(4, 7))))
+        return _pick(rng, ("Enter PIN {} to continue.", "PIN: {}", "Her PIN is {}.")), value
+    value = "".join(_pick(rng, "0123456789") for _ in range(6))
+    return _pick(rng, ("Your one-time code is {}.", "Verification code: {}",
+                       "OTP {} expires in 5 minutes.")), value
+
+
+#: Phrases with a secret's label and no secret (``taken`` counts a span on them).
+NOT_SECRETS = ("Your password is incorrect.", "Password reset link sent.",
+               "The PIN pad was broken.", "Forgot password? Click here.",
+               "A password-protected file.", "OTP sent to your phone.",
+               "password: ********", "Your passcode expired yesterday.",
+               "The security code is on the back of the card.",
+               "Enter your PIN to continue.")
+
+
 _BIRTH_STYLES = ("%m/%d/%Y", "%d.%m.%Y", "%Y-%m-%d", "%B %d, %Y", "%d %b %Y", "%d/%m/%Y")
 
 
@@ -555,7 +582,7 @@ GENERATORS: dict[str, Callable[[np.random.Generator], str]] = {
 #: Labels whose generator gives its own sentence template with the value.
 TEMPLATED: dict[str, Callable[[np.random.Generator], tuple[str, str]]] = {
     "NATIONAL_ID": national_id, "BIC": bic, "VIN": vin, "LICENSE_PLATE": plate,
-    "DATE_OF_BIRTH": birth,
+    "DATE_OF_BIRTH": birth, "PASSWORD": password,
 }
 
 _MONTHS = ("January", "March", "June", "September", "December")
@@ -692,7 +719,8 @@ def check(per_label: int = 60, n_ordinary: int = 600, seed: int = 0) -> dict[str
     from textdp.detect.pii import IDENTIFIER_LABELS
 
     items = positives(per_label, seed) + negatives(n_ordinary, seed) + \
-        context_negatives(n_ordinary // 4, seed)
+        context_negatives(n_ordinary // 4, seed) + \
+        [Item(text, text, None, "not a secret") for text in NOT_SECRETS]
     privatizer = Privatizer(seed=seed, targets=list(IDENTIFIER_LABELS))
     outputs = [r.text for r in privatizer.privatize([it.text for it in items])]
     stats: dict[str, dict] = {}

@@ -13,8 +13,9 @@ place label, ``GPE``/``LOC``/``FAC``, covering it counts as found); postcodes
 (``POSTCODE``: seven countries' formats in address lines, :func:`postcode_item`); the
 ordinary items are :mod:`textdp.evaluate.pii_samples`' numbers and words (but dates and
 ``ZIP 12345``, which are targets here) and numbers of years that are not ages (``a 30-year
-mortgage``). Everything runs through ``Privatizer(targets="quasi", report_spans=True)``;
-per label it prints
+mortgage``); coordinates (``COORDINATES``: five forms, :func:`coordinates_item`) against
+phrases of decimals that are none (:data:`NOT_COORDINATES`). Everything runs through
+``Privatizer(targets="quasi", report_spans=True)``; per label it prints
 
 * ``missed``: the share of values no span of their label (a place label for ``PLACE``)
   covers (the recogniser's misses, published as they are);
@@ -203,6 +204,45 @@ def street_item(rng: np.random.Generator) -> tuple[str, str]:
     return template.format(street), street
 
 
+def coordinates_item(rng: np.random.Generator) -> tuple[str, str]:
+    """A sentence holding a latitude and longitude of one of five forms (decimal with a
+    comma, in brackets, with degree signs and hemisphere letters, degrees-minutes-seconds,
+    after a ``GPS`` label with two decimals), and the pair."""
+    lat, lon = float(rng.uniform(-89.9, 89.9)), float(rng.uniform(-179.9, 179.9))
+    kind = int(rng.integers(5))
+    decimals = int(rng.integers(4, 7))
+    if kind in (0, 1):
+        value = f"{lat:.{decimals}f}, {lon:.{decimals}f}"
+        text = f"The drone landed at [{value}] at noon." if kind == 1 else \
+            _pick(rng, ("Pickup point {} confirmed.", "Photo taken at {} last night.",
+                        "Pt found at {} by EMS."))
+        return (text if kind == 1 else text.format(value)), value
+    if kind == 2:
+        value = f"{abs(lat):.4f}° {'N' if lat >= 0 else 'S'}, " \
+                f"{abs(lon):.4f}° {'E' if lon >= 0 else 'W'}"
+        return f"Meet at {value} tomorrow.", value
+
+    def dms(x: float, hemispheres: str) -> str:
+        d, rest = int(abs(x)), (abs(x) % 1) * 60
+        return f"{d}°{int(rest):02d}'{int(rest % 1 * 60):02d}\"" + \
+            hemispheres[0 if x >= 0 else 1]
+
+    if kind == 3:
+        value = f"{dms(lat, 'NS')} {dms(lon, 'EW')}"
+        return f"The wreck lies at {value} off the coast.", value
+    value = f"{lat:.2f}, {lon:.2f}"
+    return f"GPS: {value} (approx.)", value
+
+
+#: Ordinary phrases with decimals, none of them coordinates (the coordinates recogniser's
+#: false positives are counted on them: a ``COORDINATES`` span).
+NOT_COORDINATES = ("Scores were 0.8123, 0.7654, 0.9012 overall.", "Prices 19.99, 24.99, 3.50",
+                   "Temperature 36.6, pulse 72.", "version 2.4.1, build 3.2",
+                   "The ratios were 1.25, 2.50 in May.", "Weights 72.5 kg, 68.3 kg",
+                   "Trains at 12.30, 13.45 and 15.00", "AUC 0.9312, F1 0.8841",
+                   "Between 0.0012 and 0.0034 of cases.", "Grades 3.75, 3.20 and 2.95 this term.")
+
+
 #: Ordinary phrases with a number before capitalised words, none of them an address (the
 #: street recogniser's false positives are counted on them: a ``STREET_ADDRESS`` span).
 NOT_STREETS = ("In 2019 Apple Park opened.", "I have 3 Green apples.", "the 5 Star Hotel",
@@ -235,6 +275,10 @@ def positives(per_label: int, seed: int = 0) -> list[Item]:
     for _ in range(per_label):
         text, value = street_item(street_rng)
         out.append(Item(text, value, "STREET_ADDRESS", "STREET_ADDRESS"))
+    point_rng = np.random.default_rng(seed + 15)  # the other labels stay as they were
+    for _ in range(per_label):
+        text, value = coordinates_item(point_rng)
+        out.append(Item(text, value, "COORDINATES", "COORDINATES"))
     return out
 
 
@@ -271,7 +315,8 @@ def check(per_label: int = 100, n_ordinary: int = 600, seed: int = 0,
     from textdp.quasi import AGE_MAX_UNCHANGED, DATE_MAX_UNCHANGED, DATE_MONTH_WINDOW
 
     items = positives(per_label, seed) + negatives(n_ordinary, seed) + \
-        [Item(text, text, None, "not a street") for text in NOT_STREETS]
+        [Item(text, text, None, "not a street") for text in NOT_STREETS] + \
+        [Item(text, text, None, "not coordinates") for text in NOT_COORDINATES]
     settings = {k: v for k, v in (("epsilon_date", epsilon_date),
                                   ("epsilon_age", epsilon_age)) if v is not None}
     privatizer = Privatizer(seed=seed, targets="quasi", report_spans=True, **settings)
@@ -283,15 +328,17 @@ def check(per_label: int = 100, n_ordinary: int = 600, seed: int = 0,
         end = start + len(it.value)
         spans = [(a, b, "PLACE" if label in PLACE_SPAN_LABELS else label)
                  for a, b, label, _, _ in res.report.spans or ()
-                 if label in ("DATE", "AGE", "POSTCODE", "STREET_ADDRESS",
+                 if label in ("DATE", "AGE", "POSTCODE", "STREET_ADDRESS", "COORDINATES",
                               *PLACE_SPAN_LABELS)]
         s = stats.setdefault(it.label or "ordinary:" + it.kind,
                              {"n": 0, "missed": 0, "unchanged": 0, "taken": 0})
         s["n"] += 1
         if it.label is None:
-            # a phrase of NOT_STREETS may hold a place (Hyde Park): only a street counts there
+            # a phrase of NOT_STREETS may hold a place (Hyde Park), one of NOT_COORDINATES
+            # a date: only their own label counts there
+            own = {"not a street": "STREET_ADDRESS", "not coordinates": "COORDINATES"}
             s["taken"] += any(a < end and start < b for a, b, label in spans
-                              if it.kind != "not a street" or label == "STREET_ADDRESS")
+                              if label == own.get(it.kind, label))
         else:
             covered = any(a <= start and end <= b and label == it.label
                           for a, b, label in spans)
