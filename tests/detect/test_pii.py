@@ -159,6 +159,8 @@ def test_a_card_running_into_its_expiry_and_its_security_code_are_taken():
         ("CREDIT_CARD", "180089328792176"), ("CREDIT_CARD", "180")]
     assert found("Order 4111 1111 1111 1111 22") == [("CREDIT_CARD", "4111 1111 1111 1111")]
     assert found("the CVC 2024 conference") == []  # a year after the acronym
+    assert found("exp 09/27 cvv 123") == [("CREDIT_CARD", "123")]  # chats write it small
+    assert found("cid 123") == []  # not "CID" in lower case: a word of its own
     out = surrogate("CREDIT_CARD", shape_of("CREDIT_CARD", "123"), np.random.default_rng(0))
     assert len(out) == 3 and out.isdigit()
 

@@ -25,8 +25,8 @@ labels (valid ``targets``, :data:`PII_LABELS`):
   national network's range), 12-digit Maestro numbers and numbers grouped as cards are
   printed without a valid checksum (typed wrong or made up); a number that runs into the expiry
   after it (``4111 1111 1111 1111 05/28``) loses groups from its end until a card fits; and
-  a card's security code (3–4 digits, not a year) right after ``CVV``, ``CVC``, ``CID``,
-  ``CSC`` or ``security code``;
+  a card's security code (3–4 digits, not a year) right after ``CVV``, ``CVC``, ``CSC``
+  (in any case), ``CID`` or ``security code``;
 * ``PHONE``: 7–15 digits in groups (``555-123-4567``, ``(555) 123 4567``, ``+44 20 7946
   0958``, ``01 23 45 67 89``, ``+15551234567``): a leading ``+``, a bracketed area code, or
   at least two groups joined by one kind of separator (space, ``-`` or ``.``); a bare run of
@@ -255,7 +255,7 @@ _IPV6 = re.compile(r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}
                    r"[0-9A-Fa-f]{1,4})?(?![\w:]|\.\d)")
 _CARD = re.compile(r"(?<![\w.,+-])\d(?:[ -]?\d){11,18}(?!\w|[.,-]?\d)")
 # A card's security code right after its label ("CVV: 166", "CVC 180", "security code 1234").
-_CVV = re.compile(r"\b(?:CVV2?|CVC2?|CID|CSC|(?i:security\s+code|card\s+verification\s+"
+_CVV = re.compile(r"\b(?:(?i:cvv2?|cvc2?|csc)|CID|(?i:security\s+code|card\s+verification\s+"
                   r"(?:value|code)))\s*(?:is\s+|no\.?\s*)?[:#]?\s*(?P<code>\d{3,4})(?![\w/]|[.,]\d)")
 # Where a phone number ends: not before a letter, "/", "@" or more digits, but before an
 # extension ("555-123-4567x890", "… ext. 12").
