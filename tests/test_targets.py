@@ -77,7 +77,8 @@ def test_valid_labels_cover_spacy_conll_and_pii():
         "EMAIL", "PHONE", "URL", "HANDLE", "IP", "CREDIT_CARD", "IBAN", "US_SSN", "US_ITIN",
         "UK_NHS", "UK_NINO", "CRYPTO", "US_PASSPORT", "PASSPORT", "US_DRIVER_LICENSE",
         "US_BANK_NUMBER", "UK_SORT_CODE", "MEDICAL_LICENSE", "MAC_ADDRESS", "MEDICAL_RECORD",
-        "NATIONAL_ID", "BIC", "VIN", "LICENSE_PLATE", "DATE_OF_BIRTH", "PASSWORD"}
+        "NATIONAL_ID", "BIC", "VIN", "LICENSE_PLATE", "DATE_OF_BIRTH", "PASSWORD",
+        "PERSONAL_ID"}
     assert set(PII_LABELS) == set(IDENTIFIER_LABELS) | {"DATE", "AGE", "POSTCODE",
                                                         "STREET_ADDRESS", "COORDINATES"}
 

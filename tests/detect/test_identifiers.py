@@ -62,6 +62,13 @@ def found(text: str) -> list[tuple[str, str]]:
     ("Enter PIN 4821 to continue.", "PASSWORD", "4821"),
     ("pwd=Tr0ub4dor&3 for the wifi", "PASSWORD", "Tr0ub4dor&3"),
     ("Your one-time code is 583920.", "PASSWORD", "583920"),
+    ("api_key=sk_test_4eC39HqLyjWDarjtT1zdp7dc", "PASSWORD", "sk_test_4eC39HqLyjWDarjtT1zdp7dc"),
+    ("AWS key AKIAIOSFODNN7EXAMPLE leaked", "PASSWORD", "AKIAIOSFODNN7EXAMPLE"),  # alone
+    ("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abc123", "PASSWORD",
+     "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abc123"),
+    ("My employee ID is EMP-204981.", "PERSONAL_ID", "EMP-204981"),
+    ("Customer ID: CUST948372 called", "PERSONAL_ID", "CUST948372"),
+    ("student no. 20231145 enrolled", "PERSONAL_ID", "20231145"),
 ])
 def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value):
     assert (label, value) in found(text)
@@ -99,6 +106,10 @@ def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value
     "password: ********",                            # a masked value
     "Deliver to MG Road, PIN code 560001.",          # India's postcode
     "Password changed on 2021-03-04.",               # a word between label and value
+    "the token was invalid",
+    "Customer 5521 called",                          # no ID label
+    "Employee ID checked on 2021-03-04.",
+    "user ID 12",                                    # fewer than three digits
 ])
 def test_ordinary_numbers_are_left(text):
     assert not {label for label, _ in found(text)} & set(LABELS)
@@ -115,7 +126,8 @@ CONTEXT = {"US_PASSPORT": "passport {}", "PASSPORT": "passport {}",
            "UK_SORT_CODE": "sort code {}", "US_DRIVER_LICENSE": "driver's license {}",
            "US_BANK_NUMBER": "account {}", "MEDICAL_LICENSE": "NPI {}", "MAC_ADDRESS": "mac {}",
            "MEDICAL_RECORD": "MRN: {}", "BIC": "SWIFT {}", "VIN": "VIN {}",
-           "LICENSE_PLATE": "plate {}", "PASSWORD": "password: {}"}
+           "LICENSE_PLATE": "plate {}", "PASSWORD": "password: {}",
+           "PERSONAL_ID": "employee ID {}"}
 VALUES = {"US_PASSPORT": ("912803456", "A12345678"),
           "PASSPORT": ("C01X00T47", "AB123456", "12AB34567"),
           "UK_SORT_CODE": ("20-00-00", "404784", "40 47 84"),
@@ -127,7 +139,8 @@ VALUES = {"US_PASSPORT": ("912803456", "A12345678"),
           "BIC": ("DEUTDEFF", "KPVPGBO0XYZ"),
           "VIN": ("1HGCM82633A004352", "5HSPSJ8G0KNPG7008"),
           "LICENSE_PLATE": ("SJ-910-BS", "AK78 WBU", "5R 77925"),
-          "PASSWORD": ("x7#Kd!92pQ", "4821", "Summer2024!")}
+          "PASSWORD": ("x7#Kd!92pQ", "4821", "Summer2024!"),
+          "PERSONAL_ID": ("EMP-204981", "CUST948372", "20231145")}
 
 
 @pytest.mark.parametrize("label", LABELS)

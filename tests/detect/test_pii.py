@@ -318,6 +318,7 @@ ORIGINALS = {
     "DATE": ("March 4, 1962", "2021-03-04"),
     "AGE": ("67 y/o", "aged 34"),
     "PASSWORD": ("x7#Kd!92pQ", "b3!Zq?00mW"),
+    "PERSONAL_ID": ("EMP-204981", "XYZ-773100"),
     "COORDINATES": ("40.7128, -74.0060", "-33.8688, 151.2093"),
 }
 # Surrogates drawn from ranges that are no one's on purpose, which the recognisers refuse:
@@ -329,7 +330,8 @@ ORIGINALS = {
 # surrogate alone is their tag.
 NOT_REFOUND = {"US_SSN", "UK_NHS", "UK_NINO", "US_PASSPORT", "PASSPORT", "UK_SORT_CODE",
                "US_DRIVER_LICENSE", "US_BANK_NUMBER", "MEDICAL_RECORD", "POSTCODE",
-               "NATIONAL_ID", "DATE", "AGE", "LICENSE_PLATE", "DATE_OF_BIRTH", "PASSWORD"}
+               "NATIONAL_ID", "DATE", "AGE", "LICENSE_PLATE", "DATE_OF_BIRTH", "PASSWORD",
+               "PERSONAL_ID"}
 
 
 @pytest.mark.parametrize("label", PII_LABELS)
@@ -577,9 +579,9 @@ def test_the_dev_check_runs_through_the_privatizer():
 
     stats = check(per_label=4, n_ordinary=30, seed=5)
     assert all(s["verbatim"] == 0 for label, s in stats.items() if label in IDENTIFIER_LABELS)
-    # 30 ordinary items, a quarter as many after identifiers' context words, and the ten
-    # phrases with a secret's label and no secret
-    assert sum(s["n"] for label, s in stats.items() if label.startswith("ordinary:")) == 47
+    # 30 ordinary items, a quarter as many after identifiers' context words, and the 13
+    # phrases with a secret's or a personal number's label and neither
+    assert sum(s["n"] for label, s in stats.items() if label.startswith("ordinary:")) == 50
     assert stats["ordinary:not a secret"]["taken"] == 0
 
 

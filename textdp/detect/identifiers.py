@@ -69,10 +69,20 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
 * ``PASSWORD``: a secret right after its label (only punctuation and ``is``, ``was``,
   ``number``, ``no`` between): ``password``, ``passwd``, ``pwd``, ``passcode``,
   ``passphrase``, ``PIN``, ``OTP``, ``one-time code``/``password``, ``verification``/
-  ``security``/``access code``: one token of 4–64 characters that looks like a secret (a
-  digit, a symbol or a capital inside it; ``Your password is incorrect`` holds none), not a
-  masked value (``********``); ``PIN code`` is India's postcode
-  (:mod:`textdp.detect.postcodes`). Not in Presidio's registry.
+  ``security``/``access code``, ``API key``, ``secret (key)``, ``access key``,
+  ``(auth/access/bearer) token``, ``Bearer``: one token of 4–64 characters (128 for a key or token)
+  that looks like a secret (a digit, a symbol or a capital inside it; ``Your password is
+  incorrect`` holds none), not a masked value (``********``); ``PIN code`` is India's
+  postcode (:mod:`textdp.detect.postcodes`). Alone, the keys of public formats: AWS access
+  key IDs (``AKIA`` + 16), GitHub tokens (``ghp_`` + 36, ...), Stripe secret keys
+  (``sk_live_``), Slack tokens (``xoxb-``), Google API keys (``AIza`` + 35), JSON Web
+  Tokens (``eyJ…``). Not in Presidio's registry;
+* ``PERSONAL_ID``: an identifier an organisation gives a person, right after ``employee``,
+  ``staff``, ``student``, ``customer``, ``client``, ``member``, ``user``, ``badge``,
+  ``applicant`` or ``account holder`` and ``ID``/``no``/``number``/``#``/``code``: 3–20
+  capitals, digits and ``-``, with three digits or more (``EMP-204981``, ``CUST948372``);
+  not a date or an amount. Not in Presidio's registry (Gretel's synthetic PII has
+  ``employee_id`` and ``customer_id``).
 
 Surrogates are drawn from ``rng`` given the value's layout only (``#`` for a digit, ``A`` for
 a capital letter, ``a`` for a small one, ``h`` for a hex digit of a MAC, separators as they
@@ -92,7 +102,8 @@ are): they release the layout, nothing else:
 * ``VIN``: random characters of ISO 3779 in the layout with a valid check digit;
 * a number plate's letter of a script without case becomes a random Latin one;
 * ``PASSWORD``: random characters of the same kinds (digit, capital, small letter, symbol)
-  in the same places: the secret's length and character classes are released.
+  in the same places: the secret's length and character classes are released;
+* ``PERSONAL_ID``: random characters of the same kinds in the same places.
 
 Nothing here logs, prints or raises the text.
 """
@@ -126,9 +137,11 @@ BIC = "BIC"
 VIN = "VIN"
 LICENSE_PLATE = "LICENSE_PLATE"
 PASSWORD = "PASSWORD"
+PERSONAL_ID = "PERSONAL_ID"
 #: The labels of this module, in the order their matches win where two overlap.
 LABELS = (MAC_ADDRESS, US_PASSPORT, PASSPORT, US_DRIVER_LICENSE, MEDICAL_LICENSE,
-          UK_SORT_CODE, US_BANK_NUMBER, MEDICAL_RECORD, BIC, VIN, LICENSE_PLATE, PASSWORD)
+          UK_SORT_CODE, US_BANK_NUMBER, MEDICAL_RECORD, BIC, VIN, LICENSE_PLATE, PASSWORD,
+          PERSONAL_ID)
 #: How far before a value its context word may stand (characters).
 CONTEXT_WINDOW = 48
 #: ... for a medical record number, whose digits have no format of their own: the number
@@ -201,9 +214,23 @@ _MAC = re.compile(r"(?<![\w:.-])(?:[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0
 # A secret's label ("password: ", "PIN ", "one-time code is "); "PIN code" is a postcode's.
 _SECRET_LABEL = re.compile(
     r"\b(?:pass(?:word|wd|code|phrase)s?|pwd|pin(?!\s*code)|otp|one[- ]time\s+(?:code|"
-    r"password|pin)|(?:verification|security|access)\s+code)\b", re.IGNORECASE)
+    r"password|pin)|(?:verification|security|access)\s+code|(?P<key>api[\s_-]?key|"
+    r"secret(?:[\s_-]?key)?|access[\s_-]?key(?:[\s_-]?id)?|(?:auth|access|bearer|api)?"
+    r"[\s_-]?token|bearer))\b", re.IGNORECASE)
 _SECRET_GAP = label_gap("is", "was", "number", "no")
-_SECRET = re.compile(r"\S{4,64}")
+_SECRET = re.compile(r"\S{4,128}")
+# Keys of public formats, taken alone (gitleaks' rules: AWS, GitHub, Stripe, Slack, Google).
+_KEY = re.compile(r"(?<![\w-])(?:(?:AKIA|ASIA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{36}|"
+                  r"github_pat_\w{82}|[sr]k_live_[0-9A-Za-z]{24,99}|"
+                  r"xox[baprs]-[0-9A-Za-z-]{10,72}|AIza[0-9A-Za-z_-]{35}|"
+                  # a JSON Web Token (RFC 7519): header and payload, base64url JSON objects
+                  r"eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*)(?![\w-])")
+# An identifier an organisation gives a person, after its label ("Employee ID: EMP-204981").
+_PERSONAL_LABEL = re.compile(
+    r"\b(?:employee|staff|student|customer|client|member|user|badge|applicant|"
+    r"account\s+holder)\s*(?:id|no|number|#|code)\b", re.IGNORECASE)
+_PERSONAL_GAP = label_gap("is", "was")
+_PERSONAL = re.compile(r"(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{2,19}(?![\w/]|[.,:-]\w)")
 # DEA registrant types (first letter): practitioners, mid-levels, distributors, ...
 _DEA_TYPES = "ABCDEFGHJKLMPRSTUX"
 
@@ -272,10 +299,11 @@ def _other_number(text: str, end: int, value: str, *, hyphen_thousands: bool = T
     return len(groups) > 1 and len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:])
 
 
-def _secret(text: str, start: int) -> tuple[int, int] | None:
-    """The secret right at ``start`` (see ``PASSWORD`` in the module doc), or ``None``."""
+def _secret(text: str, start: int, key: bool) -> tuple[int, int] | None:
+    """The secret right at ``start`` (see ``PASSWORD`` in the module doc; ``key``: after a
+    key's or token's label, 128 characters at most, else 64), or ``None``."""
     m = _SECRET.match(text, start)
-    if m is None:
+    if m is None or (len(m.group()) > 64 and not key):
         return None
     value = m.group()
     while value[-1:] in ".,;:)\"'" and len(value) > 4:
@@ -304,9 +332,11 @@ def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str
     if PASSWORD in labels:
         for label in _SECRET_LABEL.finditer(text):
             gap = _SECRET_GAP.match(text, label.end())
-            found = _secret(text, gap.end()) if gap and gap.end() > label.end() else None
+            found = _secret(text, gap.end(), bool(label.group("key"))) \
+                if gap and gap.end() > label.end() else None
             if found:
                 yield found[0], found[1], PASSWORD
+        yield from ((m.start(), m.end(), PASSWORD) for m in _KEY.finditer(text))
     if not any(c.isdigit() for c in text):
         return
     if MEDICAL_LICENSE in labels:
@@ -355,6 +385,12 @@ def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str
             found = _plate(text, gap.end()) if gap and gap.end() > label.end() else None
             if found:
                 yield found[0], found[1], LICENSE_PLATE
+    if PERSONAL_ID in labels:
+        for label in _PERSONAL_LABEL.finditer(text):
+            gap = _PERSONAL_GAP.match(text, label.end())
+            m = _PERSONAL.match(text, gap.end()) if gap else None
+            if m and not _other_number(text, m.end(), m.group(), hyphen_thousands=False):
+                yield m.start(), m.end(), PERSONAL_ID
     if MEDICAL_RECORD in labels:
         for m in _RECORD.finditer(text):
             body = m.group().replace("-", "")

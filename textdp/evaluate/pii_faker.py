@@ -17,7 +17,9 @@ the value's runs of 5+ letters and digits, holding a digit, still in the output)
 street addresses and whole postal addresses run through their quasi-identifier labels
 (``POSTCODE``, ``STREET_ADDRESS``), where a verbatim value counts and, for a street, a word
 of its name still in the output (its number is drawn at random), for a postal address a run
-of 3+ digits of it (the house number, the postcode).
+of 3+ digits of it (the house number, the postcode); passwords run through ``PASSWORD`` and
+latitude-longitude pairs (Faker's ``latitude`` and ``longitude``) through ``COORDINATES``,
+where a run left counts as for the identifiers.
 
 The values are generated, not real people's. Which label took a value is not checked: a
 value taken under another label (a Korean ``ssn`` as ``NATIONAL_ID``) is replaced all the
@@ -56,12 +58,18 @@ PROVIDERS = {
     "vin": "VIN {} on the title.",
     "date_of_birth": "Date of birth: {}.",
 }
-#: Quasi-identifier providers and the labels each runs through.
+#: Providers run through labels of their own (quasi-identifiers, and a secret), and those
+#: labels; drawn after :data:`PROVIDERS`, in this order (a provider added at the end leaves
+#: the others' draws as they were).
 QUASI_PROVIDERS = {
     "postcode": ("Postcode {} is outside the area.", ("POSTCODE",)),
     "street_address": ("She lives at {} with her cat.", ("STREET_ADDRESS",)),
     "address": ("Send to:\n{}\nThanks", ("STREET_ADDRESS", "POSTCODE")),
+    "password": ("Your password is {}, please change it.", ("PASSWORD",)),
+    "latlng": ("The photo was taken at {} last night.", ("COORDINATES",)),
 }
+#: Values Faker writes in two calls: a latitude and a longitude.
+_MAKERS = {"latlng": lambda fake: f"{fake.latitude()}, {fake.longitude()}"}
 
 
 @dataclass(frozen=True)
@@ -88,7 +96,8 @@ def values(per_provider: int = 30, seed: int = 0) -> list[Value]:
         fake.seed_instance(seed)
         templates = {**PROVIDERS, **{k: t for k, (t, _) in QUASI_PROVIDERS.items()}}
         for provider, template in templates.items():
-            make = getattr(fake, provider, None)
+            make = getattr(fake, provider, None) if provider not in _MAKERS else \
+                (lambda fake=fake, provider=provider: _MAKERS[provider](fake))
             if make is None:
                 continue  # a provider the locale does not have (ein, itin, vin: en_US's)
             for _ in range(per_provider):
@@ -121,9 +130,14 @@ def check(per_provider: int = 30, seed: int = 0) -> dict[str, dict[str, int]]:
             elif v.provider == "address":  # its house number or postcode kept
                 s["partial"] += not verbatim and any(
                     r in out.text for r in re.findall(r"\d{3,}", v.value))
-            elif v.provider not in QUASI_PROVIDERS:
+            elif v.provider not in QUASI_PROVIDERS or v.provider in _RUNS_LEFT:
                 s["partial"] += not verbatim and any(r in out.text for r in value_runs(v.value))
     return stats
+
+
+#: Providers of :data:`QUASI_PROVIDERS` whose runs of 5+ letters and digits left count as
+#: partly left (a password's, a coordinate's decimals).
+_RUNS_LEFT = ("password", "latlng")
 
 
 def _street_name_words(value: str) -> list[str]:

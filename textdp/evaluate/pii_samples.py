@@ -510,17 +510,38 @@ def password(rng: np.random.Generator) -> tuple[str, str]:
         value = "".join(_pick(rng, "0123456789") for _ in range(int(rng.integers(4, 7))))
         return _pick(rng, ("Enter PIN {} to continue.", "PIN: {}", "Her PIN is {}.")), value
     value = "".join(_pick(rng, "0123456789") for _ in range(6))
-    return _pick(rng, ("Your one-time code is {}.", "Verification code: {}",
-                       "OTP {} expires in 5 minutes.")), value
+    if rng.random() < 0.5:
+        return _pick(rng, ("Your one-time code is {}.", "Verification code: {}",
+                           "OTP {} expires in 5 minutes.")), value
+    # an API key or token, after its label or alone in a format of its own
+    pool = _LETTERS + _LETTERS.lower() + "0123456789"
+    body = "".join(_pick(rng, pool) for _ in range(36))
+    value = _pick(rng, (f"sk_live_{body[:24]}", f"ghp_{body}", f"AKIA{body[:16].upper()}",
+                        body[:32]))
+    template = "api_key={}" if value == body[:32] else \
+        _pick(rng, ("Use token {} for the build.", "Leaked: {}", "api_key={}"))
+    return template, value
 
 
-#: Phrases with a secret's label and no secret (``taken`` counts a span on them).
+def personal_id(rng: np.random.Generator) -> tuple[str, str]:
+    """An employee's, customer's or student's number right after its label."""
+    digits = "".join(_pick(rng, "0123456789") for _ in range(int(rng.integers(4, 10))))
+    value = _pick(rng, (f"EMP-{digits}", f"CUST{digits}", digits, f"S{digits}",
+                        f"{digits[:3]}-{digits[3:]}"))
+    return _pick(rng, ("My employee ID is {}.", "Customer ID: {} called.",
+                       "Student no. {} enrolled.", "Badge number {} was scanned.",
+                       "Client ID is {} per file.")), value
+
+
+#: Phrases with a secret's or a personal number's label and neither (``taken`` counts a
+#: span on them).
 NOT_SECRETS = ("Your password is incorrect.", "Password reset link sent.",
                "The PIN pad was broken.", "Forgot password? Click here.",
                "A password-protected file.", "OTP sent to your phone.",
                "password: ********", "Your passcode expired yesterday.",
                "The security code is on the back of the card.",
-               "Enter your PIN to continue.")
+               "Enter your PIN to continue.", "The token was invalid.",
+               "Employee ID checked on 2021-03-04.", "Customer ID cards are blue.")
 
 
 _BIRTH_STYLES = ("%m/%d/%Y", "%d.%m.%Y", "%Y-%m-%d", "%B %d, %Y", "%d %b %Y", "%d/%m/%Y")
@@ -582,7 +603,7 @@ GENERATORS: dict[str, Callable[[np.random.Generator], str]] = {
 #: Labels whose generator gives its own sentence template with the value.
 TEMPLATED: dict[str, Callable[[np.random.Generator], tuple[str, str]]] = {
     "NATIONAL_ID": national_id, "BIC": bic, "VIN": vin, "LICENSE_PLATE": plate,
-    "DATE_OF_BIRTH": birth, "PASSWORD": password,
+    "DATE_OF_BIRTH": birth, "PASSWORD": password, "PERSONAL_ID": personal_id,
 }
 
 _MONTHS = ("January", "March", "June", "September", "December")
