@@ -53,6 +53,7 @@ _DMS_PART = (r"\d{1,3} ?° ?(?:\d{1,2}(?:\.\d+)? ?['′] ?(?:\d{1,2}(?:\.\d+)? ?
              r"[NSEW]")
 _DMS = re.compile(rf"(?<![\w.])(?P<a>{_DMS_PART})(?: ?[,;/]? ?)(?P<b>{_DMS_PART})(?!\w)")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_HEMISPHERE_AFTER = re.compile(r" ?°? ?H")
 # A number beside the pair with a comma: the pair is part of a list ("0.81, 0.76, 0.90").
 _LIST_BEFORE = re.compile(r"\d[.,]?\d* ?[,;] ?$")
 _LIST_AFTER = re.compile(r" ?[,;] ?[-+−]?\d")
@@ -135,7 +136,8 @@ def surrogate(layout_: str, rng: np.random.Generator) -> str:
                 while layout_[j:j + 1] == "#":
                     j += 1
                 decimals = j - i - 2
-                signed = "H" not in layout_[j:j + 4].split(",")[0]
+                # a hemisphere letter after the number (its degree sign, spaces) or a sign
+                signed = _HEMISPHERE_AFTER.match(layout_, j) is None
                 sign = "-" if signed and point[k] < 0 else ""
                 out.append(f"{sign}{degrees:.{decimals}f}")
                 i = j

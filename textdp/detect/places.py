@@ -30,7 +30,7 @@ from typing import Any
 from textdp.detect.base import Finding, Span, find, merge_spans
 from textdp.detect.dates import MONTHS, WEEKDAYS
 from textdp.detect.handles import split_camel
-from textdp.detect.postcodes import starts_with_postcode
+from textdp.detect.postal_formats import starts_with_postcode
 from textdp.detect.spacy_ner import SpacyNERDetector
 
 #: spaCy's (OntoNotes) place labels: countries, cities and states (GPE); other locations
@@ -285,7 +285,7 @@ class GazetteerPlaces:
         if _after_listed_place(words, start):
             return True  # "Edenbridge, Kent", "Paris, Texas"
         if starts_with_postcode(" ".join(words[end:end + 2])):
-            return True  # an address's town: "12 Elm Grove, Leeds LS6 2AB"
+            return True  # an address's town: "12 Mill Lane, Leeds LS6 2AB"
         if end + 1 < len(words) and words[end] == ",":
             after = words[end + 1]
             return (len(after) == 2 and after.isupper() and after.isalpha()) or \

@@ -30,16 +30,10 @@ import re
 from collections.abc import Sequence
 
 from textdp.detect.numbers import label_gap, labelled
+from textdp.detect.postal_formats import CA, UK
 
 POSTCODE = "POSTCODE"
 
-# Royal Mail: outward code (area letters, district digit(s) and letter), inward code (a
-# digit and two letters of ABD-HJLNP-UW-Z); GIR 0AA is Girobank's.
-_UK = re.compile(r"(?<![\w-])(?:GIR ?0AA|[A-PR-UWYZ](?:\d[A-HJKPSTUW\d]?|"
-                 r"[A-HK-Y]\d[ABEHMNPRVWXY\d]?) ?\d[ABD-HJLNP-UW-Z]{2})(?![\w-])")
-# Canada Post: A1A 1A1 without D F I O Q U, and no W or Z first.
-_CA = re.compile(r"(?<![\w-])[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d"
-                 r"(?![\w-])")
 _US_STATES = ("AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO "
               "MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR "
               # territories, freely associated states and the military "states" (USPS)
@@ -105,12 +99,6 @@ def _beside_town(text: str, start: int, end: int) -> bool:
                 _TOWN_AFTER.match(text, end) or text[end:end + 1] in ("\n", ""))
 
 
-def starts_with_postcode(text: str) -> bool:
-    """Whether ``text`` starts with a UK postcode or a Canadian postal code (``"LS6 2AB"``,
-    ``"M5V 2T6"``): the town before one is an address's (``Leeds LS6 2AB``)."""
-    return any(p.match(text) for p in (_UK, _CA))
-
-
 def find_postcodes(text: str, streets: Sequence[tuple[int, int]] | None = None
                    ) -> list[tuple[int, int]]:
     """``(start, end)`` of each postcode of ``text`` (see the module doc), in order, without
@@ -118,7 +106,7 @@ def find_postcodes(text: str, streets: Sequence[tuple[int, int]] | None = None
     (:func:`textdp.detect.streets.find_streets`) when the caller has them already."""
     if not any(c.isdigit() for c in text):
         return []
-    found = [(m.start(), m.end()) for p in (_UK, _CA) for m in p.finditer(text)]
+    found = [(m.start(), m.end()) for p in (UK, CA) for m in p.finditer(text)]
     found += [(m.start("zip"), m.end("zip")) for m in _ZIP.finditer(text)]
     for m in _CODE.finditer(text):
         if labelled(text, m.start(), _CONTEXT, WINDOW, _GAP) or \
