@@ -157,6 +157,12 @@ def nlp():
     ("NYC Sky !", ["NYC"]),
     ("Flat 3, 12 Mill Lane, Leeds LS6 2AB", ["Leeds"]),
     ("Leeds called about the match.", []),
+    # a news dateline: a listed place in capitals opening a line, before an ISO date or a
+    # comma and a month (a city that is also a word: "Tripoli" has a lower-case key)
+    ("TRIPOLI 1996-08-30", ["TRIPOLI"]),
+    ("THE HAGUE 1996-08-30", ["THE HAGUE"]),
+    ("LONDON , March 3 ( Reuters ) - Shares", ["LONDON"]),
+    ("PT TO BATH 2/3 ASSIST", []),
 ])
 def test_the_lookup_finds_places_and_not_words(nlp, text, places):
     doc = nlp.make_doc(text)

@@ -123,6 +123,26 @@ def _lookup_keys() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     return upper, lower, with_towns
 
 
+#: What follows a dateline's place: an ISO date ("1996-08-30"), or a comma and a month.
+_DATELINE_DATE = re.compile(r"\d{4}-\d\d-\d\d")
+
+
+def _dateline(words: Sequence[str], start: int, end: int) -> bool:
+    """Whether ``words[start:end]`` is a news dateline's place: in capitals, opening the text
+    or a line, before an ISO date or a comma and a month or a listed place (``TRIPOLI
+    1996-08-30``, ``LONDON , March 3``, ``LONGYEAR , Norway 1996-08-30``); not ``BATH 2/3``
+    in a note in capitals."""
+    if not all(w.isupper() for w in words[start:end] if w[:1].isalpha()) or \
+            (start and words[start - 1].strip()) or end >= len(words):
+        return False
+    after = words[end]
+    if _DATELINE_DATE.match("".join(words[end:end + 5])):  # tokens of "1996-08-30"
+        return True
+    return after == "," and end + 1 < len(words) and (
+        words[end + 1].casefold() in {m.casefold() for m in MONTHS} or
+        words[end + 1] in lookup_names())
+
+
 def _after_listed_place(words: Sequence[str], i: int) -> bool:
     """Whether ``words[i]`` follows a name of the lookup as written and a comma."""
     return i > 1 and words[i - 1] == "," and words[i - 2] in lookup_names()
@@ -286,6 +306,8 @@ class GazetteerPlaces:
             return True  # "Edenbridge, Kent", "Paris, Texas"
         if starts_with_postcode(" ".join(words[end:end + 2])):
             return True  # an address's town: "12 Mill Lane, Leeds LS6 2AB"
+        if _dateline(words, start, end):
+            return True  # a news dateline: "TRIPOLI 1996-08-30", "LONGYEAR , Norway …"
         if end + 1 < len(words) and words[end] == ",":
             after = words[end + 1]
             return (len(after) == 2 and after.isupper() and after.isalpha()) or \
