@@ -162,7 +162,7 @@ def nlp():
     ("TRIPOLI 1996-08-30", ["TRIPOLI"]),
     ("THE HAGUE 1996-08-30", ["THE HAGUE"]),
     ("LONDON , March 3 ( Reuters ) - Shares", ["LONDON"]),
-    ("PT TO BATH 2/3 ASSIST", []),
+    ("BATH 2/3 ASSIST WITH SHOWER", []),
 ])
 def test_the_lookup_finds_places_and_not_words(nlp, text, places):
     doc = nlp.make_doc(text)
