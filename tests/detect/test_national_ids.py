@@ -38,6 +38,7 @@ def test_numbers_with_their_checks(text, value):
     ("social security number is 134099783715.", "134099783715"),
     ("Employer EIN 47-4767403 on the form.", "47-4767403"),
     ("national ID: 12345678 issued", "12345678"),
+    ("Name: Zhang Wei\nID: 110101199003074578", "110101199003074578"),  # a bare "ID", capitals
 ])
 def test_any_number_right_after_a_generic_label_is_taken_checksum_or_not(text, value):
     """A mistyped, foreign or generated number identifies a person as well as a valid one."""
@@ -53,6 +54,7 @@ def test_any_number_right_after_a_generic_label_is_taken_checksum_or_not(text, v
     "pan AAAPZ1234C",                       # acronyms are case-sensitive ("pan")
     "Invoice 2021-03-04, 12345678 items, the year 1985.",
     "tax number 2019", "national ID renewed 2021-03-04",  # a year, a date after the label
+    "my id is 12345678", "ID 4471",         # "id" in small letters; fewer than six digits
     "born in 123456 BC",                                   # "in" is no label
 ])
 def test_other_numbers_are_not_national_ids(text):

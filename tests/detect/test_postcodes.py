@@ -19,6 +19,8 @@ def taken(text: str) -> list[str]:
     ("Postcode: SW1A 1AA", ["SW1A 1AA"]),
     ("Mail: 24 Sussex Dr, Ottawa ON K1A 0B1", ["K1A 0B1"]),           # Canada
     ("42 Elm St, Springfield, IL 62704.", ["62704"]),                  # a ZIP after a state
+    ("4/21 Kingsford St, Brisbane QLD 4000.", ["4000"]),               # Australia
+    ("Sydney NSW 2000", ["2000"]), ("Raised 4000 dollars in WA in 2019", []),
     ("Washington, DC 20500-0003", ["20500-0003"]),
     ("zip 90210", ["90210"]), ("PLZ 80331", ["80331"]), ("CEP 01310-100", ["01310-100"]),
     ("Hauptstr. 5, 10115 Berlin.", ["10115"]),                         # before a listed city

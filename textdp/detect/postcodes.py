@@ -10,7 +10,8 @@ Sweeney, 2000), so the ``quasi`` preset replaces it. What is read:
 * a Canadian postal code (``K1A 0B1``): Canada Post's letter-digit pattern (no ``D F I O Q
   U``, no ``W Z`` first), anywhere;
 * a U.S. ZIP code (``62704``, ``20500-0003``) after a state's two-letter code (``IL 62704``,
-  ``DC 20500``, as an address's last line writes it);
+  ``DC 20500``, as an address's last line writes it), and an Australian postcode after a
+  state's or territory's code (``QLD 4000``, ``NSW 2000``);
 * a code of 3–10 digits and capitals (at least three digits, optionally one space or ``-``
   inside: ``10115``, ``1012 AB``, ``1100-053``, ``01310-100``) right after ``postcode``,
   ``post code``, ``postal code``, ``zip``/``zip code``, ``PLZ``, ``CEP`` or ``PIN code``
@@ -40,6 +41,9 @@ _US_STATES = ("AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA
               "AS FM GU MH MP PW VI AA AE AP")
 _ZIP = re.compile(r"(?<![\w-])(?:" + "|".join(_US_STATES.split()) +
                   r")\.?,? (?P<zip>\d{5}(?:-\d{4})?)(?![\w-]|[.,]\d)")
+# Australia Post: four digits after a state's or territory's code ("Brisbane QLD 4000").
+_AU = re.compile(r"(?<![\w-])(?:NSW|QLD|VIC|TAS|SA|WA|ACT|NT)\.?,? (?P<zip>\d{4})"
+                 r"(?![\w-]|[.,]\d)")
 _CODE = re.compile(r"(?<![\w.,/:$€£-])(?=(?:[A-Z]*[ -]?[A-Z]*\d){3})[A-Z0-9]{2,8}"
                    r"(?:[ -][A-Z0-9]{2,4})?(?![\w/]|[.,:-]\w)")
 _CONTEXT = re.compile(r"\b(?:post(?:al)?\s*code|zip(?:\s*code)?|plz|cep|pin\s*code)\b",
@@ -107,7 +111,7 @@ def find_postcodes(text: str, streets: Sequence[tuple[int, int]] | None = None
     if not any(c.isdigit() for c in text):
         return []
     found = [(m.start(), m.end()) for p in (UK, CA) for m in p.finditer(text)]
-    found += [(m.start("zip"), m.end("zip")) for m in _ZIP.finditer(text)]
+    found += [(m.start("zip"), m.end("zip")) for p in (_ZIP, _AU) for m in p.finditer(text)]
     for m in _CODE.finditer(text):
         if labelled(text, m.start(), _CONTEXT, WINDOW, _GAP) or \
                 _before_city(text, m.end(), m.group()):
