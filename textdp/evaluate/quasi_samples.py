@@ -213,10 +213,10 @@ def coordinates_item(rng: np.random.Generator) -> tuple[str, str]:
     decimals = int(rng.integers(4, 7))
     if kind in (0, 1):
         value = f"{lat:.{decimals}f}, {lon:.{decimals}f}"
-        text = f"The drone landed at [{value}] at noon." if kind == 1 else \
-            _pick(rng, ("Pickup point {} confirmed.", "Photo taken at {} last night.",
-                        "Pt found at {} by EMS."))
-        return (text if kind == 1 else text.format(value)), value
+        if kind == 1:
+            return f"The drone landed at [{value}] at noon.", value
+        return _pick(rng, ("Pickup point {} confirmed.", "Photo taken at {} last night.",
+                           "Pt found at {} by EMS.")).format(value), value
     if kind == 2:
         value = f"{abs(lat):.4f}° {'N' if lat >= 0 else 'S'}, " \
                 f"{abs(lon):.4f}° {'E' if lon >= 0 else 'W'}"
