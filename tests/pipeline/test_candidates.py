@@ -74,7 +74,7 @@ def test_a_candidate_set_spreads_each_decoded_candidate_among_its_neighbours(toy
     assert moved == [words[(i + 1) % n] for i in range(n)]
 
 
-def test_the_spread_table_holds_each_rows_nearest_others_never_itself():
+def test_the_spread_table_holds_each_rows_nearest_others_never_itself(private_cache):
     from textdp.pipeline.candidates import spread_table
 
     points = np.array([[0.0], [1.0], [3.0], [7.0]], dtype=np.float32)
@@ -85,6 +85,29 @@ def test_the_spread_table_holds_each_rows_nearest_others_never_itself():
     same = np.zeros((5, 2), dtype=np.float32)
     spread = spread_table(same, CPU, k=2)
     assert spread.shape == (5, 2) and not (spread == np.arange(5)[:, None]).any()
+
+
+def test_the_spread_table_is_cached_and_a_bad_cache_is_recomputed(private_cache):
+    from textdp.pipeline import candidates
+
+    rng = np.random.default_rng(0)
+    points = rng.normal(size=(300, 8)).astype(np.float32)
+    first = candidates.spread_table(points, CPU, k=5)
+    files = list((private_cache / "spread").glob("*.npy"))
+    assert len(files) == 1
+    np.testing.assert_array_equal(np.load(files[0]), first)
+    computed = candidates._nearest_others
+    try:  # read back, not searched again
+        candidates._nearest_others = None
+        np.testing.assert_array_equal(candidates.spread_table(points, CPU, k=5), first)
+    finally:
+        candidates._nearest_others = computed
+    files[0].write_bytes(b"not an array")  # unreadable: searched again and rewritten
+    np.testing.assert_array_equal(candidates.spread_table(points, CPU, k=5), first)
+    np.testing.assert_array_equal(np.load(files[0]), first)
+    # other vectors or another k are another key
+    assert candidates.spread_table(points[:-1], CPU, k=5).shape == (299, 5)
+    assert len(list((private_cache / "spread").glob("*.npy"))) == 2
 
 
 def test_name_candidates_are_the_kinds_names_with_their_nearest_names(census_table):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -157,11 +158,46 @@ def _candidate_set(candidates: EmbeddingTable, mechanism: Mechanism, backend: st
 
 def spread_table(vectors: np.ndarray, device: torch.device, k: int = NAME_SPREAD) -> np.ndarray:
     """Per row of ``vectors``, its ``k`` nearest other rows, nearest first (public data
-    only; fewer where there are fewer rows; a lone row is its own)."""
+    only; fewer where there are fewer rows; a lone row is its own). Cached in the user cache
+    (:func:`_spread_cache`): the name vocabulary's three tables took 0.19 s of every start."""
     n = len(vectors)
     if n < 2:
         return np.zeros((n, 1), dtype=np.int64)
     k = min(k, n - 1)
+    path = _spread_cache(vectors, k, device)
+    try:
+        cached = np.load(path, allow_pickle=False)
+        if cached.shape == (n, k) and cached.dtype == np.int64:
+            return cached
+    except (OSError, ValueError):
+        pass  # none yet, or unreadable: computed and written again
+    spread = _nearest_others(vectors, device, k)
+    with contextlib.suppress(OSError):  # a cache that cannot be written is no error
+        from textdp.files import atomic_output
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_output(path, binary=True) as f:
+            np.save(f, spread, allow_pickle=False)
+    return spread
+
+
+def _spread_cache(vectors: np.ndarray, k: int, device: torch.device) -> Path:
+    """Where the spread table of ``vectors`` is cached: the user cache
+    (:func:`textdp.tables.cache_dir`), keyed by the vectors' bytes, ``k`` and the kind of
+    device searched on (a GPU may order near-ties otherwise)."""
+    import hashlib
+
+    from textdp.tables import cache_dir
+
+    digest = hashlib.blake2b(np.ascontiguousarray(vectors, dtype=np.float32).tobytes(),
+                             digest_size=16)
+    digest.update(f"|{vectors.shape}|{k}|{torch.device(device).type}".encode())
+    return cache_dir() / "spread" / f"{digest.hexdigest()}.npy"
+
+
+def _nearest_others(vectors: np.ndarray, device: torch.device, k: int) -> np.ndarray:
+    """The ``k`` nearest other rows of each row of ``vectors``, by the exact index."""
+    n = len(vectors)
     exact = NeighbourIndex(vectors, backend="exact", device=device)
     ids = exact.search(torch.from_numpy(vectors).to(device), k=k + 1)[1].cpu().numpy()
     # the row itself to the end (stably: the others keep their order), then cut: a row
