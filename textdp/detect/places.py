@@ -228,17 +228,18 @@ class GazetteerPlaces:
         return not bare and lookup_names().get(name) in ("country", "state")
 
     def _ambiguous(self, vocab: Any) -> Callable[[str, str], bool]:
-        """``(word, kind) -> bool``: whether a word of a name of that kind may be read as
-        something else than a place."""
+        """``(word, kind, own_row=False) -> bool``: whether a word of a name of that kind may
+        be read as something else than a place (``own_row``: a word only where its lower-case
+        form has a row of its own, :func:`word_test`)."""
         from textdp.detect.lexicon import is_first_name, is_surname
 
-        is_word = word_test(vocab)
+        is_word, own_word = word_test(vocab), word_test(vocab, own_row=True)
         rank = self.name_max_rank
 
-        def ambiguous(part: str, kind: str) -> bool:
+        def ambiguous(part: str, kind: str, own_row: bool = False) -> bool:
             if kind in ("country", "state"):
                 return False
-            return is_word(part) or is_first_name(part, rank) or (
+            return (own_word if own_row else is_word)(part) or is_first_name(part, rank) or (
                 kind == "town" and is_surname(part, rank))
 
         return ambiguous
@@ -252,11 +253,12 @@ class GazetteerPlaces:
             found = None
             if words[i][:1].isalpha():
                 # after a cue, a town in lower case too ("# cheadle", "bus to barnet")
-                low = with_towns if i and words[i - 1].casefold() in PLACE_CUES else lower
+                cued = bool(i) and words[i - 1].casefold() in PLACE_CUES
+                low = with_towns if cued else lower
                 for end in range(min(n, i + MAX_PLACE_TOKENS), i, -1):
                     run = words[i:end]
                     key = "".join(w + s for w, s in zip(run, spaces[i:end - 1])) + run[-1]
-                    name = self._match(key, run, upper, low, ambiguous)
+                    name = self._match(key, run, upper, low, ambiguous, cued)
                     if name is not None and self._stands(words, i, end, name, ambiguous):
                         found = end
                         break
@@ -274,8 +276,10 @@ class GazetteerPlaces:
 
     @staticmethod
     def _match(key: str, run: Sequence[str], upper: dict[str, str], lower: dict[str, str],
-               ambiguous: Callable[[str, str], bool]) -> str | None:
-        """The name ``key`` spells as written, in capitals or in lower case, or ``None``."""
+               ambiguous: Callable[..., bool], cued: bool = False) -> str | None:
+        """The name ``key`` spells as written, in capitals or in lower case, or ``None``.
+        In lower case after a cue (``cued``: "i'm in leeds") a word of the name is a word
+        only where its lower-case form has a row of its own ("leeds" shares "Seeds"'s)."""
         if key[:1].isupper():
             name = key if key in lookup_names() else None
             if name is None and len(key) > 2 and all(w.isupper() for w in run if w.isalpha()):
@@ -285,7 +289,7 @@ class GazetteerPlaces:
         if name is None or len(key) < 4 or not all(w.islower() for w in run if w.isalpha()):
             return None
         kind = lookup_names()[name]
-        return name if not any(ambiguous(w, kind) or ambiguous(w.lower(), kind)
+        return name if not any(ambiguous(w, kind, cued) or ambiguous(w.lower(), kind, cued)
                                for w in _parts(name)) else None
 
     @staticmethod
@@ -477,24 +481,39 @@ def with_entities(detector: Any, labels: Iterable[str] | str | None) -> Any:
     return EntityUnion(detector, wanted)
 
 
-def word_test(vocab: Any) -> Callable[[str], bool]:
+def word_test(vocab: Any, *, own_row: bool = False) -> Callable[[str], bool]:
     """Whether a capitalised word (``"Reading"``) is mainly a word of ``vocab``'s language in
     lower case: the lower-case form has a vector of its own in the pipeline's table (not the
     one the capitalised form shares: "chicago" and "Chicago" have one row) that is about as
     frequent or more (the table lists words by frequency: its row is below twice the
     capitalised form's). "reading" (row 950 beside "Reading" 5,493), "nice", "mobile" are
     words; "dallas" and "paris" are not what their capitalised forms mean. A vocab without
-    vectors knows no word."""
+    vectors knows no word. ``own_row``: only a row trained for the lower-case form counts,
+    not the row a pruned form points at ("leeds" at "Seeds"'s; without it "Leeds" reads as
+    a word, a lower-case key being some evidence of one)."""
     key2row = getattr(getattr(vocab, "vectors", None), "key2row", None) or {}
     strings = vocab.strings
+    owners = _row_owners(vocab) if key2row and own_row else None
 
     def is_word(word: str) -> bool:
         # Looking a string's hash up adds nothing to the vocab's string store.
-        low = key2row.get(strings[word.lower()])
+        lower = word.lower()
+        low = key2row.get(strings[lower])
         cap = key2row.get(strings[word])
-        return low is not None and low != cap and (cap is None or low < 2 * cap)
+        # with own_row, a pruned form's pointer at its nearest kept word's row is no row of
+        # its own ("leeds" reads "Seeds"'s)
+        return low is not None and (owners is None or owners.get(low) == lower) and \
+            low != cap and (cap is None or low < 2 * cap)
 
     return is_word
+
+
+@functools.lru_cache(maxsize=4)
+def _row_owners(vocab: Any) -> dict[int, str]:
+    """The word each vector row of ``vocab`` was trained for (:func:`spacy_row_words`)."""
+    from textdp.tables import spacy_row_words
+
+    return spacy_row_words(vocab)
 
 
 def vector_test(vocab: Any) -> Callable[[str], bool]:
