@@ -251,3 +251,23 @@ def test_a_place_beside_a_handle_is_a_place():
     texts = ["@tonipayne nigeria is the only country", "RT @ tonipayne nigeria is the only one"]
     for out in Privatizer(targets="quasi", seed=0).privatize(texts):
         assert "nigeria" not in out.text and "tonipayne" not in out.text
+
+
+def test_a_hospital_clinic_or_school_is_a_place_with_the_persons_in_its_name():
+    """spaCy's NER reads facilities as organisations (or a saint's hospital as a GPE); under
+    a FAC target their names are places, whole, persons inside them too ("St. Mary's")."""
+    from textdp import Privatizer
+
+    p = Privatizer(targets="quasi", seed=0, report_spans=True)
+    for text, name in (("Pt transferred from Mercy General Hospital on 3/4.", "Mercy General"),
+                       ("She was admitted to St. Mary's General Hospital.", "Mary"),
+                       ("Follow up at Riverside Family Clinic next week.", "Riverside"),
+                       ("He teaches at Lincoln Nursing Home.", "Lincoln")):
+        out = p(text)
+        assert name not in out.text
+        assert any(label == "FAC" for _, _, label, _, _ in out.report.spans)
+    kept = "I work at Acme Logistics in the IT department."  # an organisation, no place
+    assert p(kept).text == kept
+    # not a target without FAC: the organisation is left (names only)
+    assert "Riverside Family Clinic" in Privatizer(seed=0)("Follow up at Riverside Family "
+                                                          "Clinic next week.").text

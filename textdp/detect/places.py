@@ -357,11 +357,18 @@ class EntityUnion:
             listed = [[(span, False) for span in spans] for spans in self.gazetteer(docs)]
         out = []
         for doc, spans, extra, taken in zip(docs, self.ner(docs), listed, persons):
+            # a hospital, clinic or school (the NER reads most as an ORG) is a place, and
+            # its name the facility's, persons in it too ("St. Mary's Medical Center",
+            # "Johns Hopkins Hospital")
+            facilities = [(s, e, "FAC") for s, e, lab in spans if "FAC" in wanted and
+                          lab in ("ORG", *PLACE_LABELS) and _facility(doc, s, e)]
             kept = [((s, e, lab), "spacy") for s, e, lab in spans
-                    if lab in wanted and not any(k in taken for k in range(s, e))
+                    if lab in wanted and (s, e, "FAC") not in facilities
+                    and not any(k in taken for k in range(s, e))
                     and (lab not in PLACE_LABELS or _code_stands(doc, s, e))]
+            kept += [(span, "spacy") for span in facilities]
             covered = {k for (s, e, _), _ in kept for k in range(s, e)}
-            overridden: set[int] = set()
+            overridden = {k for s, e, _ in facilities for k in range(s, e) if k in taken}
             # a handle is no part of a name beside it ("@tonipayne nigeria is …")
             named = {k for k in taken if not (doc[k].text.startswith("@") or
                                              (k and doc[k - 1].text == "@"))}
@@ -415,6 +422,31 @@ class EntityUnion:
 
     def __repr__(self) -> str:
         return f"EntityUnion({self.inner!r}, labels={list(self.labels)!r})"
+
+
+#: The last words of a facility's name that says where a person is treated, cared for or
+#: taught ("Mercy General Hospital", "St. Mary's Medical Center", "Lincoln Elementary
+#: School"): a place (``FAC``), though spaCy's NER reads such names as organisations. The
+#: i2b2/n2c2 de-identification guidelines count a hospital's name among a record's locations.
+FACILITY_HEADS = frozenset({
+    "hospital", "hospitals", "clinic", "clinics", "infirmary", "hospice", "sanatorium",
+    "surgery", "school", "academy", "college", "kindergarten", "nursery"})
+#: Two-word heads ("Medical Center", "Nursing Home", "Health Centre").
+FACILITY_HEADS_2 = frozenset({
+    ("medical", "center"), ("medical", "centre"), ("health", "center"), ("health", "centre"),
+    ("nursing", "home"), ("care", "home"), ("care", "center"), ("care", "centre"),
+    ("rehabilitation", "center"), ("rehabilitation", "centre"), ("rehab", "center"),
+    ("senior", "living"), ("assisted", "living"), ("children's", "hospital")})
+
+
+def _facility(doc: Any, start: int, end: int) -> bool:
+    """Whether the span ``doc[start:end]`` names a facility by its last words
+    (:data:`FACILITY_HEADS`), with a capitalised word before them ("Riverside Family
+    Clinic", not "Clinic" alone)."""
+    words = [t.text.lower() for t in doc[start:end]]
+    if len(words) < 2 or not doc[start].text[:1].isupper():
+        return False
+    return words[-1] in FACILITY_HEADS or tuple(words[-2:]) in FACILITY_HEADS_2
 
 
 #: Codes of two or three capitals that stand for a place on their own ("the US team").

@@ -13,7 +13,9 @@ place label, ``GPE``/``LOC``/``FAC``, covering it counts as found); postcodes
 (``POSTCODE``: seven countries' formats in address lines, :func:`postcode_item`); the
 ordinary items are :mod:`textdp.evaluate.pii_samples`' numbers and words (but dates and
 ``ZIP 12345``, which are targets here) and numbers of years that are not ages (``a 30-year
-mortgage``); coordinates (``COORDINATES``: five forms, :func:`coordinates_item`) against
+mortgage``); hospitals, clinics, care homes and schools (``FACILITY``, found by a ``FAC``
+span, :func:`facility_item`); coordinates (``COORDINATES``: five forms,
+:func:`coordinates_item`) against
 phrases of decimals that are none (:data:`NOT_COORDINATES`). Everything runs through
 ``Privatizer(targets="quasi", report_spans=True)``; per label it prints
 
@@ -234,6 +236,23 @@ def coordinates_item(rng: np.random.Generator) -> tuple[str, str]:
     return f"GPS: {value} (approx.)", value
 
 
+_FACILITY_NAMES = ("Mercy", "Riverside", "St. Mary's", "Lincoln", "Oakwood", "Sunrise",
+                   "Valley", "Northgate", "Cedar Grove", "Holy Cross")
+_FACILITY_HEADS = ("General Hospital", "Medical Center", "Family Clinic", "Hospital",
+                   "Nursing Home", "Elementary School", "Health Centre", "Hospice",
+                   "Community Hospital", "Rehabilitation Center")
+
+
+def facility_item(rng: np.random.Generator) -> tuple[str, str]:
+    """A sentence naming a hospital, clinic, care home or school (a ``FAC`` place under
+    ``quasi``), and the name."""
+    value = f"{_pick(rng, _FACILITY_NAMES)} {_pick(rng, _FACILITY_HEADS)}"
+    template = _pick(rng, ("Pt transferred from {} on Monday.", "Follow up at {} next week.",
+                           "She was admitted to {} after the fall.",
+                           "Discharged to {} with her daughter.", "He teaches at {}."))
+    return template.format(value), value
+
+
 #: Ordinary phrases with decimals, none of them coordinates (the coordinates recogniser's
 #: false positives are counted on them: a ``COORDINATES`` span).
 NOT_COORDINATES = ("Scores were 0.8123, 0.7654, 0.9012 overall.", "Prices 19.99, 24.99, 3.50",
@@ -275,6 +294,10 @@ def positives(per_label: int, seed: int = 0) -> list[Item]:
     for _ in range(per_label):
         text, value = street_item(street_rng)
         out.append(Item(text, value, "STREET_ADDRESS", "STREET_ADDRESS"))
+    facility_rng = np.random.default_rng(seed + 16)  # the other labels stay as they were
+    for _ in range(per_label):
+        text, value = facility_item(facility_rng)
+        out.append(Item(text, value, "FACILITY", "FACILITY"))
     point_rng = np.random.default_rng(seed + 15)  # the other labels stay as they were
     for _ in range(per_label):
         text, value = coordinates_item(point_rng)
@@ -340,8 +363,9 @@ def check(per_label: int = 100, n_ordinary: int = 600, seed: int = 0,
             s["taken"] += any(a < end and start < b for a, b, label in spans
                               if label == own.get(it.kind, label))
         else:
-            covered = any(a <= start and end <= b and label == it.label
-                          for a, b, label in spans)
+            # a facility is a place (FAC) found in a sentence
+            want = "PLACE" if it.label == "FACILITY" else it.label
+            covered = any(a <= start and end <= b and label == want for a, b, label in spans)
             s["missed"] += not covered
             s["unchanged"] += unchanged(it.value, res.text)
     date_shift = geometric.displacement_for(config.epsilon_date, DATE_MAX_UNCHANGED,
