@@ -94,8 +94,9 @@ _GENERIC = re.compile(
     r"codice\s+fiscale|n[uú]mero\s+de\s+(?:seguridad|identidad)|s[ée]curit[ée]\s+sociale|"
     r"insee|c[ée]dula|curp|rfc|nric|ic\s+number|ni\s+number|nino|ein|fein|employer\s+"
     r"identification|personal\s+(?:id|identity|identification)\s+(?:number|no|code)|"
-    # a bare "ID" in capitals before a number of 6+ digits ("ID: 110101199003074578")
-    r"(?-i:ID))\b", re.IGNORECASE)
+    # a bare "ID" in capitals, no word before it on its line ("Name: Zhang Wei⏎ID: 1101…";
+    # "Patient ID", "Employee ID" are other labels' context)
+    r"(?<!\w )(?<!\w)(?-i:ID))\b", re.IGNORECASE)
 _GAP = label_gap("no", "nr", "number", "num", "is", "was", "card", "id")
 # Any number written right after a generic context word, valid or not: 6+ digits (with
 # capitals and "-", ".", space between groups), 5–24 characters. A mistyped, foreign or
