@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from textdp.defaults import load_pipeline  # noqa: E402
+from textdp.tables import row_keys  # noqa: E402
 
 OUT = ROOT / "textdp" / "detect" / "data" / "common_words.txt"
 HEADER = """\
@@ -40,9 +41,7 @@ HEADER = """\
 def build() -> list[str]:
     """The row owners that are lower-case words, in row (frequency) order."""
     vocab = load_pipeline().vocab
-    owner: dict[int, int] = {}
-    for k, row in vocab.vectors.key2row.items():  # insertion order: a row's owner first
-        owner.setdefault(row, k)
+    owner = row_keys(vocab.vectors)  # the key of each row's own word
     words = (vocab.strings[owner[row]] for row in sorted(owner))
     return [w for w in words if len(w) > 1 and w.isalpha() and w.islower()]
 

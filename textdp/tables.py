@@ -105,6 +105,20 @@ def spacy_row_words(vocab: Any) -> dict[int, str]:
     return first_of_row
 
 
+def row_keys(vectors: Any) -> dict[int, int]:
+    """The first key of each row of a spaCy ``Vectors`` (insertion order: the key of the word
+    the row was trained for; the later keys are pruned words and other casings pointing at
+    it). The scan stops once every row has its key."""
+    n_rows = vectors.shape[0]
+    first: dict[int, int] = {}
+    for key, row in vectors.key2row.items():
+        if row not in first:
+            first[row] = key
+            if len(first) == n_rows:
+                break
+    return first
+
+
 def add_row_words(vocab: Any, words: Sequence[str]) -> bool:
     """Add ``words``, the word of each vector row in row order, to ``vocab``'s string store,
     if each one's hash is the first key of its row (the word the row was trained for: what
@@ -114,15 +128,9 @@ def add_row_words(vocab: Any, words: Sequence[str]) -> bool:
     Why: a pipeline loaded without its string store (``exclude=["strings"]``, 776k strings and
     130 MB for en_core_web_md) still decodes its row words, and only those."""
     strings = vocab.strings
-    n_rows = vocab.vectors.shape[0]
-    if len(words) != n_rows:
+    if len(words) != vocab.vectors.shape[0]:
         return False
-    first_key: dict[int, int] = {}
-    for key, row in vocab.vectors.key2row.items():
-        if row not in first_key:
-            first_key[row] = key
-            if len(first_key) == n_rows:
-                break
+    first_key = row_keys(vocab.vectors)
     # strings[word] is the word's key without adding it (a hash, or spaCy's symbol ID).
     if any(first_key.get(row) != strings[word] for row, word in enumerate(words)):
         return False

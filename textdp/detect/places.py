@@ -125,6 +125,7 @@ def _lookup_keys() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
 
 #: What follows a dateline's place: an ISO date ("1996-08-30"), or a comma and a month.
 _DATELINE_DATE = re.compile(r"\d{4}-\d\d-\d\d")
+_MONTHS_FOLDED = frozenset(m.casefold() for m in MONTHS)
 
 
 def _dateline(words: Sequence[str], start: int, end: int) -> bool:
@@ -139,8 +140,7 @@ def _dateline(words: Sequence[str], start: int, end: int) -> bool:
     if _DATELINE_DATE.match("".join(words[end:end + 5])):  # tokens of "1996-08-30"
         return True
     return after == "," and end + 1 < len(words) and (
-        words[end + 1].casefold() in {m.casefold() for m in MONTHS} or
-        words[end + 1] in lookup_names())
+        words[end + 1].casefold() in _MONTHS_FOLDED or words[end + 1] in lookup_names())
 
 
 def _after_listed_place(words: Sequence[str], i: int) -> bool:

@@ -28,6 +28,7 @@ same.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -97,7 +98,7 @@ def values(per_provider: int = 30, seed: int = 0) -> list[Value]:
         templates = {**PROVIDERS, **{k: t for k, (t, _) in QUASI_PROVIDERS.items()}}
         for provider, template in templates.items():
             make = getattr(fake, provider, None) if provider not in _MAKERS else \
-                (lambda fake=fake, provider=provider: _MAKERS[provider](fake))
+                functools.partial(_MAKERS[provider], fake)
             if make is None:
                 continue  # a provider the locale does not have (ein, itin, vin: en_US's)
             for _ in range(per_provider):

@@ -286,22 +286,15 @@ def positives(per_label: int, seed: int = 0) -> list[Item]:
         value = place_value(place_rng)
         out.append(Item(_pick(place_rng, PLACE_TEMPLATES).format(value), value, "PLACE",
                         "PLACE"))
-    code_rng = np.random.default_rng(seed + 13)  # the other labels stay as they were
-    for _ in range(per_label):
-        text, value = postcode_item(code_rng)
-        out.append(Item(text, value, "POSTCODE", "POSTCODE"))
-    street_rng = np.random.default_rng(seed + 14)  # the other labels stay as they were
-    for _ in range(per_label):
-        text, value = street_item(street_rng)
-        out.append(Item(text, value, "STREET_ADDRESS", "STREET_ADDRESS"))
-    facility_rng = np.random.default_rng(seed + 16)  # the other labels stay as they were
-    for _ in range(per_label):
-        text, value = facility_item(facility_rng)
-        out.append(Item(text, value, "FACILITY", "FACILITY"))
-    point_rng = np.random.default_rng(seed + 15)  # the other labels stay as they were
-    for _ in range(per_label):
-        text, value = coordinates_item(point_rng)
-        out.append(Item(text, value, "COORDINATES", "COORDINATES"))
+    # each label its own stream: a label added later leaves the others' draws as they were
+    for label, make, offset in (("POSTCODE", postcode_item, 13),
+                                ("STREET_ADDRESS", street_item, 14),
+                                ("FACILITY", facility_item, 16),
+                                ("COORDINATES", coordinates_item, 15)):
+        item_rng = np.random.default_rng(seed + offset)
+        for _ in range(per_label):
+            text, value = make(item_rng)
+            out.append(Item(text, value, label, label))
     return out
 
 
@@ -319,6 +312,11 @@ def negatives(n: int, seed: int = 0) -> list[Item]:
         if kind != "date" and not value.startswith("ZIP"):
             out.append(Item(_pick(rng, ORDINARY_TEMPLATES).format(value), value, None, kind))
     return out
+
+
+#: The one label that counts as taking a phrase of these kinds: a phrase of NOT_STREETS may
+#: hold a place (Hyde Park), one of NOT_COORDINATES a date.
+_OWN_LABEL = {"not a street": "STREET_ADDRESS", "not coordinates": "COORDINATES"}
 
 
 def unchanged(value: str, text: str) -> bool:
@@ -357,11 +355,8 @@ def check(per_label: int = 100, n_ordinary: int = 600, seed: int = 0,
                              {"n": 0, "missed": 0, "unchanged": 0, "taken": 0})
         s["n"] += 1
         if it.label is None:
-            # a phrase of NOT_STREETS may hold a place (Hyde Park), one of NOT_COORDINATES
-            # a date: only their own label counts there
-            own = {"not a street": "STREET_ADDRESS", "not coordinates": "COORDINATES"}
             s["taken"] += any(a < end and start < b for a, b, label in spans
-                              if label == own.get(it.kind, label))
+                              if label == _OWN_LABEL.get(it.kind, label))
         else:
             # a facility is a place (FAC) found in a sentence
             want = "PLACE" if it.label == "FACILITY" else it.label
