@@ -30,6 +30,22 @@ def taken(text: str) -> list[str]:
     ("бул. Минина, д. 7/2", "бул. Минина, д. 7/2"),
     ("551 小林 Street", "551 小林 Street"),
     ("Studio 9\nPhillips Fort", "Studio 9\nPhillips Fort"),
+    ("She lives at 049\nChokshi Path.", "049\nChokshi Path"),  # the number alone, after "at"
+    ("Send to:\n12/4\nGreen Park", "12/4\nGreen Park"),
+    ("75/93\nSandal Zila", "75/93\nSandal Zila"),
+    ("Level 2, 99 Christina Interchange", "99 Christina Interchange"),
+    ("Praia da Mota, 18", "Praia da Mota, 18"),
+    # Japanese: the town, chōme, ban and gō, the building and room
+    ("兵庫県多摩市南赤田3丁目4番11号 一ツ橋ハイツ134", "兵庫県多摩市南赤田3丁目4番11号 一ツ橋ハイツ134"),
+    ("私は東京都港区六本木6-10-1に住んでいます", "東京都港区六本木6-10-1"),
+    ("〒100-0005 東京都千代田区丸の内１丁目９−１", "東京都千代田区丸の内１丁目９−１"),
+    # Chinese: the road and its number (not the words before it), a block
+    ("我住在北京市朝阳区建国路88号3号楼2单元501室。", "北京市朝阳区建国路88号3号楼2单元501室"),
+    ("甘肃省海门市朝阳马路U座 123456", "甘肃省海门市朝阳马路U座"),
+    # Korean road names, underground, numbered ga streets, the town in brackets
+    ("인천광역시 북구 석촌호수163거리 957 (예준유읍)", "석촌호수163거리 957 (예준유읍)"),
+    ("제주특별자치도 부천시 가락48길 지하594", "가락48길 지하594"),
+    ("서울 종로3가 12", "종로3가 12"),
 ])
 def test_street_addresses_of_many_forms(text, street):
     assert taken(text) == [street]
@@ -43,6 +59,10 @@ def test_street_addresses_of_many_forms(text, street):
     "Worcestershire 238, K. Spiring 130 not out",  # a surname ending like a street type
     "31 : 12 Cue The Lonely Island",            # a capitalised article in the name
     "rue de Maillard",                          # no house number
+    "第3回会議は2024年5月10日です。電話は03-1234-5678",  # a date, a phone number
+    "1-2-3 の順番で", "价格是100号", "他在3号房间",  # numbers without a place or road
+    "사과가 3개 있어요",                          # 가 ending a word, not after a number
+    "Subject: Invoice 4411\n\nHi River,",        # a number ending a line of other words
 ])
 def test_other_phrases_are_not_streets(text):
     assert taken(text) == []
@@ -53,6 +73,7 @@ def test_the_public_lists_load():
     assert {"after", "before", "glued"} <= set(types)
     assert {"lane", "street", "burgs"} <= types["after"] and "via" in types["before"]
     assert "straße" in types["glued"] and "ring" not in types["glued"]
+    assert {"길", "로", "거리"} <= types["glued"] and {"praia", "rua"} <= types["before"]
     names = street_names()
     assert len(names) == len(set(names)) >= 50 and "Main" in names
 
@@ -76,6 +97,24 @@ def test_the_surrogate_keeps_the_layout_and_draws_the_name_and_number():
     upper = surrogate("STREET_ADDRESS", shape_of("STREET_ADDRESS", "19 MILL LANE"),
                       np.random.default_rng(2))
     assert upper.isupper() and upper.endswith(" LANE")
+
+
+def test_a_name_in_japanese_chinese_or_korean_script_becomes_one_of_that_script():
+    from textdp.detect.streets import script_street_names
+
+    pools = script_street_names()
+    assert set(pools) == {"ja", "zh", "ko"} and all(len(p) >= 12 for p in pools.values())
+    rng = np.random.default_rng(0)
+    for value, script, marks in (("和歌山県八王子市戸島28丁目8番7号", "ja", ("丁目", "番", "号")),
+                                 ("北京市朝阳区建国路88号", "zh", ("路", "号")),
+                                 ("가락48길 지하594", "ko", ("길 지하",))):
+        outs = {surrogate("STREET_ADDRESS", shape_of("STREET_ADDRESS", value), rng)
+                for _ in range(30)}
+        assert value not in outs and len(outs) > 10
+        for out in outs:
+            assert any(out.startswith(n) for n in pools[script])  # a public name first
+            assert all(m in out for m in marks)  # the number's marks as written
+            assert not any(w in out for w in ("戸島", "建国", "가락"))
 
 
 def test_a_street_is_one_target_of_the_quasi_preset():

@@ -699,6 +699,13 @@ def _candidates(text: str, labels: frozenset[str],
     # (before the digit test: a BIC may have no digit)
     yield from (PIIMatch(a, b, label) for a, b, label
                 in identifiers.candidates(text, labels & set(identifiers.LABELS)))
+    if postcodes.POSTCODE in labels or streets.STREET_ADDRESS in labels:
+        found = streets.find_streets(text)  # once (before the digit test: a Chinese block, 'A座', may have none): a street's town line holds a postcode
+        if postcodes.POSTCODE in labels:
+            yield from (PIIMatch(a, b, postcodes.POSTCODE)
+                        for a, b in postcodes.find_postcodes(text, found))
+        if streets.STREET_ADDRESS in labels:
+            yield from (PIIMatch(a, b, streets.STREET_ADDRESS) for a, b in found)
     if not any(c.isdigit() for c in text):
         return
     if CREDIT_CARD in labels:
@@ -726,13 +733,6 @@ def _candidates(text: str, labels: frozenset[str],
                     for m in dates.find_births(text))
     if ages.AGE in labels:
         yield from (PIIMatch(a, b, ages.AGE) for a, b in ages.find_ages(text))
-    if postcodes.POSTCODE in labels or streets.STREET_ADDRESS in labels:
-        found = streets.find_streets(text)  # once: a street's town line holds a postcode
-        if postcodes.POSTCODE in labels:
-            yield from (PIIMatch(a, b, postcodes.POSTCODE)
-                        for a, b in postcodes.find_postcodes(text, found))
-        if streets.STREET_ADDRESS in labels:
-            yield from (PIIMatch(a, b, streets.STREET_ADDRESS) for a, b in found)
     if coordinates.COORDINATES in labels:
         yield from (PIIMatch(a, b, coordinates.COORDINATES)
                     for a, b in coordinates.find_coordinates(text))

@@ -16,7 +16,12 @@ suffixes, British and European street words):
 * a name with its type glued on and the number: ``Hauptstraße 5``, ``Björkgatan 561``,
   ``Jost-Klingelhöfer-Straße 93-15``, ``테헤란0길 831``;
 * a unit in the house number's place: ``Studio 9⏎Phillips Fort``, ``H.No. 442⏎Kadakia
-  Street``.
+  Street``; a house number alone on the line before its street: ``049⏎Chokshi Path``;
+* Japanese block addresses, the town and its chōme, ban and gō (``南赤田3丁目4番11号``,
+  ``港区六本木6-10-1`` with a city, ward, town or village before the numbers), with the
+  building and room after them; Chinese ones, a road or street and its number
+  (``建国路88号``, ``朝阳路U座``); Korean road names with their number (``석촌호수163거리 957``,
+  ``가락48길 지하594``, ``종로3가 12``) and the town in brackets after them.
 
 Not taken: a house number that reads as a year (1800–2099) without an address cue before
 it (``at``, ``to``, ``lives``, ``address``: ``the 1979 Democracy Wall``, ``in 2019 Apple
@@ -25,9 +30,12 @@ name run holding an article or a preposition in capitals (``12 Cue The Lonely Is
 
 The surrogate (:func:`surrogate`) keeps the address's layout: random digits and
 letters in the number's places, the street type and unit words as written (public words of
-closed lists), and in the name's place one name drawn at random from the public street names
-of ``data/street_names.txt`` (in the name's case). It releases that layout (and with it the
-street type and, for some types, the language), nothing of the name or the number.
+closed lists, and the characters of a Japanese or Chinese number: 丁目, 番, 号, 座), and in
+the name's place one name drawn at random from the public street names of
+``data/street_names.txt`` (in the name's case; for a name in Japanese, Chinese or Korean
+script, one of the common town and road names of that script in
+``data/street_names_cjk.txt``). It releases that layout (and with it the street type and,
+for some types, the language and script), nothing of the name or the number.
 
 Nothing here logs, prints or raises the text.
 """
@@ -76,6 +84,23 @@ _ABBREVIATIONS = frozenset({"st", "rd", "ave", "av", "dr", "ln", "ct", "blvd", "
 # Placeholders of a layout (private-use characters: no text holds them).
 _DIGIT, _CAPITAL, _SMALL, _TITLE_NAME, _UPPER_NAME = "\ue000", "\ue001", "\ue002", "\ue003", \
     "\ue004"
+# A name in Japanese (kana), Chinese (Han only) or Korean (Hangul) script.
+_SCRIPT_NAMES = {"ja": "\ue005", "zh": "\ue006", "ko": "\ue007"}
+# Japanese and Chinese addresses: kanji (with 々 and the small ヶ/ヵ of place names) and
+# katakana; a Japanese number's block (chōme), lot (ban, banchi) and house (gō) marks; a
+# Chinese road or street word and its number's marks. Hangul syllables for Korean.
+_KANJI = "\u4e00-\u9fff\u3005\u30f5\u30f6"
+_KATAKANA = "\u30a0-\u30ff"
+_HANGUL = "\uac00-\ud7a3"
+_DASH = "[-\u2212\uff0d]"
+# A Japanese place's last administrative word: prefecture, city, ward, town, village, county.
+_JA_ADMIN = "[都道府県市区町村郡]"
+_SCRIPT_LETTERS = {v: k for k, v in _SCRIPT_NAMES.items()}
+# Characters that end a Chinese sentence's words before an address ("我住在…", "地址：…").
+_ZH_NOT_NAME = "在於于至到是住址"
+# After a Japanese address's numbers, its building and room (一ツ橋ハイツ134, 12号室).
+_JA_BUILDING = rf"(?:[ \u3000]?(?P<ja_building>[{_KANJI}{_KATAKANA}の]{{1,16}}?)" \
+    r"(?P<unit2>\d{1,5}(?:号室)?))?"
 
 
 @lru_cache(maxsize=1)
@@ -89,6 +114,26 @@ def street_types() -> dict[str, frozenset[str]]:
 def street_names() -> tuple[str, ...]:
     """The public street names of ``data/street_names.txt`` a surrogate draws from."""
     return tuple(dict.fromkeys(word_lines(DATA_DIR / "street_names.txt")))
+
+
+@lru_cache(maxsize=1)
+def script_street_names() -> dict[str, tuple[str, ...]]:
+    """The public town and road names of ``data/street_names_cjk.txt`` by script (``ja``,
+    ``zh``, ``ko``), sorted: a surrogate of a name in that script draws from them."""
+    return {k: tuple(sorted(v)) for k, v in
+            word_sections(DATA_DIR / "street_names_cjk.txt").items() if k}
+
+
+def _script(name: str) -> str | None:
+    """``ko`` for a name with Hangul, ``ja`` with kana, ``zh`` with Han characters only,
+    ``None`` for others."""
+    if any("\uac00" <= c <= "\ud7a3" for c in name):
+        return "ko"
+    if any("\u3040" <= c <= "\u30ff" for c in name):
+        return "ja"
+    if any("\u4e00" <= c <= "\u9fff" for c in name):
+        return "zh"
+    return None
 
 
 def _alternation(words: frozenset[str]) -> str:
@@ -111,7 +156,8 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     after = rf"(?=[A-Z])(?:(?i:{_alternation(abbreviations)})(?![\w'’-])\.?|" \
             rf"(?i:{_alternation(types['after'] - abbreviations)})(?![\w'’-]))"
     before = rf"(?:{_cased(types['before'])})(?![\w'’-])"
-    glued = rf"(?i:{_alternation(types['glued'])})"
+    # (and the Korean 가 of a numbered street: 종로3가)
+    glued = rf"(?:(?i:{_alternation(types['glued'])})|(?<=\d)가)"
     fence = r"(?<![\w/.,:-])"
     end = r"(?![\w'’-]|[.,:-]?\d)"
     unit = rf"(?:,?{_S}(?P<unit2>{_UNIT}))?"
@@ -129,19 +175,41 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
                    rf"(?:д\.\s*)?(?P<num>{_NUM}){unit}{end}"),
         # Hauptstraße 5 / Björkgatan 561 / Jost-Klingelhöfer-Straße 93-15
         re.compile(rf"(?<![\w-])(?P<name>{_OPEN}[\w'’-]*?)(?P<type>{glued}){_S}"
-                   rf"(?P<num>{_NUM}){unit}{end}"),
+                   rf"(?:지하(?:{_S})?)?(?P<num>{_NUM}){unit}{end}"
+                   rf"(?:{_S}\((?P<town>[{_HANGUL}]{{1,12}})\))?"),
         # Studio 9, Phillips Fort / H.No. 442 Kadakia Street: a unit in the number's place
         re.compile(rf"{fence}(?P<unit1>{_UNIT}),?\s+"
                    rf"(?P<name>(?:{_NAME_WORD}{_S}){{0,3}}?{_NAME_WORD}){_S}(?P<type>{after})"
                    r"(?![\w'’-])"),
+        # 049⏎Chokshi Path: a house number alone on the line before its street (or after
+        # "at": "lives at 049⏎Chokshi Path"; not "Invoice 4411⏎⏎Hi River")
+        re.compile(rf"(?:^|(?<=\n)|(?<=\bat ))[ \t]*(?P<num>{_NUM}),?[ \t]*\n[ \t]*"
+                   rf"(?P<name>(?:{_NAME_WORD}{_S}){{0,3}}?{_NAME_WORD}){_S}(?P<type>{after})"
+                   r"(?![\w'’-])"),
+        # 南赤田3丁目4番11号 一ツ橋ハイツ134 / 港区六本木6-10-1 (a town with its chōme, ban
+        # and gō; a number in dashes after a city, ward, town or village)
+        re.compile(rf"(?P<ja_name>[{_KANJI}{_KATAKANA}の]{{1,24}}?)"
+                   rf"(?P<num>\d{{1,4}}丁目(?:\d{{1,4}}番地?(?:\d{{1,4}}号)?|"
+                   rf"\d{{1,4}}(?:{_DASH}\d{{1,4}})?)?|\d{{1,4}}番地?(?:\d{{1,4}}号)?)"
+                   rf"{_JA_BUILDING}(?!\d)"),
+        re.compile(rf"(?P<ja_name>(?=[{_KANJI}{_KATAKANA}の]*?{_JA_ADMIN})"
+                   rf"[{_KANJI}{_KATAKANA}の]{{2,24}}?)"
+                   rf"(?P<num>\d{{1,4}}{_DASH}\d{{1,4}}(?:{_DASH}\d{{1,4}})?)"
+                   rf"{_JA_BUILDING}(?![\d-])"),
+        # 北京市朝阳区建国路88号 / 朝阳路U座: a road or street and its number
+        re.compile(rf"(?P<name>(?:(?![{_ZH_NOT_NAME}])[\u4e00-\u9fff]){{1,20}}?)"
+                   r"(?P<type>大道|大街|路|街|巷|胡同)"
+                   r"(?P<num>\d{1,5}(?:弄\d{1,4})?号院?|[A-Za-z0-9]{1,3}座)"
+                   r"(?P<unit2>\d{1,4}(?:号楼|栋|幢|单元|层|楼|室)(?:\d{1,4}(?:单元|层|楼|室))*)?"),
     )
+
 
 
 def _not_an_address(text: str, m: re.Match[str]) -> bool:
     """A year-like house number without an address cue before it, or a number right after
     the street (see :data:`_ADDRESS_CUE`, :data:`_NUMBER_AFTER`)."""
-    if _NUMBER_AFTER.match(text, m.end()):
-        return True
+    if _NUMBER_AFTER.match(text, m.end()) and _script(m.group()) in (None, "ko"):
+        return True  # (a Chinese or Japanese address's postcode may follow it)
     num = m.groupdict().get("num")
     return num is not None and bool(re.fullmatch(r"1[89]\d\d|20\d\d", num)) and \
         _ADDRESS_CUE.search(text, max(0, m.start() - 16), m.start()) is None
@@ -150,7 +218,7 @@ def _not_an_address(text: str, m: re.Match[str]) -> bool:
 def find_streets(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of each street address of ``text`` (see the module doc), in order,
     without overlaps (the longer first)."""
-    if not any(c.isdigit() for c in text):
+    if not any(c.isdigit() for c in text) and "座" not in text:
         return []
     found = [(m.start(), m.end()) for p in _patterns() for m in p.finditer(text)
              if not _not_an_address(text, m)]
@@ -177,11 +245,16 @@ def layout(value: str) -> str:
     for a, b, group in spans:
         out.append(value[pos:a])
         piece = value[a:b]
-        if group == "name":  # ("Jost-Klingelhöfer-" before a glued "Straße": its hyphen)
-            out.append((_UPPER_NAME if piece.isupper() else _TITLE_NAME) +
+        if group in ("ja_name", "ja_building"):
+            out.append(_SCRIPT_NAMES["ja"])
+        elif group in ("name", "town"):
+            # ("Jost-Klingelhöfer-" before a glued "Straße": its hyphen)
+            script = _script(piece)
+            out.append(_SCRIPT_NAMES[script] if script else
+                       (_UPPER_NAME if piece.isupper() else _TITLE_NAME) +
                        ("-" if piece.endswith("-") else ""))
         elif group in ("num", "unit1", "unit2"):
-            out.append(_number_layout(piece))
+            out.append(_number_layout(piece, marks=True))
         else:  # the street type, a direction: public words of closed lists
             out.append(piece)
         pos = b
@@ -189,15 +262,18 @@ def layout(value: str) -> str:
     return "".join(out)
 
 
-def _number_layout(piece: str) -> str:
+def _number_layout(piece: str, marks: bool = False) -> str:
     """A number's (or a unit's) digits and letters as placeholders, the unit word (``Apt``,
-    ``Flat``: a closed list) as written."""
+    ``Flat``: a closed list) as written; with ``marks`` (a number a pattern read), also the
+    letters of scripts without case as written: the marks of a Japanese or Chinese number
+    (丁目, 番, 号, 座, 室), the only ones its patterns take."""
     unit = re.match("(?:" + "|".join(re.escape(w) for w in _UNIT_WORDS) + r")(?![^\W\d_])",
                     piece)
     head = unit.group() if unit else ""
     rest = piece[len(head):]
     return head + "".join(_DIGIT if c.isdigit() else _CAPITAL if c.isupper() else
-                          _SMALL if c.isalpha() else c for c in rest)
+                          _SMALL if c.isalpha() and (c.islower() or not marks) else c
+                          for c in rest)
 
 
 def surrogate(layout_: str, rng: np.random.Generator) -> str:
@@ -210,7 +286,7 @@ def surrogate(layout_: str, rng: np.random.Generator) -> str:
             out.append(str(int(rng.integers(1 if first else 0, 10))))
             first = False
             continue
-        first = first or not c.isalnum()
+        first = first or not (c.isascii() and c.isalnum())  # (丁目, 番: a new number)
         if c == _CAPITAL:
             out.append(chr(65 + int(rng.integers(26))))
         elif c == _SMALL:
@@ -218,6 +294,9 @@ def surrogate(layout_: str, rng: np.random.Generator) -> str:
         elif c in (_TITLE_NAME, _UPPER_NAME):
             name = names[int(rng.integers(len(names)))]
             out.append(name.upper() if c == _UPPER_NAME else name)
+        elif c in _SCRIPT_LETTERS:
+            pool = script_street_names()[_SCRIPT_LETTERS[c]]
+            out.append(pool[int(rng.integers(len(pool)))])
         else:
             out.append(c)
     return "".join(out)
