@@ -36,7 +36,8 @@ def taken(text: str) -> list[str]:
     ("Level 2, 99 Christina Interchange", "99 Christina Interchange"),
     ("Praia da Mota, 18", "Praia da Mota, 18"),
     # Japanese: the town, chōme, ban and gō, the building and room
-    ("兵庫県多摩市南赤田3丁目4番11号 一ツ橋ハイツ134", "兵庫県多摩市南赤田3丁目4番11号 一ツ橋ハイツ134"),
+    ("兵庫県多摩市南赤田3丁目4番11号 一ツ橋ハイツ134",
+     "兵庫県多摩市南赤田3丁目4番11号 一ツ橋ハイツ134"),
     ("私は東京都港区六本木6-10-1に住んでいます", "東京都港区六本木6-10-1"),
     ("〒100-0005 東京都千代田区丸の内１丁目９−１", "東京都千代田区丸の内１丁目９−１"),
     # Chinese: the road and its number (not the words before it), a block

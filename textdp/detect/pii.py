@@ -700,7 +700,9 @@ def _candidates(text: str, labels: frozenset[str],
     yield from (PIIMatch(a, b, label) for a, b, label
                 in identifiers.candidates(text, labels & set(identifiers.LABELS)))
     if postcodes.POSTCODE in labels or streets.STREET_ADDRESS in labels:
-        found = streets.find_streets(text)  # once (before the digit test: a Chinese block, 'A座', may have none): a street's town line holds a postcode
+        # once: a street's town line holds a postcode (before the digit test: a Chinese
+        # block, "A座", may have no digit)
+        found = streets.find_streets(text)
         if postcodes.POSTCODE in labels:
             yield from (PIIMatch(a, b, postcodes.POSTCODE)
                         for a, b in postcodes.find_postcodes(text, found))
