@@ -83,6 +83,36 @@ def test_medical_eponyms_in_use_in_a_note_are_no_names():
     assert marked("Morse 65 was the score, said Anna.", "Morse", "Anna") == ["Morse", "Anna"]
 
 
+def test_signs_and_tests_read_by_their_finding_or_hyphenated_are_no_names():
+    """A sign with its finding after or before it ("Romberg negative", "+Kernig"), a
+    possessive on a name ending in s ("Graves' disease"), a hyphenated chain before a noun
+    or a finding ("Dix-Hallpike +", "Wolff-Parkinson-White pattern"); a hyphenated given
+    name that does something stays a name."""
+    note = ("Pt 54F hx HTN, T2DM. Romberg negative. + Kernig , + Brudzinski . McMurray neg. "
+            "Thomas Graves , Graves' disease .")
+    names = ("Romberg", "Kernig", "Brudzinski", "McMurray", "Thomas", "Graves")
+    assert marked(note, *names) == ["Thomas", "Graves"]
+    assert marked("Pt 54F hx HTN, T2DM. Seen by Dr. Romberg , negative .", "Romberg") == \
+        ["Romberg"]
+    # hyphenated chains are read on the text as written (glued), through the privatizer
+    from textdp import Privatizer
+
+    out = Privatizer(seed=0).privatize([
+        "Pt 54F hx HTN, T2DM, vertigo. Dix-Hallpike + on the right. Brandt-Daroff exercises "
+        "given. Dx: Wolff-Parkinson-White pattern. Jean-Pierre Dubois called."])[0].text
+    assert "Dix-Hallpike +" in out and "Brandt-Daroff exercises" in out
+    assert "Wolff-Parkinson-White pattern" in out and "Jean-Pierre Dubois" not in out
+
+
+def test_firms_of_partners_and_sign_offs_of_many_languages_are_no_names():
+    assert marked("card on file ( Cardwell & Rice LLP ) , ask Rice", "Cardwell", "Rice") == []
+    assert marked("the Johnson & Johnson team . Tom & Jerry came", "Johnson", "Tom",
+                  "Jerry") == ["Tom", "Jerry"]
+    text = "Olá Larissa , obrigado ! Atenciosamente , Duc . Best Regard , Ola"
+    assert marked(text, "Olá", "Larissa", "obrigado", "Atenciosamente", "Duc", "Regard",
+                  "Ola") == ["Larissa", "Duc", "Ola"]
+
+
 def test_clinical_abbreviations_ages_and_sides_are_no_names():
     text = "67 y/o F, Hx of HTN and T2DM. 34M c/o L knee pain. RN Haruto notified. MRN 0048"
     got = marked(text, "F", "HTN", "T2DM", "34M", "L", "RN", "Haruto", "MRN", "NSAIDs")

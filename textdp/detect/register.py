@@ -513,6 +513,8 @@ class RegisterStage:
                 out.add(k)  # "ED triage", "OR 3": in a note the department, not Ed or Or
             elif kk in eponyms and text.clinical and _eponym_in_use(text, k):
                 out.add(k)  # "Foley catheter", "Apgar 8/9", "Parkinson's": what it names
+            elif text.clinical and w[:1].isupper() and (chain := _eponym_chain(text, k)):
+                out.update(chain)  # "Dix-Hallpike +", "Wolff-Parkinson-White pattern"
             elif kk in CAPS_KIN and w.isupper() and nxt is not None and \
                     words[nxt].isupper() and text.caps:
                 out.add(k)  # kin before a name in capitals ("SON EMEKA")
@@ -639,9 +641,20 @@ class RegisterStage:
                     if len(saint) == 2 and keys[saint[0]] in ("st", "saint"):
                         before = saint
                 if before:
+                    # a partnership's names: "Cardwell & Rice LLP", "Smith & Co"
+                    amp = text.prev(before[0])
+                    if amp is not None and words[amp] == "&":
+                        before = [*text.cap_run_before(amp, 2), amp, *before]
                     run = [*before, k]
                     out.update(run)
                     org_keys.update(keys[j] for j in run if keys[j] not in orgs)
+        # One name on both sides of "&" is a firm's: "Johnson & Johnson".
+        for k, w in enumerate(words):
+            if w == "&" and (p := text.prev(k)) is not None and \
+                    (n := text.next(k)) is not None and _capitalised(words[p]) and \
+                    words[p] == words[n] and k - p == 1 and n - k == 1:
+                out.update((p, n))
+                org_keys.add(keys[p])
         if org_keys:
             lone = _lone_person_tokens(text, persons)
             out.update(k for k in lone if keys[k] in org_keys)
@@ -1344,7 +1357,15 @@ EPONYM_NOUNS = frozenset({"catheter", "monitor", "score", "scale", "sign", "sign
                           "line", "tube", "coma", "fall", "fundoplication", "lymphoma",
                           "tumor", "tumour", "encephalopathy", "thyroiditis", "phenomenon",
                           "position", "index", "point", "grade", "ulcer", "removed",
-                          "placed", "inserted", "in"})
+                          "placed", "inserted", "in",
+                          # a sign's or test's finding ("Romberg negative", "McMurray neg",
+                          # "Babinski absent", "Nissen not performed", "Denver II")
+                          "negative", "neg", "positive", "pos", "absent", "present",
+                          "equivocal", "upgoing", "downgoing", "pouch", "pattern", "protocol",
+                          "not", "ii", "iii"})
+# Before a sign or test, its finding: "+Kernig", "negative Romberg", "(-) Homans".
+EPONYM_FINDINGS = frozenset({"+", "-", "(+)", "(-)", "+ve", "-ve", "positive", "negative",
+                             "neg", "pos"})
 # Titles before a name: with one, an eponym is the person ("Dr. Foley", "Mr Morse", "pt
 # Morse").
 EPONYM_TITLES = HONORIFICS | {"nurse", "rn", "sister", "pt", "patient"}
@@ -1352,23 +1373,48 @@ EPONYM_TITLES = HONORIFICS | {"nurse", "rn", "sister", "pt", "patient"}
 
 def _eponym_in_use(text: _Text, k: int) -> bool:
     """Whether the medical eponym at ``k`` names its disease, sign, scale or device: a
-    possessive ``'s`` on it, or a number or a noun of :data:`EPONYM_NOUNS` after it, and no
-    title before it."""
+    possessive ``'s`` on it, a number or a noun of :data:`EPONYM_NOUNS` after it, or a
+    finding of :data:`EPONYM_FINDINGS` before it, and no title before it."""
     w = text.words[k]
     p = text.prev(k)
     if p is not None and text.keys[p] in EPONYM_TITLES:
         return False
+    if p is not None and text.words[p].lower() in EPONYM_FINDINGS:
+        return True
     nxt = text.next(k)
     if w.lower().endswith(("'s", "’s")):
         return True
     if nxt is None:
         return False
     following = text.words[nxt].lower().rstrip(".,;:")
-    if following in ("'s", "’s", "s"):  # the tokenizer cuts "Parkinson's"
-        return True
+    if following in ("'s", "’s", "s") or (following in ("'", "’") and w[-1:] in "sS"):
+        return True  # the tokenizer cuts "Parkinson's", "Graves'"
     if following == "d" and (n2 := text.next(nxt)) is not None and text.words[n2] == "/":
         return True  # "FOLEY D/C'D": removed
     return following[:1].isdigit() or following in EPONYM_NOUNS
+
+
+def _eponym_chain(text: _Text, k: int) -> list[int]:
+    """The words of a hyphenated chain of capitalised names that starts at ``k`` and names a
+    sign, test or syndrome: written without spaces and followed by a finding or a noun of
+    :data:`EPONYM_NOUNS` ("Dix-Hallpike +", "Brandt-Daroff exercises", "Wolff-Parkinson-White
+    pattern"), no title before it; empty otherwise. A hyphenated given name ("Jean-Pierre
+    called") is followed by neither."""
+    p = text.prev(k)
+    if p is not None and (text.words[p] == "-" or text.keys[p] in EPONYM_TITLES):
+        return []
+    chain, j = [k], k
+    while (d := text.next(j)) is not None and text.words[d] == "-" and \
+            (n := text.next(d)) is not None and text.glued_run(j, n) and \
+            text.words[n][:1].isupper():
+        chain += [d, n]
+        j = n
+    nxt = text.next(j)
+    if len(chain) < 3 or nxt is None:
+        return []
+    following = text.words[nxt].lower().rstrip(".,;:")
+    return chain if following in EPONYM_NOUNS or following in EPONYM_FINDINGS or \
+        following in ("exercises", "manoeuvre", "maneuver", "test", "+") else []
 
 
 def _code_like(word: str) -> bool:
