@@ -102,3 +102,17 @@ def test_leap_days_and_the_range_of_years():
     assert shift("2199-12-31", 1) is None          # out of the years a style can write
     assert shift("12/31/30", 1) is None             # a two-digit year leaving 1931–2030
     assert parse("Feb 29, 2023") is None
+
+
+@pytest.mark.parametrize("text, value", [
+    ("Geburtsdatum: 04.09.1991", "04.09.1991"),
+    ("Geboortedatum: 22-07-1988", "22-07-1988"),
+    ("Data urodzenia: 06.08.1992", "06.08.1992"),
+    ('  "dob": "1977-11-02",', "1977-11-02"),         # a JSON key and its quotes
+    ("date_of_birth=1990-01-02", "1990-01-02"),
+])
+def test_birth_dates_after_labels_of_many_languages_and_formats(text, value):
+    from textdp.detect.dates import find_births
+
+    assert [text[m.start:m.end] for m in find_births(text)] == [value]
+    assert find_births(f"the meeting: {value}") == []  # a date without a birth label

@@ -69,6 +69,14 @@ def found(text: str) -> list[tuple[str, str]]:
     ("My employee ID is EMP-204981.", "PERSONAL_ID", "EMP-204981"),
     ("Customer ID: CUST948372 called", "PERSONAL_ID", "CUST948372"),
     ("student no. 20231145 enrolled", "PERSONAL_ID", "20231145"),
+    # labels of chats, configuration files, logs and JSON
+    ("network is Domek_Mazury, pass is sosna2019! ok", "PASSWORD", "sosna2019!"),
+    ("door code 4471# thanks", "PASSWORD", "4471#"),
+    ("the gate code is 1987.", "PASSWORD", "1987"),
+    ("WPA2 key: sunflower-harbor-42", "PASSWORD", "sunflower-harbor-42"),
+    ("DB_PASSWORD=Xq7!vR2p#staging", "PASSWORD", "Xq7!vR2p#staging"),
+    ('{"user_id": "u_48213977", "name": "Hiroshi"}', "PERSONAL_ID", "u_48213977"),
+    ("reset requested user_id=882104 ip=10.0.0.1", "PERSONAL_ID", "882104"),
 ])
 def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value):
     assert (label, value) in found(text)
@@ -110,6 +118,8 @@ def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value
     "Customer 5521 called",                          # no ID label
     "Employee ID checked on 2021-03-04.",
     "user ID 12",                                    # fewer than three digits
+    "I will pass on 4pm2day", "pass the salt",       # "pass" not before "is", ":" or "="
+    '{"order_id": "A-12345"}',                       # an order's id
 ])
 def test_ordinary_numbers_are_left(text):
     assert not {label for label, _ in found(text)} & set(LABELS)

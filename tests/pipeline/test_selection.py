@@ -199,3 +199,24 @@ def test_report_spans_are_an_audit_trail_without_text(monkeypatch):
     dumped = json.dumps(out.report.to_dict())
     assert "Patel" not in dumped and "Emily" not in dumped and "example" not in dumped
     assert Privatizer(seed=1)(text).report.spans is None
+
+
+def test_a_value_that_ends_inside_a_token_is_cut_out_before_selection():
+    """spaCy keeps ``LC467115A.`` and ``C-88213,1499.00`` whole: the token is cut at the
+    value's ends (pii_cuts), so the full stop and the next field stay as written."""
+    import spacy
+
+    from textdp.detect.pii import PIIDetector
+    from textdp.pipeline.selection import merge_pii_tokens, pii_cuts
+
+    nlp = spacy.blank("en")
+    doc = nlp("NI: LC467115A. Row: INV-1,C-88213,1499.00")
+    matches = [m for m in PIIDetector(["UK_NINO"]).matches(doc.text)]
+    cuts = pii_cuts(doc, matches)
+    assert [doc[k].text for k in cuts] == ["LC467115A."] and list(cuts.values()) == [[9]]
+    prepared = merge_pii_tokens([doc], ["UK_NINO"])[0]
+    assert prepared.text == doc.text and "LC467115A" in [t.text for t in prepared]
+    out = Privatizer(seed=0, targets="pii").privatize(
+        ["NI: LC467115A.", "invoice,customer_id,total\nINV-2024-0042,C-88213,1499.00"])
+    assert out[0].text.endswith(".") and "LC467115A" not in out[0].text
+    assert out[1].text.endswith(",1499.00") and "C-88213" not in out[1].text

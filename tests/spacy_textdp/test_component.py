@@ -420,3 +420,20 @@ def test_a_phone_number_is_one_target_and_leaves_nothing_in_the_vocab():
     assert (call.lemma_, call.tag_) == ("call", "VB")
     assert (vectors.shape, len(vectors.key2row)) == (shape, keys)
     assert hash_string("555 123 4567") not in vectors.key2row
+
+
+def test_a_value_inside_a_longer_token_is_cut_out_and_replaced_alone():
+    """A CSV line's tokens hold a value and its neighbours (``SH326304C,40`` is one spaCy
+    token): the token is cut at the value's ends, so the value alone is replaced and the
+    other fields stay as written (whole tokens were replaced, and a NINO's surrogate once
+    ran out of places and failed the batch)."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("dp_privatizer", config={"targets": "pii", "seed": 0})
+    values = ("SH326304C", "536-22-8726", "943 476 5919", "GB82WEST12345698765432")
+    text = "id,dept,value,code\n" + "\n".join(f"row{i},Finance,{v},40-1"
+                                              for i, v in enumerate(values))
+    out = nlp(text).text
+    lines = out.split("\n")
+    assert len(lines) == len(values) + 1
+    for line, v in zip(lines[1:], values):
+        assert v not in line and line.endswith(",Finance," + line.split(",")[2] + ",40-1")

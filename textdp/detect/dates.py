@@ -269,9 +269,12 @@ def shift(value: str, days: int) -> str | None:
 
 # Words that say a date of birth follows ("DOB: ", "born on ", "date of birth is ").
 _BIRTH_CUE = re.compile(
-    r"(?:\bDOB|\bD\.O\.B\.?|\bdate\s+of\s+birth|\bbirth\s*date|\bbirthday|\bborn(?:\s+on)?|"
-    r"\bgeb\.|\bgeboren(?:\s+am)?|\bnée?\s+le|\bfecha\s+de\s+nacimiento|"
-    r"\bdata\s+di\s+nascita|\bdata\s+de\s+nascimento)[\s:#=.-]*(?:(?:is|was|on)\s+)?$",
+    r"(?:\bDOB|\bD\.O\.B\.?|\bdate[\s_]+of[\s_]+birth|\bbirth[\s_]*date|\bbirthday|"
+    r"\bborn(?:\s+on)?|\bgeb\.|\bgeboren(?:\s+am)?|\bnée?\s+le|\bfecha\s+de\s+nacimiento|"
+    r"\bdata\s+di\s+nascita|\bdata\s+de\s+nascimento|\bdate\s+de\s+naissance|"
+    r"\bgeburtsdatum|\bgeboortedatum|\bdata\s+urodzenia|\bfödelsedatum|\bfødselsdato|"
+    r"\bsyntymäaika|\bdoğum\s+tarihi|\bngày\s+sinh|\btanggal\s+lahir|出生日期|生年月日|"
+    r"생년월일)[\s:#=.\-\"'：]*(?:(?:is|was|on)\s+)?$",
     re.IGNORECASE)
 #: The date every birth-date layout is written at (a day above 12: the order of day and
 #: month stays readable).

@@ -68,9 +68,11 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   has a checksum). Not in Presidio's registry;
 * ``PASSWORD``: a secret right after its label (only punctuation and ``is``, ``was``,
   ``number``, ``no`` between): ``password``, ``passwd``, ``pwd``, ``passcode``,
-  ``passphrase``, ``PIN``, ``OTP``, ``one-time code``/``password``, ``verification``/
-  ``security``/``access code``, ``API key``, ``secret (key)``, ``access key``,
-  ``(auth/access/bearer) token``, ``Bearer``: one token of 4–64 characters (128 for a key or token)
+  ``passphrase``, ``pass is``, ``PIN``, ``OTP``, ``one-time code``/``password``,
+  ``verification``/``security``/``access``/``door``/``gate``/``alarm code``,
+  ``WPA2``/``Wi-Fi``/``network key``, a label ending a variable's name (``DB_PASSWORD=``),
+  ``API key``, ``secret (key)``, ``access key``, ``(auth/access/bearer) token``,
+  ``Bearer``: one token of 4–64 characters (128 for a key or token)
   that looks like a secret (a digit, a symbol or a capital inside it; ``Your password is
   incorrect`` holds none), not a masked value (``********``); ``PIN code`` is India's
   postcode (:mod:`textdp.detect.postcodes`). Alone, the keys of public formats: AWS access
@@ -80,9 +82,10 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
 * ``PERSONAL_ID``: an identifier an organisation gives a person, right after ``employee``,
   ``staff``, ``student``, ``customer``, ``client``, ``member``, ``user``, ``badge``,
   ``applicant`` or ``account holder`` and ``ID``/``no``/``number``/``#``/``code``: 3–20
-  capitals, digits and ``-``, with three digits or more (``EMP-204981``, ``CUST948372``);
-  not a date or an amount. Not in Presidio's registry (Gretel's synthetic PII has
-  ``employee_id`` and ``customer_id``).
+  capitals, digits and ``-``, with three digits or more (``EMP-204981``, ``CUST948372``;
+  as a quoted value of a key-value pair or JSON, ``"user_id": "u_48213977"``, also small
+  letters and ``_``); not a date or an amount. Not in Presidio's registry (Gretel's
+  synthetic PII has ``employee_id`` and ``customer_id``).
 
 Surrogates are drawn from ``rng`` given the value's layout only (``#`` for a digit, ``A`` for
 a capital letter, ``a`` for a small one, ``h`` for a hex digit of a MAC, separators as they
@@ -213,8 +216,10 @@ _MAC = re.compile(r"(?<![\w:.-])(?:[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0
                   r"[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:-]|\.\w)")
 # A secret's label ("password: ", "PIN ", "one-time code is "); "PIN code" is a postcode's.
 _SECRET_LABEL = re.compile(
-    r"\b(?:pass(?:word|wd|code|phrase)s?|pwd|pin(?!\s*code)|otp|one[- ]time\s+(?:code|"
-    r"password|pin)|(?:verification|security|access)\s+code|(?P<key>api[\s_-]?key|"
+    r"(?:\b|(?<=_))(?:pass(?:word|wd|code|phrase)s?|pass(?=\s*(?:is\b|[:=]))|pwd|"
+    r"pin(?!\s*code)|otp|one[- ]time\s+(?:code|password|pin)|"
+    r"(?:verification|security|access|door|gate|alarm|entry|lock|key)\s+code|"
+    r"(?:wpa2?|wi-?fi|network|wireless)\s+key|(?P<key>api[\s_-]?key|"
     r"secret(?:[\s_-]?key)?|access[\s_-]?key(?:[\s_-]?id)?|(?:auth|access|bearer|api)?"
     r"[\s_-]?token|bearer))\b", re.IGNORECASE)
 _SECRET_GAP = label_gap("is", "was", "number", "no")
@@ -228,9 +233,11 @@ _KEY = re.compile(r"(?<![\w-])(?:(?:AKIA|ASIA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]
 # An identifier an organisation gives a person, after its label ("Employee ID: EMP-204981").
 _PERSONAL_LABEL = re.compile(
     r"\b(?:employee|staff|student|customer|client|member|user|badge|applicant|"
-    r"account\s+holder)\s*(?:id|no|number|#|code)\b", re.IGNORECASE)
-_PERSONAL_GAP = label_gap("is", "was")
-_PERSONAL = re.compile(r"(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{2,19}(?![\w/]|[.,:-]\w)")
+    r"account\s+holder)[\s_]*(?:id|no|number|#|code)\b", re.IGNORECASE)
+# (and the quotes of a JSON key and value: "user_id": "u_48213977")
+_PERSONAL_GAP = re.compile(r"[\s:#=.\-\"']*(?:(?:is|was)\b[\s:#=.\-\"']*)*", re.IGNORECASE)
+_PERSONAL = re.compile(r"(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{2,19}(?![\w/]|[.,:-]\w)|"
+                       r"(?<=[\"'])(?=(?:[A-Za-z_-]*\d){3})[A-Za-z0-9][\w-]{2,19}(?=[\"'])")
 # DEA registrant types (first letter): practitioners, mid-levels, distributors, ...
 _DEA_TYPES = "ABCDEFGHJKLMPRSTUX"
 

@@ -170,7 +170,16 @@ from typing import Any
 
 import numpy as np
 
-from textdp.detect import ages, coordinates, dates, identifiers, national_ids, postcodes, streets
+from textdp.detect import (
+    ages,
+    coordinates,
+    dates,
+    delimited,
+    identifiers,
+    national_ids,
+    postcodes,
+    streets,
+)
 from textdp.detect.base import Finding, Span
 from textdp.detect.numbers import (
     CURRENCY as _CURRENCY,
@@ -750,12 +759,29 @@ def find_pii(text: str, labels: Iterable[str] = PII_LABELS,
     :mod:`phonenumbers`, the grammar still applies)."""
     wanted = frozenset(check_labels(labels))
     rank = {label: i for i, label in enumerate(PRIORITY)}
-    found = sorted(_candidates(text, wanted, region), key=lambda m: (rank[m.label], m.start))
+    found = sorted([*_candidates(text, wanted, region), *_field_candidates(text, wanted, region)],
+                   key=lambda m: (rank[m.label], m.start))
     kept: list[PIIMatch] = []
     for m in found:
         if all(m.end <= k.start or k.end <= m.start for k in kept):
             kept.append(m)
     return sorted(kept, key=lambda m: m.start)
+
+
+def _field_candidates(text: str, labels: frozenset[str], region: str | None
+                      ) -> Iterable[PIIMatch]:
+    """The matches in the fields of ``text``'s delimited records, each field read alone and,
+    under a header line, after its column's name as a label (``ssn: 536-22-8726``):
+    :mod:`textdp.detect.delimited`."""
+    for f in delimited.fields(text):
+        value = text[f.start:f.end]
+        yield from (PIIMatch(m.start + f.start, m.end + f.start, m.label)
+                    for m in _candidates(value, labels, region))
+        if f.header:
+            lead = len(f.header) + 2
+            for m in _candidates(f"{f.header}: {value}", labels, region):
+                if m.start >= lead:
+                    yield PIIMatch(m.start - lead + f.start, m.end - lead + f.start, m.label)
 
 
 def _joined(*found: list[PIIMatch]) -> list[PIIMatch]:
@@ -918,8 +944,11 @@ def _digits(rng: np.random.Generator, n: int) -> str:
     return "".join(str(d) for d in rng.integers(0, 10, size=n)) if n > 0 else ""
 
 
-def _fill(layout: str, digits: str) -> str:
-    it = iter(digits)
+def _fill(layout: str, digits: str, rng: np.random.Generator) -> str:
+    """``layout`` with its ``#`` places filled by ``digits`` in order, then by random ones:
+    a value read inside a longer token (``123-45-6789,40`` of a CSV line, where a spaCy
+    Doc's token cannot be split) has more places than the label's number."""
+    it = iter(digits + _digits(rng, layout.count("#") - len(digits)))
     return "".join(next(it) if c == "#" else c for c in layout)
 
 
@@ -955,9 +984,9 @@ def surrogate(label: str, shape: Shape, rng: np.random.Generator) -> str:
     if label == CREDIT_CARD:
         tests = [t for t in TEST_CARDS.get(n, ()) if t != shape.public]
         if tests:
-            return _fill(shape.layout, tests[int(rng.integers(len(tests)))])
+            return _fill(shape.layout, tests[int(rng.integers(len(tests)))], rng)
         return _fill(shape.layout, luhn_complete("0" + _digits(rng, n - 2)) if n >= 2
-                     else _digits(rng, n))
+                     else _digits(rng, n), rng)
     # PHONE
     if shape.public:  # its extension: the marker as written, random digits
         return surrogate(label, Shape(label, shape.layout), rng) + "".join(
@@ -966,13 +995,13 @@ def surrogate(label: str, shape: Shape, rng: np.random.Generator) -> str:
     if north_american:
         area = str(int(rng.integers(2, 10))) + _digits(rng, 2)
         number = area + "55501" + _digits(rng, 2)
-        return _fill(shape.layout, ("1" if n == 11 else "") + number)
+        return _fill(shape.layout, ("1" if n == 11 else "") + number, rng)
     if n >= 7:
         head = _digits(rng, n - 7)
         if head and shape.layout.lstrip("(").startswith("+"):
             head = str(int(rng.integers(1, 10))) + head[1:]  # a country code has no 0
-        return _fill(shape.layout, head + "55501" + _digits(rng, 2))
-    return _fill(shape.layout, _digits(rng, n))
+        return _fill(shape.layout, head + "55501" + _digits(rng, 2), rng)
+    return _fill(shape.layout, _digits(rng, n), rng)
 
 
 def _id_shape(label: str, value: str) -> Shape:
@@ -982,8 +1011,12 @@ def _id_shape(label: str, value: str) -> Shape:
     letter and the separators (``###-##-####``, ``AA ## ## ## A``); for ``CRYPTO`` the chain
     (``"eth"`` or empty); for :data:`LAYOUT_LABELS` :func:`textdp.detect.identifiers.layout`."""
     if label == IBAN:
-        body = re.sub(r"[A-Za-z0-9]", "#", value[2:])
-        return Shape(label, value[:2].upper() + re.sub(r"[^# ]", "", body))
+        # (where it starts: a token may hold more, "(IE80 …" of a spaCy Doc)
+        head = re.search(r"[A-Za-z]{2}(?=\d)", value)
+        start = head.start() if head else 0
+        country = head.group().upper() if head else "XX"
+        body = re.sub(r"[A-Za-z0-9]", "#", value[start + 2:])
+        return Shape(label, country + re.sub(r"[^# ]", "", body))
     if label == CRYPTO:
         return Shape(label, "eth" if _ETHEREUM.fullmatch(value) else "")
     if label in LAYOUT_LABELS:
@@ -1014,7 +1047,7 @@ def _iban_surrogate(layout: str, rng: np.random.Generator) -> str:
         number = country + iban.calc_check_digits(country + "00" + bban) + bban
         if odd or iban.is_valid(number):  # a layout of another length: the checksum only
             break
-    return country + _fill(layout[2:], number[2:])
+    return country + _fill(layout[2:], number[2:], rng)
 
 
 def _nhs_surrogate(rng: np.random.Generator) -> str:
@@ -1049,17 +1082,20 @@ def _id_surrogate(shape: Shape, rng: np.random.Generator) -> str:
     if label == CRYPTO:
         return _base58check(b"\0" + bytes(int(b) for b in rng.integers(0, 256, size=20)))
     if label == US_SSN:  # the SSA's advertising numbers 987-65-4320..4329: no one's
-        return _fill(layout, "98765432" + str(int(rng.integers(10))))
+        return _fill(layout, "98765432" + str(int(rng.integers(10))), rng)
     if label == US_ITIN:
         groups = (*range(70, 89), 90, 91, 92, *range(94, 100))
         middle = groups[int(rng.integers(len(groups)))]
-        return _fill(layout, "9" + _digits(rng, 2) + f"{middle:02d}" + _digits(rng, 4))
+        return _fill(layout, "9" + _digits(rng, 2) + f"{middle:02d}" + _digits(rng, 4), rng)
     if label == UK_NHS:
-        return _fill(layout, _nhs_surrogate(rng))
+        return _fill(layout, _nhs_surrogate(rng), rng)
     # UK_NINO: HMRC's example prefix QQ, never allocated (NIM39110).
     suffix = "ABCD"[int(rng.integers(4))]
     it = iter("QQ" + _digits(rng, 6) + suffix)
-    return "".join(next(it) if c in "#A" else c for c in layout)
+    # (more places than a number's nine: a longer token's, random digits and letters)
+    return "".join(next(it, None) or (str(int(rng.integers(10))) if c == "#" else
+                                      "ABCD"[int(rng.integers(4))]) if c in "#A" else c
+                   for c in layout)
 
 
 def _leading_one(layout: str) -> bool:

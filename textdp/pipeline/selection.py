@@ -39,7 +39,7 @@ from textdp.detect.rules import drop_non_names
 from textdp.pipeline.chunking import Chunk
 from textdp.report import REVIEW_MARGIN, REVIEW_REASONS
 from textdp.targets import is_word
-from textdp.tokenization import merge_tokens, tokenize
+from textdp.tokenization import merge_tokens, split_tokens, tokenize
 
 Mask = list[str | None]
 PERSON = "PERSON"
@@ -78,9 +78,30 @@ def merge_pii_tokens(docs: Sequence[Any], labels: Sequence[str],
     detector = PIIDetector(labels) if region is None else PIIDetector(labels, region)
     out = []
     for doc in docs:
+        cuts = pii_cuts(doc, detector.matches(doc.text))
+        if cuts:
+            doc = split_tokens(doc, cuts)
         ends = {a: b for a, b, _ in detector([doc])[0] if b - a > 1}
         out.append(merge_tokens(doc, ends) if ends else doc)
     return out
+
+
+def pii_cuts(doc: Any, matches: Sequence[Any]) -> dict[int, list[int]]:
+    """Where a match starts or ends inside a token (``C-88213,1499.00`` of a CSV line, which
+    spaCy's tokenizer keeps whole): per token, the offsets to cut it at, so the value alone
+    is the target and its neighbours stay as written."""
+    if not matches:
+        return {}
+    from bisect import bisect_right
+
+    starts = [t.idx for t in doc]
+    cuts: dict[int, set[int]] = {}
+    for m in matches:
+        for pos in (m.start, m.end):
+            k = bisect_right(starts, pos) - 1
+            if k >= 0 and starts[k] < pos < starts[k] + len(doc[k]):
+                cuts.setdefault(k, set()).add(pos - starts[k])
+    return {k: sorted(v) for k, v in cuts.items()}
 
 
 class Selection(NamedTuple):
@@ -149,7 +170,8 @@ class TargetSelector:
         """``docs`` with each name glued to its neighbours cut into a token of its own
         (:func:`~textdp.detect.glued.split_glued`: only its characters are replaced, never
         the rest of the token) and the tokens of each multi-token PII value of a targeted
-        label made one token (:func:`merge_pii_tokens`); the docs
+        label made one token, a token holding more than a value cut at its ends
+        (:func:`merge_pii_tokens`); the docs
         themselves where neither applies. Every front end prepares here: the core's chunks
         straight from the tokenizer, the spaCy component's annotated Docs alike."""
         return merge_pii_tokens(split_glued(docs), self.pii_labels, self.phone_region)
