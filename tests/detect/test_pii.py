@@ -585,6 +585,23 @@ def test_the_dev_check_runs_through_the_privatizer():
     assert stats["ordinary:not a secret"]["taken"] == 0
 
 
+def test_the_dev_check_in_records_puts_each_value_under_its_column():
+    from textdp.evaluate.pii_samples import check, records
+
+    blocks = records(per_label=3, n_ordinary=12, seed=5)
+    assert blocks == records(per_label=3, n_ordinary=12, seed=5)
+    for text, items in blocks:
+        header, *rows = text.split("\n")
+        assert len(rows) == len(items) <= 6 and header.startswith("id")
+        assert all(it.value in row for it, row in zip(items, rows))
+    assert {it.label for _, items in blocks for it in items} >= set(IDENTIFIER_LABELS)
+    stats = check(per_label=3, n_ordinary=12, seed=5, layout="records")
+    assert all(s["verbatim"] == 0 for label, s in stats.items() if label in IDENTIFIER_LABELS)
+    assert sum(s["taken"] for label, s in stats.items() if label.startswith("ordinary:")) == 0
+    with pytest.raises(ValueError, match="layout"):
+        check(per_label=1, n_ordinary=1, layout="table")
+
+
 @pytest.mark.skipif(importlib.util.find_spec("faker") is None, reason="needs Faker")
 def test_the_faker_check_runs_through_the_privatizer():
     """Faker's values (another project's formats, some invalid) are taken: few per provider

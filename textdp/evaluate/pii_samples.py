@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -726,6 +726,69 @@ def context_negatives(n: int, seed: int = 0) -> list[Item]:
     return out
 
 
+#: The column name each label's values stand under in a record (``--layout records``): the
+#: names such a column has in exports and forms.
+COLUMNS = {"EMAIL": "email", "PHONE": "phone", "URL": "website", "HANDLE": "twitter",
+           "IP": "ip_address", "CREDIT_CARD": "card_number", "IBAN": "iban", "US_SSN": "ssn",
+           "US_ITIN": "itin", "UK_NHS": "nhs_number", "UK_NINO": "ni_number",
+           "NATIONAL_ID": "national_id", "CRYPTO": "wallet", "MAC_ADDRESS": "mac",
+           "US_PASSPORT": "passport", "PASSPORT": "passport_number",
+           "US_DRIVER_LICENSE": "driver_license", "MEDICAL_LICENSE": "medical_license",
+           "UK_SORT_CODE": "sort_code", "US_BANK_NUMBER": "account_number",
+           "MEDICAL_RECORD": "mrn", "BIC": "bic", "VIN": "vin", "LICENSE_PLATE": "plate",
+           "PASSWORD": "password", "PERSONAL_ID": "employee_id",
+           "DATE_OF_BIRTH": "date_of_birth"}
+#: Columns of ordinary items in records: an ordinary value under each must stay.
+ORDINARY_COLUMNS = ("reference", "amount", "quantity", "version", "order_id", "sku")
+RECORD_DELIMITERS = (",", ";", "|", "\t")
+
+
+def _record(rng: np.random.Generator, column: str, values: Sequence[str]) -> str:
+    """A record block of ``values`` under ``column`` (``id``, ``name`` and ``city`` beside
+    it), with a header line, in a delimiter drawn from :data:`RECORD_DELIMITERS` (a value
+    holding it is quoted, as CSV writes it)."""
+    d = _pick(rng, RECORD_DELIMITERS)
+    rows = [d.join(("id", "name", column, "city"))]
+    for k, v in enumerate(values):
+        rows.append(d.join((str(101 + k), "Ana", f'"{v}"' if d in v else v, "Oslo")))
+    return "\n".join(rows)
+
+
+def records(per_label: int, n_ordinary: int, seed: int = 0) -> list[tuple[str, list[Item]]]:
+    """The values of :func:`positives` and ordinary items of :func:`negatives` as record
+    blocks (:func:`_record`): per block its text and its items, six rows a block."""
+    rng = np.random.default_rng(seed + 7)
+    groups: dict[str, list[Item]] = {}
+    for it in positives(per_label, seed):
+        groups.setdefault(it.label, []).append(it)
+    for k, it in enumerate(negatives(n_ordinary, seed)):
+        groups.setdefault("ordinary:" + ORDINARY_COLUMNS[k % len(ORDINARY_COLUMNS)],
+                          []).append(it)
+    out = []
+    for key, items in groups.items():
+        by_column: dict[str, list[Item]] = {}
+        for it in items:
+            by_column.setdefault(_column(key, it.value), []).append(it)
+        for column, col_items in by_column.items():
+            for i in range(0, len(col_items), 6):
+                block = col_items[i:i + 6]
+                out.append((_record(rng, column, [it.value for it in block]), block))
+    return out
+
+
+def _column(key: str, value: str) -> str:
+    """The column a value of ``key`` (a label, or ``ordinary:<column>``) stands under: as
+    exports name it (an account without its ``@`` under ``username``, an NPI under
+    ``npi``)."""
+    if key.startswith("ordinary:"):
+        return key.split(":", 1)[1]
+    if key == "HANDLE" and not value.startswith("@"):
+        return "username"
+    if key == "MEDICAL_LICENSE" and value.isdigit():
+        return "npi"
+    return COLUMNS[key]
+
+
 def value_runs(value: str) -> list[str]:
     """A value's runs of 5+ letters and digits holding a digit: one of them still in an
     output means the value was partly left."""
@@ -733,19 +796,31 @@ def value_runs(value: str) -> list[str]:
             any(c.isdigit() for c in r)]
 
 
-def check(per_label: int = 60, n_ordinary: int = 600, seed: int = 0) -> dict[str, dict]:
+def check(per_label: int = 60, n_ordinary: int = 600, seed: int = 0,
+          layout: str = "sentences") -> dict[str, dict]:
     """Run the sample through ``Privatizer(targets=IDENTIFIER_LABELS)``: per label the shares left
-    verbatim and partly left, and the share of ordinary items taken (per kind and overall)."""
+    verbatim and partly left, and the share of ordinary items taken (per kind and overall).
+    ``layout="records"``: the values and ordinary items as CSV, semicolon, pipe and tab
+    records under a column named for their label (:func:`records`) instead of sentences."""
     from textdp import Privatizer
     from textdp.detect.pii import IDENTIFIER_LABELS
 
-    items = positives(per_label, seed) + negatives(n_ordinary, seed) + \
-        context_negatives(n_ordinary // 4, seed) + \
-        [Item(text, text, None, "not a secret") for text in NOT_SECRETS]
+    if layout == "records":
+        blocks = records(per_label, n_ordinary, seed)
+        texts = [text for text, _ in blocks]
+        pairs = [(it, k) for k, (_, block) in enumerate(blocks) for it in block]
+    elif layout == "sentences":
+        items = positives(per_label, seed) + negatives(n_ordinary, seed) + \
+            context_negatives(n_ordinary // 4, seed) + \
+            [Item(text, text, None, "not a secret") for text in NOT_SECRETS]
+        texts = [it.text for it in items]
+        pairs = [(it, k) for k, it in enumerate(items)]
+    else:
+        raise ValueError(f"layout must be 'sentences' or 'records', got {layout!r}")
     privatizer = Privatizer(seed=seed, targets=list(IDENTIFIER_LABELS))
-    outputs = [r.text for r in privatizer.privatize([it.text for it in items])]
+    outputs = [r.text for r in privatizer.privatize(texts)]
     stats: dict[str, dict] = {}
-    for it, out in zip(items, outputs):
+    for it, out in ((it, outputs[k]) for it, k in pairs):
         s = stats.setdefault(it.label or "ordinary:" + it.kind,
                              {"n": 0, "verbatim": 0, "partial": 0, "taken": 0})
         s["n"] += 1

@@ -4,6 +4,7 @@ countries and formats in sentences, and of ordinary numbers and words that must 
 17 locales, an independent check (:func:`textdp.evaluate.pii_faker.check`).
 
     textdp evaluate pii --per-label 200 --ordinary 2000
+    textdp evaluate pii --layout records      # the same values in CSV, ;, | and tab records
     textdp evaluate pii --source faker --per-label 30
 """
 
@@ -24,6 +25,9 @@ def add_parser(sub: Any) -> None:
                    help="values per label (with --source faker: per provider and locale; "
                         "default 30 there)")
     p.add_argument("--ordinary", type=int, default=600, help="ordinary items (own source)")
+    p.add_argument("--layout", choices=("sentences", "records"), default="sentences",
+                   help="own source: each value in a sentence (default) or in CSV, "
+                        "semicolon, pipe and tab records under a column named for its label")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(handler=run)
 
@@ -39,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         from textdp.evaluate.pii_samples import check, report_lines
 
-        lines = report_lines(check(args.per_label, args.ordinary, args.seed))
+        lines = report_lines(check(args.per_label, args.ordinary, args.seed, args.layout))
     for line in lines:
         print(line)
     return 0
