@@ -814,3 +814,24 @@ def test_a_common_surname_before_in_and_a_room_in_capitals_is_a_patient():
             "WANTS TO LEAVE AMA, PSYCH AWARE.")
     assert marked(note) == ["PRICE", "BANKS"]
     assert marked("HANDOFF: ALL STABLE IN 9. PAIN IN 3 CONTROLLED. NEW O2 REQ IN 4.") == []
+
+
+def test_speaker_labels_of_two_words_hyphens_emoji_and_an_exporters_own_lines():
+    """Chat exports label lines ``Małgorzata Wiśniewska:``, ``Ji-woo:``, ``Kasia 🌸:`` and
+    ``Aarav (HSBC):`` beside the exporter's own ``You:``; every such speaker is a name, and
+    a name's glued lower-case part goes with it (``Ji-woo``: woo alone is a word)."""
+    from textdp.privatizer import Privatizer
+
+    p = Privatizer(seed=0)
+    chat = p("Wojtek: network is down\nKasia 🌸: dzięki!! 💕\n"
+             "Małgorzata Wiśniewska: Kochani, dinner at 19:00\nWojtek: ok").text
+    assert not any(n in chat for n in ("Wojtek", "Kasia", "Małgorzata", "Wiśniewska"))
+    assert "🌸: dzięki!! 💕" in chat and "dinner at 19:00" in chat
+    hyphen = p("Ji-woo: where are you?\nMinjun: exit 11\nJi-woo: omw").text
+    assert "Ji" not in hyphen and "woo" not in hyphen and "Minjun" not in hyphen
+    bank = p("You: hi i'm locked out\nAarav (HSBC): Sorry about that.\nYou: ok").text
+    assert "Aarav" not in bank and bank.startswith("You: hi") and "(HSBC): Sorry" in bank
+    # an adjective of a name and meeting notes' two-word headings stay
+    assert "Biden-led" in p("The Biden-led talks went on.").text
+    notes = "Action Items: send the deck\nNext Steps: review\nKey Points: none"
+    assert p(notes).text == notes

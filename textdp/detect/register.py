@@ -451,6 +451,10 @@ class RegisterStage:
             # the text's own evidence takes back what only the NER's weak reading dropped
             added = self.names(text, persons) - (drop - weak)
             persons |= added
+            # a name's glued lower-case part, though a word alone ("Ji-woo": woo)
+            tails = _hyphen_tails(text, persons)
+            persons |= tails
+            added |= tails
             # an unshown common word in capitals comes back at no other mention (AWARE)
             blocked = {k for k in unshown - added
                        if text.words[k].isupper() and text.keys[k] in common_words()}
@@ -1293,20 +1297,91 @@ def _plain_labels(text: _Text) -> list[int]:
     opening three lines or more, with two different names or more, or two lines or more
     where every label is an unknown word (:func:`_unknown_labels`: "Victor: … / Ines: on
     it", "Chioma (agent): … / Chioma: closing"); none of them a field label or a word of
-    the vocabularies (a mail header or a clinical note's ``Plan:`` is no transcript)."""
+    the vocabularies (a mail header or a clinical note's ``Plan:`` is no transcript). A
+    label is one word, or a name of two (``Małgorzata Wiśniewska:``, no common word in
+    it) or a hyphenated one (``Ji-woo:``), with emoji after it (``Kasia 🌸:``); the
+    exporter's own ``You:`` is no speaker and no reason to doubt the others."""
     words, keys = text.words, text.keys
-    out = []
+    runs = []
+    own = 0  # the exporter's own lines ("You: …")
     for toks in text.lines.values():
         if len(toks) >= 2 and words[toks[0]].replace("_", "").replace("-", "").isalnum() \
-                and _wordlike(words[toks[0]]) and _label_colon(words, toks):
-            out.append(toks[0])
+                and _wordlike(words[toks[0]]):
+            run = _label_run(text, toks)
+            if run and keys[toks[0]] in SELF_LABELS and len(run) == 1:
+                own += 1
+            elif run:
+                runs.append(run)
+    out = [k for run in runs for k in run if words[k] != "-"]
     names = {keys[k] for k in out}
-    if len(out) < 2 or any(
+    if not runs or len(runs) + own < 2 or any(
             n in STOP_WORDS or _in_any_vocabulary(n) or n in NON_NAMES for n in names):
         return []
-    if len(out) >= 3 and len(names) >= 2:
+    if len(runs) >= 3 and len({keys[run[0]] for run in runs}) >= 2:
         return out
     return out if _unknown_labels(text, out) else []
+
+
+#: A chat export's label of the exporter's own lines: no speaker's name.
+SELF_LABELS = frozenset({"you", "me", "i"})
+
+
+#: Words glued after a name with a hyphen that make it an adjective, not a longer name
+#: ("Biden-led", "Obama-era", "Kenya-born").
+COMPOUND_SUFFIXES = frozenset({"led", "era", "run", "made", "like", "born", "type", "free",
+                               "wide", "based", "style", "owned", "ish", "esque", "bred",
+                               "fed", "less", "ism", "ist", "ite", "ian", "year", "day", "time",
+                               "side", "land", "town", "ward", "era's", "ii", "iii", "jr",
+                               "sr", "san", "kun", "chan", "sama", "ji", "nim", "ssi"})
+
+
+def _hyphen_tails(text: _Text, persons: set[int]) -> set[int]:
+    """The lower-case second part glued to a person's name with a hyphen (``Ji-woo``,
+    ``Min-young``, ``Seo-yeon``): a word of five letters or fewer, not a suffix that makes
+    the name an adjective or a title of address (:data:`COMPOUND_SUFFIXES`: ``Biden-led``,
+    ``Sato-san``), nor a stop word (``Nye-on``). Left alone it stayed as written beside
+    the pseudonym of the first part."""
+    words = text.words
+    out: set[int] = set()
+    for k in persons:
+        if k + 2 < text.n and words[k][:1].isupper() and words[k + 1] == "-" and \
+                text.glued_run(k, k + 2):
+            tail = words[k + 2]
+            if tail.isalpha() and tail.islower() and len(tail) <= 5 and \
+                    tail not in COMPOUND_SUFFIXES and tail not in STOP_WORDS and (
+                        k + 3 >= text.n or
+                                                       words[k + 3] != "-" or
+                                                       not text.glued_run(k + 2, k + 3)):
+                out.add(k + 2)
+    return out
+
+
+def _label_run(text: _Text, toks: Sequence[int]) -> list[int]:
+    """The tokens of the speaker label opening a line (``toks``), or none: one word before a
+    colon (:func:`_label_colon`); or a name of two capitalised words or a hyphenated one,
+    then any emoji, then a colon or a role in brackets and a colon."""
+    words = text.words
+    if _label_colon(words, toks):
+        return [toks[0]]
+    run = [toks[0]]
+    j = 1
+    if len(toks) > 3 and words[toks[1]] == "-" and words[toks[2]].isalpha() and \
+            text.glued_run(toks[0], toks[2]):
+        run += [toks[1], toks[2]]  # "Ji-woo:"
+        j = 3
+    elif len(toks) > 2 and _capitalised(words[toks[0]]) and _capitalised(words[toks[1]]) and \
+            words[toks[1]].isalpha() and not any(
+                text.keys[k] in common_words() for k in toks[:2]):
+        run.append(toks[1])  # "Małgorzata Wiśniewska:"
+        j = 2
+    while j < len(toks) and not any(c.isalnum() or c in ":()" for c in words[toks[j]]):
+        j += 1  # emoji after the name ("Kasia 🌸:")
+    if j == 1 or j >= len(toks):
+        return []
+    rest = [words[k] for k in toks[j:j + 4]]
+    colon = rest[:1] == [":"] or (len(rest) >= 3 and rest[0] == "(" and rest[1].isalpha() and
+                                  (rest[2] == "):" or (rest[2] == ")" and rest[3:4] == [":"])))
+    return run if colon else []
 
 
 def _label_colon(words: Sequence[str], toks: Sequence[int]) -> bool:

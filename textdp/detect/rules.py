@@ -41,7 +41,10 @@ PERSON = "PERSON"
 GREETINGS = frozenset({"hi", "hello", "hey", "heya", "hiya", "dear", "thanks", "thank", "thx",
                        "ty", "bye", "morning", "evening", "night", "congrats",
                        "congratulations", "bday", "birthday", "welcome", "yo", "cheers",
-                       "love", "miss", "ciao", "hallo", "hola", "salut", "bonjour"})
+                       "love", "miss", "ciao", "hallo", "hola", "salut", "bonjour", "oi",
+                       "olá", "hej", "hei", "servus", "buongiorno", "merhaba", "namaste",
+                       "obrigado", "obrigada", "gracias", "merci", "danke", "grazie",
+                       "querido", "querida", "liebe", "chère"})
 TITLES = frozenset({
     "mr", "mrs", "ms", "miss", "mx", "messrs", "mme", "mlle", "dr", "doctor", "prof",
     "professor", "sir", "dame", "lord", "lady", "rev", "revd", "reverend", "fr", "father",
