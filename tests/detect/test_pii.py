@@ -679,3 +679,17 @@ def test_urls_without_a_scheme_lower_case_ibans_and_ports():
     assert shape_of("IP", "10.0.0.1:8080").version == 4
     assert shape_of("IP", "fe80::1").version == 6
     assert shape_of("IP", "::ffff:192.0.2.1").version == 6
+
+
+def test_an_iban_with_a_space_after_its_country_code():
+    """Polish banks print ``PL 19 1984 …``: found, and its surrogate keeps the country and
+    the layout with a valid checksum."""
+    from stdnum import iban as stdiban
+
+    text = "Numer rachunku: PL 19 1984 5702 7424 3979 1756 6899"
+    (m,) = find_pii(text, ["IBAN"])
+    value = text[m.start:m.end]
+    assert value == "PL 19 1984 5702 7424 3979 1756 6899"
+    out = surrogate("IBAN", shape_of("IBAN", value), np.random.default_rng(0))
+    assert out.startswith("PL ") and len(out) == len(value) and stdiban.is_valid(out)
+    assert out != value

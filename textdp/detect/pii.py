@@ -526,7 +526,8 @@ def _phone_candidates(text: str, region: str | None) -> list[PIIMatch]:
 
 # ------------------------------------------------- identifiers with checksums (stdnum)
 # Capitals as printed, or all in lower case as typed ("gb82west1234..."), never mixed.
-_IBAN = re.compile(r"(?<![\w-])(?:[A-Z]{2}\d\d(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?|"
+# (a space after the country code too, as Polish banks print it: "PL 19 1984 …")
+_IBAN = re.compile(r"(?<![\w-])(?:[A-Z]{2} ?\d\d(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?|"
                    r"[a-z]{2}\d\d(?: ?[a-z0-9]{4}){2,7}(?: ?[a-z0-9]{1,4})?)(?![\w-])")
 _SSN = re.compile(r"(?<![\w.,+/:-])\d{3}([- ])\d\d\1\d{4}(?![\w/]|[.,:-]?\d)")
 _SSN_BARE = re.compile(r"(?<![\w.,+/:-])\d{9}(?![\w/]|[.,:-]?\d)")
@@ -1012,7 +1013,7 @@ def _id_shape(label: str, value: str) -> Shape:
     (``"eth"`` or empty); for :data:`LAYOUT_LABELS` :func:`textdp.detect.identifiers.layout`."""
     if label == IBAN:
         # (where it starts: a token may hold more, "(IE80 …" of a spaCy Doc)
-        head = re.search(r"[A-Za-z]{2}(?=\d)", value)
+        head = re.search(r"[A-Za-z]{2}(?= ?\d)", value)
         start = head.start() if head else 0
         country = head.group().upper() if head else "XX"
         body = re.sub(r"[A-Za-z0-9]", "#", value[start + 2:])
