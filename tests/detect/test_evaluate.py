@@ -206,6 +206,9 @@ def test_sample_survival_counts_unchanged_name_tokens(nlp):
     run = sample_survival(Keep(), [doc], [[(0, 2, "PERSON"), (3, 5, "PER"), (6, 7, "GPE")]])
     assert (run.names, run.surviving) == (4, 1) and run.surviving_share == 0.25
     assert "25.0 % of 4 PERSON word tokens" in run.summary()
+    # other words: "met" and "in" (outside every gold span; Berlin is GPE's), both changed
+    assert (run.others, run.others_changed) == (2, 2) and run.others_kept_share == 0.0
+    assert "other words kept 0.0 % of 2" in run.summary()
 
 
 def test_evaluate_detection_on_a_users_jsonl_sample(tmp_path, capsys, private_cache):

@@ -486,6 +486,9 @@ class SampleSurvival:
     label: str
     names: int
     surviving: int
+    #: Word tokens outside every gold span (of any label), and those the privatizer changed.
+    others: int = 0
+    others_changed: int = 0
 
     @property
     def surviving_share(self) -> float:
@@ -493,26 +496,35 @@ class SampleSurvival:
         case): published as they were."""
         return self.surviving / self.names if self.names else 0.0
 
+    @property
+    def others_kept_share(self) -> float:
+        """Share of the word tokens outside every gold span left as they were."""
+        return 1.0 - self.others_changed / self.others if self.others else 1.0
+
     def as_dict(self) -> dict[str, Any]:
         return {"label": self.label, "names": self.names, "surviving": self.surviving,
-                "surviving_share": self.surviving_share}
+                "surviving_share": self.surviving_share, "others": self.others,
+                "others_changed": self.others_changed,
+                "others_kept_share": self.others_kept_share}
 
     def summary(self) -> str:
         return (f"would survive the privatizer: {100 * self.surviving_share:.1f} % of "
-                f"{self.names} {self.label} word tokens ({self.surviving} unchanged)")
+                f"{self.names} {self.label} word tokens ({self.surviving} unchanged); other "
+                f"words kept {100 * self.others_kept_share:.1f} % of {self.others}")
 
 
 def sample_survival(privatizer: Any, docs: Sequence[Any], gold: Sequence[Sequence[Span]],
                     label: str = TARGET) -> SampleSurvival:
     """Run ``docs`` (made by ``privatizer.nlp``'s tokenizer) through the privatizer with its
     own detector and count the gold ``label`` word tokens whose output is the same word
-    (case-insensitively)."""
+    (case-insensitively), and the word tokens outside every gold span that it changed."""
     from textdp.targets import is_word
 
     label = normalise_label(label)
     results = privatizer.privatize_docs(list(docs)) if docs else []
-    names = surviving = 0
+    names = surviving = others = changed = 0
     for doc, spans, (new_words, _) in zip(docs, gold, results):
+        inside = {k for a, b, _ in spans for k in range(a, b)}
         for a, b, lab in spans:
             if normalise_label(lab) != label:
                 continue
@@ -520,7 +532,11 @@ def sample_survival(privatizer: Any, docs: Sequence[Any], gold: Sequence[Sequenc
                 if is_word(doc[k].text):
                     names += 1
                     surviving += doc[k].text.casefold() == new_words[k].casefold()
-    return SampleSurvival(label, names, surviving)
+        for k, token in enumerate(doc):
+            if k not in inside and is_word(token.text):
+                others += 1
+                changed += token.text.casefold() != new_words[k].casefold()
+    return SampleSurvival(label, names, surviving, others, changed)
 
 
 def evaluate_jsonl(data: str | os.PathLike[str], detectors: Sequence[str | None], *,
