@@ -862,21 +862,20 @@ class PIIDetector:
 
     def findings(self, docs: Sequence[Any]) -> list[list[Finding]]:
         """Token spans per doc: every token that overlaps a match (no score: patterns)."""
-        out = []
-        for doc in docs:
-            matches = self.matches(doc.text)
-            if not matches:
-                out.append([])
-                continue
-            starts = [t.idx for t in doc]
-            ends = [t.idx + len(t.text) for t in doc]
-            found = []
-            for m in matches:
-                first, stop = bisect_right(ends, m.start), bisect_left(starts, m.end)
-                if first < stop:
-                    found.append(Finding(first, stop, m.label, self.name, None))
-            out.append(found)
-        return out
+        return [self.token_findings(doc, self.matches(doc.text)) for doc in docs]
+
+    def token_findings(self, doc: Any, matches: Sequence[PIIMatch]) -> list[Finding]:
+        """The token spans of ``doc`` that ``matches`` (of its text) overlap."""
+        if not matches:
+            return []
+        starts = [t.idx for t in doc]
+        ends = [t.idx + len(t.text) for t in doc]
+        found = []
+        for m in matches:
+            first, stop = bisect_right(ends, m.start), bisect_left(starts, m.end)
+            if first < stop:
+                found.append(Finding(first, stop, m.label, self.name, None))
+        return found
 
     def __repr__(self) -> str:
         return f"PIIDetector(labels={list(self.labels)!r})"

@@ -204,7 +204,6 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     )
 
 
-
 def _not_an_address(text: str, m: re.Match[str]) -> bool:
     """A year-like house number without an address cue before it, or a number right after
     the street (see :data:`_ADDRESS_CUE`, :data:`_NUMBER_AFTER`)."""

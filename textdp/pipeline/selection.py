@@ -78,10 +78,12 @@ def merge_pii_tokens(docs: Sequence[Any], labels: Sequence[str],
     detector = PIIDetector(labels) if region is None else PIIDetector(labels, region)
     out = []
     for doc in docs:
-        cuts = pii_cuts(doc, detector.matches(doc.text))
+        matches = detector.matches(doc.text)
+        cuts = pii_cuts(doc, matches)
         if cuts:
-            doc = split_tokens(doc, cuts)
-        ends = {a: b for a, b, _ in detector([doc])[0] if b - a > 1}
+            doc = split_tokens(doc, cuts)  # the text, and so the matches, are unchanged
+        ends = {f.start: f.end for f in detector.token_findings(doc, matches)
+                if f.end - f.start > 1}
         out.append(merge_tokens(doc, ends) if ends else doc)
     return out
 
