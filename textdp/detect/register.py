@@ -1331,8 +1331,8 @@ SELF_LABELS = frozenset({"you", "me", "i"})
 COMPOUND_SUFFIXES = frozenset({"led", "era", "run", "made", "like", "born", "type", "free",
                                "wide", "based", "style", "owned", "ish", "esque", "bred",
                                "fed", "less", "ism", "ist", "ite", "ian", "year", "day", "time",
-                               "side", "land", "town", "ward", "era's", "ii", "iii", "jr",
-                               "sr", "san", "kun", "chan", "sama", "ji", "nim", "ssi"})
+                               "side", "land", "town", "ward", "ii", "iii", "jr", "sr",
+                               "san", "kun", "chan", "sama", "nim", "ssi"})
 
 
 def _hyphen_tails(text: _Text, persons: set[int]) -> set[int]:
@@ -1347,11 +1347,9 @@ def _hyphen_tails(text: _Text, persons: set[int]) -> set[int]:
         if k + 2 < text.n and words[k][:1].isupper() and words[k + 1] == "-" and \
                 text.glued_run(k, k + 2):
             tail = words[k + 2]
-            if tail.isalpha() and tail.islower() and len(tail) <= 5 and \
-                    tail not in COMPOUND_SUFFIXES and tail not in STOP_WORDS and (
-                        k + 3 >= text.n or
-                                                       words[k + 3] != "-" or
-                                                       not text.glued_run(k + 2, k + 3)):
+            longer = k + 3 < text.n and words[k + 3] == "-" and text.glued_run(k + 2, k + 3)
+            if tail.isalpha() and tail.islower() and len(tail) <= 5 and not longer and \
+                    tail not in COMPOUND_SUFFIXES and tail not in STOP_WORDS:
                 out.add(k + 2)
     return out
 
@@ -1437,7 +1435,7 @@ EPONYM_NOUNS = frozenset({"catheter", "monitor", "score", "scale", "sign", "sign
                           # "Babinski absent", "Nissen not performed", "Denver II")
                           "negative", "neg", "positive", "pos", "absent", "present",
                           "equivocal", "upgoing", "downgoing", "pouch", "pattern", "protocol",
-                          "not", "ii", "iii"})
+                          "not", "ii", "iii", "exercises"})
 # Before a sign or test, its finding: "+Kernig", "negative Romberg", "(-) Homans".
 EPONYM_FINDINGS = frozenset({"+", "-", "(+)", "(-)", "+ve", "-ve", "positive", "negative",
                              "neg", "pos"})
@@ -1488,8 +1486,7 @@ def _eponym_chain(text: _Text, k: int) -> list[int]:
     if len(chain) < 3 or nxt is None:
         return []
     following = text.words[nxt].lower().rstrip(".,;:")
-    return chain if following in EPONYM_NOUNS or following in EPONYM_FINDINGS or \
-        following in ("exercises", "manoeuvre", "maneuver", "test", "+") else []
+    return chain if following in EPONYM_NOUNS or following in EPONYM_FINDINGS else []
 
 
 def _code_like(word: str) -> bool:
