@@ -77,6 +77,8 @@ def found(text: str) -> list[tuple[str, str]]:
     ("DB_PASSWORD=Xq7!vR2p#staging", "PASSWORD", "Xq7!vR2p#staging"),
     ('{"user_id": "u_48213977", "name": "Hiroshi"}', "PERSONAL_ID", "u_48213977"),
     ("reset requested user_id=882104 ip=10.0.0.1", "PERSONAL_ID", "882104"),
+    ("a green Land Rover, YX15 KDU, park next to it", "LICENSE_PLATE", "YX15 KDU"),  # alone
+    ("Wunschkennzeichen: M-FH 1706", "LICENSE_PLATE", "M-FH 1706"),
 ])
 def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value):
     assert (label, value) in found(text)
@@ -120,6 +122,7 @@ def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value
     "user ID 12",                                    # fewer than three digits
     "I will pass on 4pm2day", "pass the salt",       # "pass" not before "is", ":" or "="
     '{"order_id": "A-12345"}',                       # an order's id
+    "Model XR99 ABC in stock", "London SW1A 1AA",    # no half-year 99; a postcode
 ])
 def test_ordinary_numbers_are_left(text):
     assert not {label for label, _ in found(text)} & set(LABELS)

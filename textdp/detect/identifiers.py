@@ -61,10 +61,13 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   ``chassis`` or ``frame number``. HIPAA lists vehicle identifiers; not in Presidio's
   registry;
 * ``LICENSE_PLATE``: a number plate right after ``plate``, ``licence``/``number``/
-  ``registration plate``, ``registration (mark)``, ``reg`` or ``VRM`` (only punctuation
-  and ``no``, ``number``, ``is``, ``was`` between): 3–12 capitals, digits and letters of
-  scripts without case (``SJ-910-BS``, ``MÜ-LD-362``, ``沪A-50784``, ``437다4339``), holding
-  a digit, in up to four groups; not a date or years. No country's format is checked (none
+  ``registration plate``, ``registration (mark)``, ``reg``, ``VRM``, ``Kennzeichen``,
+  ``kenteken``, ``matrícula``, ``targa``, ``immatriculation`` or ``registreringsnummer``
+  (only punctuation and ``no``, ``number``, ``is``, ``was`` between): 3–12 capitals, digits
+  and letters of scripts without case (``SJ-910-BS``, ``MÜ-LD-362``, ``沪A-50784``,
+  ``437다4339``), holding a digit, in up to four groups; not a date or years. Alone, a
+  British plate of the current format (two letters, the age identifier of a half-year from
+  2001 to 2025, three letters: ``YX15 KDU``). No other country's format is checked (none
   has a checksum). Not in Presidio's registry;
 * ``PASSWORD``: a secret right after its label (only punctuation and ``is``, ``was``,
   ``number``, ``no`` between): ``password``, ``passwd``, ``pwd``, ``passcode``,
@@ -197,8 +200,13 @@ _VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1,
 # A number plate right after its label ("plate SJ-910-BS", "registration: AK78 WBU"): 3–12
 # capitals and digits with a digit, in up to four groups.
 _PLATE_LABEL = re.compile(r"\b(?:(?:licen[cs]e|number|registration|reg\.?|car|vehicle)\s+)?"
-                          r"plates?\b|\bregistration(?:\s+mark)?\b|\breg\b\.?|\bvrm\b",
-                          re.IGNORECASE)
+                          r"plates?\b|\bregistration(?:\s+mark)?\b|\breg\b\.?|\bvrm\b|"
+                          r"\b(?:wunsch)?kennzeichen\b|\bkenteken\b|\bmatr[ií]cula\b|\btarga\b|"
+                          r"\bimmatriculation\b|\bregistreringsnummer\b", re.IGNORECASE)
+# A British plate of the current format alone (two letters, the age identifier of a
+# half-year from 2001 to 2025, three letters; I and Q never used): "YX15 KDU", "BK21NWU".
+_UK_PLATE = re.compile(r"(?<![\w-])[A-HJ-PR-Y][A-HJ-PR-Y](?:0[2-9]|1\d|2[0-5]|5[1-9]|6\d|7[0-5])"
+                       r" ?[A-HJ-NP-Z]{3}(?![\w-])")
 # Capitals, digits and letters of scripts without case (沪A-50784, 437다4339, 福岡 71 の ・・31),
 # not small Latin letters (a word follows the label: "plate 12 was cold").
 _PLATE_CHAR = r"(?:[^\W_a-zß-ÿ]|・)"
@@ -392,6 +400,7 @@ def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str
             found = _plate(text, gap.end()) if gap and gap.end() > label.end() else None
             if found:
                 yield found[0], found[1], LICENSE_PLATE
+        yield from ((m.start(), m.end(), LICENSE_PLATE) for m in _UK_PLATE.finditer(text))
     if PERSONAL_ID in labels:
         for label in _PERSONAL_LABEL.finditer(text):
             gap = _PERSONAL_GAP.match(text, label.end())
