@@ -39,6 +39,9 @@ def test_numbers_with_their_checks(text, value):
     ("Employer EIN 47-4767403 on the form.", "47-4767403"),
     ("national ID: 12345678 issued", "12345678"),
     ("Name: Zhang Wei\nID: 110101199003074578", "110101199003074578"),  # a bare "ID", capitals
+    ("NRIC/FIN: S4912270E / Date of birth", "S4912270E"),       # a second label after "/"
+    ("Residence card no.: UH48291736EA", "UH48291736EA"),
+    ("My Number: 5774 9788 9850", "5774 9788 9850"),            # Japan's, in capitals
 ])
 def test_any_number_right_after_a_generic_label_is_taken_checksum_or_not(text, value):
     """A mistyped, foreign or generated number identifies a person as well as a valid one."""
@@ -56,6 +59,7 @@ def test_any_number_right_after_a_generic_label_is_taken_checksum_or_not(text, v
     "tax number 2019", "national ID renewed 2021-03-04",  # a year, a date after the label
     "my id is 12345678", "ID 4471",         # "id" in small letters; fewer than six digits
     "born in 123456 BC",                                   # "in" is no label
+    "my number is 123456789",                              # a phone's words, not Japan's
 ])
 def test_other_numbers_are_not_national_ids(text):
     assert taken(text) == []

@@ -93,11 +93,15 @@ _GENERIC = re.compile(
     r"personnummer|henkil[öo]tunnus|hetu|f[øo]dselsnummer|kimlik|teudat\s+zehut|"
     r"codice\s+fiscale|n[uú]mero\s+de\s+(?:seguridad|identidad)|s[ée]curit[ée]\s+sociale|"
     r"insee|c[ée]dula|curp|rfc|nric|ic\s+number|ni\s+number|nino|ein|fein|employer\s+"
-    r"identification|personal\s+(?:id|identity|identification)\s+(?:number|no|code)|"
+    r"identification|residence\s+card|(?-i:My\s+Number)|"
+    r"personal\s+(?:id|identity|identification)\s+(?:number|no|code)|"
     # a bare "ID" in capitals, no word before it on its line ("Name: Zhang Wei⏎ID: 1101…";
     # "Patient ID", "Employee ID" are other labels' context)
     r"(?<!\w )(?<!\w)(?-i:ID))\b", re.IGNORECASE)
-_GAP = label_gap("no", "nr", "number", "num", "is", "was", "card", "id")
+# (and a second label after a slash: "NRIC/FIN: S4912270E")
+_GAP = re.compile(r"(?:\s*/\s*[A-Za-z]{2,5}\b)?" +
+                  label_gap("no", "nr", "number", "num", "is", "was", "card", "id").pattern,
+                  re.IGNORECASE)
 # Any number written right after a generic context word, valid or not: 6+ digits (with
 # capitals and "-", ".", space between groups), 5–24 characters. A mistyped, foreign or
 # generated number ("ZZ 00 37 90 T", "740015-1446290") identifies a person as well as a
