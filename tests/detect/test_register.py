@@ -241,6 +241,11 @@ def test_first_names_addressed_after_a_greeting():
     assert marked("Hi All , Dear Sir , Hello World !") == []
     assert marked("Hey Will you come ?") == []
     assert marked("Hey Summer , see you", stage=RegisterStage(recall=False)) == []
+    # first names of the multi-origin list, after greetings of other languages; not one
+    # that is a common word ("Thanks Love !")
+    assert marked("Oi Camila , tudo bem ?") == ["Camila"]
+    assert marked("Olá Chiamaka !") == ["Chiamaka"]
+    assert marked("Thanks Love !") == []
 
 
 def test_a_slip_of_one_word_does_not_spread():

@@ -148,6 +148,14 @@ def _vocabulary_names() -> frozenset[str]:
     return frozenset(name.casefold() for name, _, _ in listed_rows())
 
 
+@functools.lru_cache(maxsize=1)
+def vocabulary_first_names() -> frozenset[str]:
+    """The first names of the multi-origin list (kind ``first`` or ``both``, lower case):
+    ``camila``, ``chiamaka``, ``seo-yeon``, which the census lists lack or rank low."""
+    return frozenset(name.casefold() for name, kind, _ in listed_rows()
+                     if kind in ("first", "both"))
+
+
 def is_listed_name(word: str, surname_rank: int | None = 20000) -> bool:
     """Whether ``word`` (any case) is a name a person bears by a public list: a census first
     name (any rank), a census surname ranked ``surname_rank`` or better, or a name of the

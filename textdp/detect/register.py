@@ -1555,12 +1555,13 @@ def _cued_name(word: str) -> bool:
 
 def _addressed(text: _Text) -> set[int]:
     """First names addressed after a greeting and before a stop ("Hey Summer, see you",
-    "Thanks Ivy!", "Hi Will."): one or two title-case name words (:func:`_plain_name_word`),
-    the first a census first name (:data:`ADDRESSED_FIRST_RANK`), followed by a comma, a
-    full stop, ``!``, ``?``, a colon or the end of the line. A word that is also an ordinary
-    word ("Summer", "Will") reads as a name there, where a tagger trained on prose barely
-    reads it."""
-    from textdp.detect.lexicon import is_first_name
+    "Thanks Ivy!", "Hi Will.", "Oi Camila,"): one or two title-case name words
+    (:func:`_plain_name_word`), the first a census first name
+    (:data:`ADDRESSED_FIRST_RANK`) or a first name of the multi-origin list that is no
+    common word (not "Hi Man,"), followed by a comma, a full stop, ``!``, ``?``, a colon or
+    the end of the line. A word that is also an ordinary word ("Summer", "Will") reads as a
+    name there, where a tagger trained on prose barely reads it."""
+    from textdp.detect.lexicon import is_first_name, vocabulary_first_names
 
     words, keys = text.words, text.keys
     out: set[int] = set()
@@ -1568,8 +1569,10 @@ def _addressed(text: _Text) -> set[int]:
         if keys[k] not in GREETINGS or not w[:1].isalpha():
             continue
         run = text.cap_run_after(k, 2)
-        if not run or not all(_plain_name_word(words[j]) for j in run) or \
-                not is_first_name(keys[run[0]], ADDRESSED_FIRST_RANK):
+        if not run or not all(_plain_name_word(words[j]) for j in run) or not (
+                is_first_name(keys[run[0]], ADDRESSED_FIRST_RANK) or
+                (keys[run[0]] in vocabulary_first_names() and
+                 keys[run[0]] not in common_words())):
             continue
         after = text.next(run[-1])
         if after is None or words[after] in (",", ".", "!", "?", ":") or \
