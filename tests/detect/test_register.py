@@ -840,3 +840,20 @@ def test_speaker_labels_of_two_words_hyphens_emoji_and_an_exporters_own_lines():
     assert "Biden-led" in p("The Biden-led talks went on.").text
     notes = "Action Items: send the deck\nNext Steps: review\nKey Points: none"
     assert p(notes).text == notes
+
+
+def test_a_game_chats_channel_tags_are_read_like_stamps():
+    """``[Team] kenji: …`` lines: the channel in brackets is read like a time stamp, so the
+    speakers are labels and a lower-case name is one at every mention; a log's ``[INFO]
+    Database:`` is no transcript."""
+    from textdp.privatizer import Privatizer
+
+    p = Privatizer(seed=0)
+    chat = ("[All] xX_NightHawk_Xx: gg ez\n[Team] pedro_bala: bro who was on B site??\n"
+            "[Team] kenji: me, sorry lag spike\n[Team] pedro_bala: np. still buying?\n"
+            "[Team] RockyB_07: ya ya chill\n[All] xX_NightHawk_Xx: uninstall kenji 💀\n"
+            "[Team] kenji: reported lol")
+    out = p(chat).text
+    assert "kenji" not in out and "pedro_bala" not in out and "[Team] " in out
+    log = "[INFO] Database: connected\n[INFO] Server: started\n[WARN] Cache: cold"
+    assert p(log).text == log

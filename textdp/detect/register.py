@@ -1801,18 +1801,27 @@ def _hyphen_partner(text: _Text, k: int, persons: set[int]) -> bool:
         (k >= 2 and words[k - 1] == "-" and k - 2 in persons and text.glued_run(k - 2, k))
 
 
+#: A game's or chat room's channel in brackets before a speaker (``[Team] kenji: …``): read
+#: like a time stamp. Chat words only: a log's ``[INFO] Database: …`` is no transcript.
+CHANNEL_TAGS = frozenset({"all", "team", "party", "guild", "whisper", "global", "trade",
+                          "local", "say", "yell", "squad", "raid", "clan", "lobby", "dm",
+                          "pm", "group", "spectator"})
+
+
 def _stamp_end(words: Sequence[str], toks: Sequence[int]) -> int:
     """How many of a line's first tokens ``toks`` are its time stamp (0 for none): a time
     (``10:02``, ``9:42am``) with at most :data:`STAMP_TOKENS` tokens of date, day or
     AM/PM around it, bracketed (``[10:02]``, ``[8:48 PM]``, ``[Mon 11:04]``,
-    ``[05/07/2024 00:02]``) or opening the line, then an optional dash (``10:02 -``,
+    ``[05/07/2024 00:02]``) or opening the line, or a channel in brackets
+    (:data:`CHANNEL_TAGS`: ``[Team]``), then an optional dash (``10:02 -``,
     ``12/03/2024, 14:22 -``)."""
     if not toks:
         return 0
     head = [words[k] for k in toks[:STAMP_TOKENS + 2]]
     if head[0] in ("[", "("):
         close = next((j for j, w in enumerate(head) if w in ("]", ")")), None)
-        if close is None or not any(_TIME.match(w) for w in head[1:close]):
+        if close is None or not (any(_TIME.match(w) for w in head[1:close]) or (
+                close == 2 and head[1].casefold() in CHANNEL_TAGS)):
             return 0
         end = close + 1
     else:
