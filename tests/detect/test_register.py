@@ -857,3 +857,15 @@ def test_a_game_chats_channel_tags_are_read_like_stamps():
     assert "kenji" not in out and "pedro_bala" not in out and "[Team] " in out
     log = "[INFO] Database: connected\n[INFO] Server: started\n[WARN] Cache: cold"
     assert p(log).text == log
+
+
+def test_discord_headers_name_their_speakers_at_every_mention():
+    from textdp.privatizer import Privatizer
+
+    p = Privatizer(seed=0)
+    chat = ("lupita_gg — Today at 8:15 PM\nya after dinner\nchuy_77 — Today at 8:15 PM\n"
+            "yessir\nlupita_gg — Today at 8:16 PM\nok")
+    out = p(chat).text
+    assert "lupita_gg" not in out and "chuy_77" not in out and out.count("— Today at") == 3
+    schedule = "Standup — Today at 9:30 AM\nRetro — Today at 4:00 PM\nnotes here"
+    assert p(schedule).text == schedule

@@ -1839,7 +1839,8 @@ def _stamp_end(words: Sequence[str], toks: Sequence[int]) -> int:
 def _speaker_labels(text: _Text) -> list[int]:
     """The speaker label of each chat line: after a ``[hh:mm]`` stamp, ``name:`` or
     ``<name>``; or ``<name>`` opening a line; or the name of a header line of a chat
-    export, a name and the time alone (``Siobhan Reilly  9:41 AM``)."""
+    export, a name and the time alone (``Siobhan Reilly  9:41 AM``) or an account, a dash,
+    its day and time (``lupita_gg — Today at 8:15 PM``)."""
     words = text.words
     out = []
     for toks in text.lines.values():
@@ -1852,13 +1853,32 @@ def _speaker_labels(text: _Text) -> list[int]:
         elif len(rest) >= 5 and words[rest[0]] == "<" and (inner := _bracketed_label(
                 text, rest)):
             out.extend(inner)
-        elif not stamped and (head := _header_name(words, toks)):
+        elif not stamped and (head := _header_name(words, toks) or _discord_header(words, toks)):
             out.extend(head)
         elif stamped and rest and _wordlike(words[rest[0]]) and (
                 (len(rest) >= 2 and rest[1] == rest[0] + 1 and words[rest[1]] == ":")
                 or (words[rest[0]].endswith(":") and len(words[rest[0]]) > 1)):
             out.append(rest[0])
     return out
+
+
+def _discord_header(words: Sequence[str], toks: Sequence[int]) -> list[int]:
+    """The account of a Discord-style message header, one word alone before a dash and its
+    day and time (``lupita_gg — Today at 8:15 PM``, ``shadowfox — 03/02/2024 9:14 PM``):
+    whatever its form, the line says it is a speaker, unless it is a common word
+    (``Standup — Today at 9:30 AM``); ``[]`` for any other line."""
+    rest = [words[k] for k in toks[1:]]
+    if len(rest) < 3 or rest[0] not in ("—", "–", "-") or not _wordlike(words[toks[0]]) or \
+            key(words[toks[0]]) in common_words():  # a schedule's "Standup — Today at 9:30"
+        return []
+    rest = rest[1:]
+    if rest[-1].casefold() in ("am", "pm"):
+        rest = rest[:-1]
+    if not rest or not _TIME.match(rest[-1]):
+        return []
+    day = [w.casefold() for w in rest[:-1]]
+    return [toks[0]] if day in (["today", "at"], ["yesterday", "at"]) or (
+        len(day) == 1 and re.fullmatch(r"\d{1,2}[/.]\d{1,2}[/.]\d{2,4}", day[0])) else []
 
 
 def _header_name(words: Sequence[str], toks: Sequence[int]) -> list[int]:
