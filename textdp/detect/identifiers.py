@@ -243,7 +243,7 @@ _PERSONAL_LABEL = re.compile(
     r"\b(?:employee|staff|student|customer|client|member|user|badge|applicant|"
     r"account\s+holder)[\s_]*(?:id|no|number|#|code)\b", re.IGNORECASE)
 # (and the quotes of a JSON key and value: "user_id": "u_48213977")
-_PERSONAL_GAP = re.compile(r"[\s:#=.\-\"']*(?:(?:is|was)\b[\s:#=.\-\"']*)*", re.IGNORECASE)
+_PERSONAL_GAP = label_gap("is", "was", quotes=True)
 _PERSONAL = re.compile(r"(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{2,19}(?![\w/]|[.,:-]\w)|"
                        r"(?<=[\"'])(?=(?:[A-Za-z_-]*\d){3})[A-Za-z0-9][\w-]{2,19}(?=[\"'])")
 # DEA registrant types (first letter): practitioners, mid-levels, distributors, ...

@@ -40,10 +40,12 @@ def cut_back(value: str, fits: Callable[[str], bool], seps: str = " -") -> str:
     return ""
 
 
-def label_gap(*words: str) -> re.Pattern[str]:
+def label_gap(*words: str, quotes: bool = False) -> re.Pattern[str]:
     """What may stand between a number's label and the number: punctuation and ``words``
-    ("MRN: ", "Medical record number is ", "call me at ")."""
-    return re.compile(r"[\s:#=.-]*(?:(?:" + "|".join(words) + r")\b[\s:#=.-]*)*",
+    ("MRN: ", "Medical record number is ", "call me at "); with ``quotes`` also the quotes
+    of a JSON key and value (``"user_id": "``)."""
+    punct = r"[\s:#=.\-\"']*" if quotes else r"[\s:#=.-]*"
+    return re.compile(punct + r"(?:(?:" + "|".join(words) + r")\b" + punct + r")*",
                       re.IGNORECASE)
 
 

@@ -1377,9 +1377,7 @@ def _label_run(text: _Text, toks: Sequence[int]) -> list[int]:
     if j == 1 or j >= len(toks):
         return []
     rest = [words[k] for k in toks[j:j + 4]]
-    colon = rest[:1] == [":"] or (len(rest) >= 3 and rest[0] == "(" and rest[1].isalpha() and
-                                  (rest[2] == "):" or (rest[2] == ")" and rest[3:4] == [":"])))
-    return run if colon else []
+    return run if rest[:1] == [":"] or _role_colon(rest) else []
 
 
 def _label_colon(words: Sequence[str], toks: Sequence[int]) -> bool:
@@ -1389,6 +1387,12 @@ def _label_colon(words: Sequence[str], toks: Sequence[int]) -> bool:
     nxt = [words[k] for k in toks[1:5]]
     if nxt[:1] == [":"] and toks[1] == toks[0] + 1:
         return True
+    return _role_colon(nxt)
+
+
+def _role_colon(nxt: Sequence[str]) -> bool:
+    """Whether the words after a label (``nxt``) are a role in brackets and a colon
+    (``(agent):``, cut ``(``, ``agent``, ``):`` by the tokenizer)."""
     return len(nxt) >= 3 and nxt[0] == "(" and nxt[1].isalpha() and (
         nxt[2] == "):" or (nxt[2] == ")" and nxt[3:4] == [":"]))
 

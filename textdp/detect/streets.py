@@ -96,6 +96,9 @@ _DASH = "[-\u2212\uff0d]"
 # A Japanese place's last administrative word: prefecture, city, ward, town, village, county.
 _JA_ADMIN = "[都道府県市区町村郡]"
 _SCRIPT_LETTERS = {v: k for k, v in _SCRIPT_NAMES.items()}
+# Which script a name is written in, tried in this order (kana: hiragana and katakana).
+_SCRIPTS = (("ko", re.compile(f"[{_HANGUL}]")), ("ja", re.compile("[\u3040-\u30ff]")),
+            ("zh", re.compile("[\u4e00-\u9fff]")))
 # Characters that end a Chinese sentence's words before an address ("我住在…", "地址：…").
 _ZH_NOT_NAME = "在於于至到是住址"
 # After a Japanese address's numbers, its building and room (一ツ橋ハイツ134, 12号室).
@@ -127,12 +130,9 @@ def script_street_names() -> dict[str, tuple[str, ...]]:
 def _script(name: str) -> str | None:
     """``ko`` for a name with Hangul, ``ja`` with kana, ``zh`` with Han characters only,
     ``None`` for others."""
-    if any("\uac00" <= c <= "\ud7a3" for c in name):
-        return "ko"
-    if any("\u3040" <= c <= "\u30ff" for c in name):
-        return "ja"
-    if any("\u4e00" <= c <= "\u9fff" for c in name):
-        return "zh"
+    for script, letters in _SCRIPTS:
+        if letters.search(name):
+            return script
     return None
 
 
