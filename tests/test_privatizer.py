@@ -203,8 +203,8 @@ def test_surface_form():
     assert surface_form("McDonald", "mcdonald") == "mcdonald"  # lower → lower
     assert surface_form("NASA", "mike") == "nasa"
     assert surface_form("Paris", "iPhone") == "Paris"  # another pattern: as the table has it
-    # an initial is replaced by a whole name in Title case (not shouted)
-    assert surface_form("paris", "V.") == "Paris" and surface_form("Paris", "U.S.") == "PARIS"
+    # a word shaped like an initial, not a name's, becomes a whole word in Title case
+    assert surface_form("paris", "V.") == "Paris" and surface_form("Paris", "U.S.") == "Paris"
 
 
 @pytest.mark.parametrize("original, written", [

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from typing import NamedTuple
 
-from textdp.surface import Address, parse_address, surface_form
+from textdp.surface import Address, initial_letters, parse_address, surface_form
 
 #: Characters that may separate the names of a body (``mary.johnson``, ``mary_johnson``).
 SEPARATORS = "._-"
@@ -57,9 +57,13 @@ class Spelling(NamedTuple):
 
     def written(self, pseudonyms: Sequence[str]) -> str:
         """The address with each part replaced by its name's pseudonym (in the part's casing
-        class), separators kept, and an e-mail's domain replaced by the reserved one."""
+        class), separators kept, and an e-mail's domain replaced by the reserved one. A part
+        written by its initial, or standing for a name the text writes as an initial
+        (``j.smith@…`` beside ``J. Smith``), is written as the pseudonym's initial: the
+        first letter of a pseudonym the text writes whole, else the initial the text's
+        initial is written as (:func:`textdp.surface.initial_letters`)."""
         body = "".join(
-            sep + surface_form(pseudonym[:1] if is_initial(part, key) else pseudonym, part)
+            sep + _written_part(pseudonym, part, key)
             for (sep, part, key), pseudonym in zip(self.parts, pseudonyms, strict=True))
         return self.address.written(body + self.tail)
 
@@ -182,6 +186,15 @@ def spell(token: str, names: Collection[str],
     ``pairs`` of its person spans (to read many tokens of one text, build the
     :class:`Speller` once)."""
     return Speller(names, pairs).spell(token)
+
+
+def _written_part(pseudonym: str, part: str, key: str) -> str:
+    """One part of a spelt body: the pseudonym, or its initial where the part is one."""
+    if is_initial(part, key):
+        return surface_form(pseudonym[:1], part)
+    if len(key.rstrip(".")) == 1:  # an initial in the text ("J." in "J. Smith"), dot and all
+        return surface_form(initial_letters(pseudonym), part[:1]) + part[1:]
+    return surface_form(pseudonym, part)
 
 
 def is_initial(part: str, key: str) -> bool:

@@ -24,3 +24,5 @@ def test_first_names_become_first_names_and_surnames_surnames():
     assert figures["first_as_first"] >= 0.98 and figures["last_as_last"] >= 0.98
     assert figures["particle_names"] == 0 and figures["unread"] == 0
     assert figures["compounds"] >= 8 and figures["compound_shape"] == 1.0
+    # "K. Smith", "D.A. Smith": initials come back as as many initials
+    assert figures["initials"] >= 20 and figures["initial_shape"] == 1.0

@@ -14,7 +14,10 @@ substitute at each slot read back through the template (:func:`evaluate_name_kin
 * ``particle_names``: particles replaced by something that is not a particle (they are
   written as a particle drawn from the public list);
 * ``compound_shape``: of the hyphenated first names replaced, the share written as two parts
-  joined by a hyphen in the original's casing.
+  joined by a hyphen in the original's casing;
+* ``initial_shape``: of the initials (``K.``, ``D.A.``, before a surname), the share written
+  as as many initials (a letter may come back as itself by chance, so they do not count as
+  missed or replaced).
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from textdp.name_vocabulary import NAMES_DIR, name_key, name_spaces
 from textdp.pipeline.draw_plan import PARTICLE_DRAWS
 
 #: Slots: {F} a first name (Title), {f} a first name in lower case, {L} a surname, {H} a
-#: hyphenated first name ("Seo-yeon"), {P} a particle written as in the template.
+#: hyphenated first name ("Seo-yeon"), {I} an initial ("K."), {J} two ("D.A."); a particle
+#: (:data:`PARTICLE_WORDS`) is written as in the template.
 TEMPLATES = (
     "Hi {F}, thanks for the update.",
     "Hey {f} are you coming tonight?",
@@ -49,15 +53,18 @@ TEMPLATES = (
     "{F} de la {L} wrote the letter.",
     "{F} bin {L} arrived this morning.",
     "Hi {H}, see you soon.",
+    "{I} {L} took three wickets for 41 runs.",
+    "The letter was signed by {J} {L} on Friday.",
 )
 PARTICLE_WORDS = ("van", "den", "de", "la", "bin")
-_SLOT = re.compile(r"\{([FfLH])\}")
+_SLOT = re.compile(r"\{([FfLHIJ])\}")
+_INITIALS = re.compile(r"(?:[A-Z]\.)+")
 
 
 @dataclass(frozen=True)
 class Sample:
-    """A dev text and, per slot in order, its kind (``"first"``/``"last"``), the name written
-    there, and whether it is hyphenated."""
+    """A dev text and, per slot in order, its kind (``"first"``/``"last"``/``"initial"``),
+    the name written there, and whether it is hyphenated."""
 
     text: str
     template: str
@@ -90,6 +97,11 @@ def dev_sample(n: int = 600, seed: int = 0) -> list[Sample]:
 
         def fill(match: re.Match[str], slots: list[tuple[str, str, bool]] = slots) -> str:
             slot = match.group(1)
+            if slot in "IJ":
+                letters = rng.choice(list("ABCDEFGHIJKLMNOPRSTVW"), size=1 + (slot == "J"))
+                name = "".join(f"{c}." for c in letters)
+                slots.append(("initial", name, False))
+                return name
             if slot == "H":
                 a, b = names["hyphen"][rng.integers(len(names["hyphen"]))].split("-", 1)
                 name = f"{a.capitalize()}-{b.lower()}"
@@ -126,7 +138,7 @@ def evaluate_name_kinds(privatizer: Any, samples: list[Sample]) -> dict[str, Any
     firsts = {name_key(w) for w in spaces.first.words}
     lasts = {name_key(w) for w in spaces.last.words}
     counts = {"first": [0, 0], "last": [0, 0]}
-    missed = unread = particle_names = compounds = compound_ok = 0
+    missed = unread = particle_names = compounds = compound_ok = initials = initial_ok = 0
     outputs = privatizer.privatize([s.text for s in samples])
     for sample, out in zip(samples, outputs):
         match = _pattern(sample.template).match(out.text)
@@ -135,6 +147,10 @@ def evaluate_name_kinds(privatizer: Any, samples: list[Sample]) -> dict[str, Any
             particle_names += any(p in sample.template.split() for p in PARTICLE_WORDS)
             continue
         for (kind, name, hyphen), new in zip(sample.slots, match.groups()):
+            if kind == "initial":
+                initials += 1
+                initial_ok += bool(_INITIALS.fullmatch(new)) and len(new) == len(name)
+                continue
             if new == name:
                 missed += 1
                 continue
@@ -154,4 +170,5 @@ def evaluate_name_kinds(privatizer: Any, samples: list[Sample]) -> dict[str, Any
         "last_as_last": counts["last"][1] / max(counts["last"][0], 1),
         "missed": missed, "unread": unread, "particle_names": particle_names,
         "compounds": compounds, "compound_shape": compound_ok / max(compounds, 1),
+        "initials": initials, "initial_shape": initial_ok / max(initials, 1),
     }

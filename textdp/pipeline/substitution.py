@@ -68,7 +68,7 @@ from textdp.report import (
     ScopeAccount,
 )
 from textdp.rng import RandomSource
-from textdp.surface import among_capitals, surface_form
+from textdp.surface import surface_form
 
 #: The key under which a text's state keeps the particle drawn for each particle of its names.
 PARTICLE = "PARTICLE"
@@ -466,8 +466,7 @@ class Substituter:
                 continue
             sub = batch.subs[j]
             assert sub is not None
-            initial_in_caps = len(tok) == 2 and tok[1] == "." and among_capitals(words[d], k)
-            out[d][k] = surface_form(sub, tok, capitals=initial_in_caps) \
+            out[d][k] = surface_form(sub, tok, name=labels[first[j]] == PERSON) \
                 if self.config.surface == "input" and plan.kinds[j] not in ("tag", "pii") \
                 else sub
             replaced[d] += 1
