@@ -171,6 +171,20 @@ def test_role_words_and_the_words_they_head():
         ["John", "Kornblum"]
 
 
+def test_a_title_read_as_a_name_of_its_own_before_a_name_stays():
+    """An office before a name stays ("King Norodom Sihanouk", "president Ronald Reagan"),
+    as an honorific does; the same word ending a name or alone in capitals is a name."""
+    assert marked("Cambodia's King Norodom Sihanouk said", "King", "Norodom", "Sihanouk") == \
+        ["Norodom", "Sihanouk"]
+    assert marked("Former president Ronald Reagan's wife", "president", "Ronald",
+                  "Reagan") == ["Ronald", "Reagan"]
+    assert marked("Cardinal Bernardin says", "Cardinal", "Bernardin") == ["Bernardin"]
+    assert marked("Stephen King wrote it", "Stephen", "King") == ["Stephen", "King"]
+    assert marked("Mrs Doubtfire came", "Mrs", "Doubtfire") == ["Mrs", "Doubtfire"]
+    assert marked("KING MARTIN CALLED", "KING", "MARTIN") == ["KING", "MARTIN"]
+    assert marked("the king said", "king") == ["king"]  # no name after it: not this rule
+
+
 def test_organisations_and_their_other_mentions():
     text = "Ann Lee joined Acme Logistics . A spokesperson for Acme declined ."
     assert marked(text, "Ann", "Lee", "Acme", "Logistics") == ["Ann", "Lee"]

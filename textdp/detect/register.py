@@ -57,6 +57,7 @@ from textdp.detect.rules import (
     PARTICLES,
     PERSON,
     POSSESSIVES,
+    TITLES,
     person_spans,
     runs,
 )
@@ -621,6 +622,18 @@ class RegisterStage:
             ends_run = nxt is None or not _capitalised(words[nxt]) or keys[nxt] in roles
             if ends_run:
                 out.update(j for j in text.cap_run_before(k) if not _name_before_role(text, j))
+        # A title written before a name that the tagger read as a name of its own ("King
+        # Norodom Sihanouk", "Cardinal Bernardin", "president Ronald Reagan"): the office,
+        # kept like the honorifics before a name ("Mrs", "Dr" stay with the name they head).
+        for k in sorted(persons):
+            w, kk = words[k], keys[k]
+            title = kk in TITLES and kk not in HONORIFICS and not (len(w) > 1 and w.isupper())
+            if not (title or (kk in roles and w.islower())):
+                continue
+            p, nxt = text.prev(k), text.next(k)
+            if (p is None or p not in persons) and nxt is not None and nxt in persons and \
+                    _capitalised(words[nxt]):
+                out.add(k)
         # Products: the capitalised words before a model code ("Dyson V15", "Netgear
         # CM1000", "Galaxy S23"; a code of capitals and digits, not a number or a score).
         for k, w in enumerate(words):
@@ -1780,8 +1793,6 @@ def _name_before_role(text: _Text, j: int) -> bool:
     """Whether the capitalised word ``j`` before a role word is a name ("Ann Lee,
     Director" has a comma; "Lee Director" does not), i.e. a known first name or a word
     after a title."""
-    from textdp.detect.rules import TITLES
-
     p = text.prev(j)
     return p is not None and text.keys[p] in TITLES
 
