@@ -79,6 +79,15 @@ def found(text: str) -> list[tuple[str, str]]:
     ("reset requested user_id=882104 ip=10.0.0.1", "PERSONAL_ID", "882104"),
     ("a green Land Rover, YX15 KDU, park next to it", "LICENSE_PLATE", "YX15 KDU"),  # alone
     ("Wunschkennzeichen: M-FH 1706", "LICENSE_PLATE", "M-FH 1706"),
+    # a label in JSON, its key and value quoted
+    ('{"name": "Naledi", "mobile": "0614452209"}', "PHONE", "0614452209"),
+    ("{'mrn': '00482913'}", "MEDICAL_RECORD", "00482913"),
+    # a bank's own name, "account" and employee numbers in other languages
+    ("Vietcombank 0071000583921, chủ TK", "US_BANK_NUMBER", "0071000583921"),
+    ("Kontonummer: 0532013000", "US_BANK_NUMBER", "0532013000"),
+    ("numéro de compte 30004000031234567890", "US_BANK_NUMBER", "30004000031234567890"),
+    ("사번: KR-20240517", "PERSONAL_ID", "KR-20240517"),
+    ("Personalnummer 00482913", "PERSONAL_ID", "00482913"),
 ])
 def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value):
     assert (label, value) in found(text)
@@ -122,6 +131,8 @@ def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value
     "user ID 12",                                    # fewer than three digits
     "I will pass on 4pm2day", "pass the salt",       # "pass" not before "is", ":" or "="
     '{"order_id": "A-12345"}',                       # an order's id
+    '{"bankHoliday": "2021-03-04"}',                 # a date after "bank"
+    '{"mobile": "iPhone 15", "qty": "12"}',          # no number after the label
     "Model XR99 ABC in stock", "London SW1A 1AA",    # no half-year 99; a postcode
 ])
 def test_ordinary_numbers_are_left(text):

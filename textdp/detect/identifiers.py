@@ -26,10 +26,12 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   countries' national numbers up to 30), bare or grouped by ``-`` or spaces, or 8–34
   capitals and digits holding a letter and eight digits (a national number with its bank
   code or check letters: ``WHAQ72542299351862``, ``R4629484700527870012996``), after
-  ``account``, ``acct``, ``a/c``, ``bank``, ``checking``, ``savings``, ``routing`` or
-  ``ABA``; a nine-digit number after ``routing``/``ABA`` is taken only with the ABA routing
-  checksum 3-7-1 (:mod:`stdnum.us.rtn`, the ABA's rule). Presidio's label, kept for every
-  country's account numbers;
+  ``account``, ``acct``, ``a/c``, ``bank`` (also ending a bank's name: ``Vietcombank``),
+  ``checking``, ``savings``, ``routing`` or ``ABA``, or ``account`` in eleven other
+  languages (``Konto``, ``rekening``, ``compte``, ``cuenta``, ``conta``, ``tài khoản``,
+  ``계좌``, ``口座``, ``账号``, …); a nine-digit number after ``routing``/``ABA`` is taken
+  only with the ABA routing checksum 3-7-1 (:mod:`stdnum.us.rtn`, the ABA's rule).
+  Presidio's label, kept for every country's account numbers;
 * ``UK_SORT_CODE``: a British bank sort code, six digits as ``##-##-##`` (or spaced, or
   bare), after ``sort code`` or ``S/C`` (Pay.UK's format; no checksum exists). Not in
   Presidio's registry;
@@ -84,7 +86,9 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   Tokens (``eyJ…``). Not in Presidio's registry;
 * ``PERSONAL_ID``: an identifier an organisation gives a person, right after ``employee``,
   ``staff``, ``student``, ``customer``, ``client``, ``member``, ``user``, ``badge``,
-  ``applicant`` or ``account holder`` and ``ID``/``no``/``number``/``#``/``code``: 3–20
+  ``applicant`` or ``account holder`` and ``ID``/``no``/``number``/``#``/``code``, or
+  an employee or customer number's label in seven other languages (``Personalnummer``,
+  ``matricule``, ``número de empleado``, ``사번``, ``社員番号``, ``工号``, …): 3–20
   capitals, digits and ``-``, with three digits or more (``EMP-204981``, ``CUST948372``;
   as a quoted value of a key-value pair or JSON, ``"user_id": "u_48213977"``, also small
   letters and ``_``); not a date or an amount. Not in Presidio's registry (Gretel's
@@ -159,8 +163,11 @@ _CONTEXT = {
     US_DRIVER_LICENSE: re.compile(
         r"\bdriver'?s?'?\s*licen[cs]e|\bdriving\s*licen[cs]e|\bdl\b|\bdln\b|\bcdl\b|"
         r"\blic\b|\blicen[cs]e\s*(?:no|number|#)", re.IGNORECASE),
-    US_BANK_NUMBER: re.compile(r"\baccount|\bacct\b|\ba/c\b|\bbank\b|\bchecking\b|"
-                               r"\bsavings\b|\brouting\b|\baba\b", re.IGNORECASE),
+    US_BANK_NUMBER: re.compile(
+        r"\baccount|\bacct\b|\ba/c\b|bank\b|\bchecking\b|\bsavings\b|\brouting\b|\baba\b|"
+        # a bank's own name ("Vietcombank", "Commerzbank") and "account" in other languages
+        r"\bkonto|\brekening|\bcompte\b|\bcuenta\b|\bconta\b|\bconto\b|\bnumer\s+konta|"
+        r"\btài\s+khoản|\bsố\s+tk\b|계좌|口座|账号|账户|帳號", re.IGNORECASE),
 }
 _RECORD_CONTEXT = re.compile(
     r"\bmrn\b|\bmr\s*#|\bmedical\s+record|\bpatient\s*(?:id\b|no\b|number|#)|"
@@ -241,9 +248,13 @@ _KEY = re.compile(r"(?<![\w-])(?:(?:AKIA|ASIA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]
 # An identifier an organisation gives a person, after its label ("Employee ID: EMP-204981").
 _PERSONAL_LABEL = re.compile(
     r"\b(?:employee|staff|student|customer|client|member|user|badge|applicant|"
-    r"account\s+holder)[\s_]*(?:id|no|number|#|code)\b", re.IGNORECASE)
-# (and the quotes of a JSON key and value: "user_id": "u_48213977")
-_PERSONAL_GAP = label_gap("is", "was", quotes=True)
+    r"account\s+holder)[\s_]*(?:id|no|number|#|code)\b|"
+    # employee and customer numbers in other languages
+    r"\b(?:personalnummer|mitarbeiternummer|kundennummer|personeelsnummer|klantnummer|"
+    r"matricule|numéro\s+(?:d['’]employé|client)|número\s+de\s+(?:empleado|cliente)|"
+    r"numero\s+(?:di\s+matricola|cliente))\b|사번|고객번호|社員番号|従業員番号|顧客番号|工号|"
+    r"员工编号|客户编号", re.IGNORECASE)
+_PERSONAL_GAP = label_gap("is", "was")
 _PERSONAL = re.compile(r"(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{2,19}(?![\w/]|[.,:-]\w)|"
                        r"(?<=[\"'])(?=(?:[A-Za-z_-]*\d){3})[A-Za-z0-9][\w-]{2,19}(?=[\"'])")
 # DEA registrant types (first letter): practitioners, mid-levels, distributors, ...

@@ -40,11 +40,11 @@ def cut_back(value: str, fits: Callable[[str], bool], seps: str = " -") -> str:
     return ""
 
 
-def label_gap(*words: str, quotes: bool = False) -> re.Pattern[str]:
-    """What may stand between a number's label and the number: punctuation and ``words``
-    ("MRN: ", "Medical record number is ", "call me at "); with ``quotes`` also the quotes
-    of a JSON key and value (``"user_id": "``)."""
-    punct = r"[\s:#=.\-\"']*" if quotes else r"[\s:#=.-]*"
+def label_gap(*words: str) -> re.Pattern[str]:
+    """What may stand between a number's label and the number: punctuation, ``words`` ("MRN:
+    ", "Medical record number is ", "call me at ") and the quotes of a JSON key and value
+    (``"mobile": "``, ``'user_id': '``), so a label reads the same in prose and in JSON."""
+    punct = r"[\s:#=.\-\"']*"
     return re.compile(punct + r"(?:(?:" + "|".join(words) + r")\b" + punct + r")*",
                       re.IGNORECASE)
 
