@@ -58,6 +58,10 @@ def test_identity_number_labels_before_their_number_are_no_names():
     assert got == ["Ana", "Souza"]
     # a label word before a word is left to the other rules
     assert marked("Sin City was fun", "Sin") == ["Sin"]
+    # bank form labels of other languages before their number (Portuguese, German)
+    text = "Banco: Itaú, agência 0341, conta corrente 48291-7, Konto 12345678"
+    assert marked(text, "Banco", "agência", "corrente", "Konto") == []
+    assert marked("Maria Conta called", "Maria", "Conta") == ["Maria", "Conta"]
 
 
 def test_code_acronyms_in_capitals_before_their_code_are_no_names():
