@@ -32,6 +32,9 @@ def taken(text: str) -> list[str]:
     ("march 1962", date(1962, 3, 15), "april 1962"),
     ("Sunday, March 4, 1962", date(1962, 3, 4), "Friday, April 13, 1962"),
     ("May 31, 2020", date(2020, 5, 31), "July 10, 2020"),
+    ("1962年3月4日", date(1962, 3, 4), "1962年4月13日"),      # Chinese and Japanese
+    ("1962年03月04日", date(1962, 3, 4), "1962年04月13日"),    # a padding zero kept
+    ("1962년 3월 4일", date(1962, 3, 4), "1962년 4월 13일"),   # Korean, its spaces kept
 ])
 def test_formats_are_read_and_written_back_shifted(value, when, plus_40):
     text = f"Seen on {value}; fine."
@@ -66,6 +69,7 @@ def test_iso_dates_with_a_time_keep_the_time():
     "Code 13/13/2021.",                      # no such month either way
     "ISBN 978-3-16-148410-0.",
     "Call 555-123-4567.",
+    "2024年13月1日、1962年2月30日",            # no such month, no such day
 ])
 def test_other_numbers_are_not_dates(text):
     assert taken(text) == []
@@ -110,6 +114,8 @@ def test_leap_days_and_the_range_of_years():
     ("Data urodzenia: 06.08.1992", "06.08.1992"),
     ('  "dob": "1977-11-02",', "1977-11-02"),         # a JSON key and its quotes
     ("date_of_birth=1990-01-02", "1990-01-02"),
+    ("出生日期 DOB：1984年6月9日 / 手机", "1984年6月9日"),
+    ("생년월일: 1984년 6월 9일", "1984년 6월 9일"),
 ])
 def test_birth_dates_after_labels_of_many_languages_and_formats(text, value):
     from textdp.detect.dates import find_births

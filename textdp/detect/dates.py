@@ -5,6 +5,8 @@ What is read (years 1800–2199; a day that does not exist in its month is not a
 
 * numeric, year first: ``1962-03-04``, ``1962/03/04``, ``1962.03.04`` (ISO 8601 order), also
   with a time after it (``1962-03-04T10:30``: the date part is taken);
+* Chinese, Japanese and Korean, year, month and day each with its unit: ``1962年3月4日``,
+  ``1962년 3월 4일`` (written back unpadded unless the original shows a padding zero);
 * numeric, year last, with ``/``: month first (``3/4/1962``, ``03/04/62``, the U.S. order)
   unless the first number exceeds 12, then day first (``25/03/1962``);
 * numeric, year last, with ``.`` or ``-``: day first (``04.03.1962``, ``4-3-1962``, the
@@ -80,6 +82,10 @@ _PATTERNS = (
     ("dmy", re.compile(r"(?<![\w])" + _WEEKDAY + _DAY + r"(?P<of>\s+of)?(?P<sep>\s+|-)" + _MONTH
                        + r"(?P<sep2>,?\s+|-)" + _YEAR + r"(?!\w)", re.IGNORECASE)),
     ("my", re.compile(r"(?<![\w])" + _MONTH + r",?\s+" + _YEAR + r"(?!\w)", re.IGNORECASE)),
+    # Chinese, Japanese and Korean: year, month and day, each followed by its unit
+    ("cjk", re.compile(r"(?<!\d)" + _YEAR + r"(?P<s1>\s?)(?P<u1>年|년)(?P<s2>\s?)"
+                       r"(?P<month>[01]?\d)(?P<s3>\s?)(?P<u2>月|월)(?P<s4>\s?)"
+                       r"(?P<day>[0-3]?\d)(?P<s5>\s?)(?P<u3>日|일)")),
     # without a year: the month capitalised ("may 5", "march 3 miles" are words)
     ("md", re.compile(r"(?<![\w])" + _WEEKDAY + _CAPITAL + _MONTH_ALONE + r"\s+" + _DAY
                       + r"(?!\w|[.,:/-]\d)", re.IGNORECASE)),
@@ -116,6 +122,9 @@ def _month(name: str) -> int:
 def _reading(kind: str, m: re.Match[str]) -> tuple[int, int, int, str] | None:
     """``(year, month, day, order)`` of a match, or ``None`` if it is not a date."""
     g = m.groupdict()
+    if kind == "cjk":
+        y, mo, d = int(g["year"]), int(g["month"]), int(g["day"])
+        return (y, mo, d, "ymd") if _valid(y, mo, d) else None
     if kind == "ymd":
         if g.get("year2"):
             y, mo, d = int(g["year2"]), int(g["month2"]), int(g["day2"])
@@ -221,6 +230,11 @@ def shift(value: str, days: int) -> str | None:
     g = m.groupdict()
     lead = value[:len(value) - len(value.lstrip())]
     tail = value[len(value.rstrip()):]
+    if kind == "cjk":
+        # zero-padded where the original shows a padding zero ("1984年06月09日")
+        pad = "02d" if g["month"].startswith("0") or g["day"].startswith("0") else "d"
+        return (f"{lead}{new.year}{g['s1']}{g['u1']}{g['s2']}{new.month:{pad}}{g['s3']}"
+                f"{g['u2']}{g['s4']}{new.day:{pad}}{g['s5']}{g['u3']}{tail}")
     if kind == "ymd":
         if g.get("year2"):
             return f"{lead}{new.year:04d}-{new.month:02d}-{new.day:02d}{tail}"

@@ -544,11 +544,13 @@ NOT_SECRETS = ("Your password is incorrect.", "Password reset link sent.",
                "Employee ID checked on 2021-03-04.", "Customer ID cards are blue.")
 
 
-_BIRTH_STYLES = ("%m/%d/%Y", "%d.%m.%Y", "%Y-%m-%d", "%B %d, %Y", "%d %b %Y", "%d/%m/%Y")
+_BIRTH_STYLES = ("%m/%d/%Y", "%d.%m.%Y", "%Y-%m-%d", "%B %d, %Y", "%d %b %Y", "%d/%m/%Y",
+                 "%Y年%m月%d日", "%Y년 %m월 %d일")
 
 
 def birth(rng: np.random.Generator) -> tuple[str, str]:
-    """A date of birth in one of six styles after a birth cue."""
+    """A date of birth in one of eight styles (Chinese/Japanese and Korean among them) after
+    a birth cue."""
     from datetime import date, timedelta
 
     day = date(1931, 1, 1) + timedelta(days=int(rng.integers(0, 28800)))
