@@ -852,6 +852,10 @@ def test_speaker_labels_of_two_words_hyphens_emoji_and_an_exporters_own_lines():
     assert "🌸: dzięki!! 💕" in chat and "dinner at 19:00" in chat
     hyphen = p("Ji-woo: where are you?\nMinjun: exit 11\nJi-woo: omw").text
     assert "Ji" not in hyphen and "woo" not in hyphen and "Minjun" not in hyphen
+    # a speaker in words the tagger cannot read is one by the transcript's form beside a
+    # hyphenated speaker ("yeon", "woo" alone may be words; the label is one name)
+    hangul = p("Ji-woo: where r u\nMinjun: 강남역 2번 출구\nJi-woo: ok omw").text
+    assert not any(n in hangul for n in ("Ji", "woo", "Minjun")) and "강남역" in hangul
     bank = p("You: hi i'm locked out\nAarav (HSBC): Sorry about that.\nYou: ok").text
     assert "Aarav" not in bank and bank.startswith("You: hi") and "(HSBC): Sorry" in bank
     # an adjective of a name and meeting notes' two-word headings stay

@@ -1326,7 +1326,12 @@ def _plain_labels(text: _Text) -> list[int]:
             elif run:
                 runs.append(run)
     out = [k for run in runs for k in run if words[k] != "-"]
-    names = {keys[k] for k in out}
+    names: set[str] = set()
+    for run in runs:
+        if len(run) == 3 and words[run[1]] == "-":  # one name: the "woo" of "Ji-woo" is no
+            names.add(key("".join(words[k] for k in run)))  # interjection here
+        else:
+            names.update(keys[k] for k in run)
     if not runs or len(runs) + own < 2 or any(
             n in STOP_WORDS or _in_any_vocabulary(n) or n in NON_NAMES for n in names):
         return []
