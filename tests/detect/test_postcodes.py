@@ -34,6 +34,8 @@ def taken(text: str) -> list[str]:
     ("Callejón de Natalia Arranz 10\nSegovia, 45188", ["45188"]),
     ("ul. Sadowa 29\n72-243 Jastrzębie-Zdrój", ["72-243"]),
     ("Jennadreef 7\n5638SB\nDen Ham", ["5638SB"]),
+    # a neighbourhood's line between, a town opening with a particle (Brazil)
+    ("Rua Clarice Macedo, 67\nBela Vitoria\n93928-412 da Conceição\nRJ", ["93928-412"]),
     ("Lake Stephanie, FM 63745", ["63745"]),                            # a freely associated state
 ])
 def test_postcodes_of_many_countries(text, codes):

@@ -33,7 +33,13 @@ def taken(text: str) -> list[str]:
     ("She lives at 049\nChokshi Path.", "049\nChokshi Path"),  # the number alone, after "at"
     ("Send to:\n12/4\nGreen Park", "12/4\nGreen Park"),
     ("75/93\nSandal Zila", "75/93\nSandal Zila"),
-    ("Level 2, 99 Christina Interchange", "99 Christina Interchange"),
+    ("Level 2, 99 Christina Interchange", "Level 2, 99 Christina Interchange"),  # its floor
+    ("She lives at Unit 05 076 Maureen Line.", "Unit 05 076 Maureen Line"),
+    # without a number, right after an address cue; -ring and -hof after one
+    ("She lives at rue de Maillard with her cat.", "rue de Maillard"),
+    ("Send to:\nAlameda Maria Liz Fogaça\nThanks", "Alameda Maria Liz Fogaça"),
+    ("lives at 29, avenue Voisin", "29, avenue Voisin"),
+    ("She lives at Simonhof 942 now", "Simonhof 942"),
     ("Praia da Mota, 18", "Praia da Mota, 18"),
     # Japanese: the town, chōme, ban and gō, the building and room
     ("兵庫県多摩市南赤田3丁目4番11号 一ツ橋ハイツ134",
@@ -59,7 +65,9 @@ def test_street_addresses_of_many_forms(text, street):
     "Dunvant 21 Ebbw Vale 10",                  # a score: a number after the "street"
     "Worcestershire 238, K. Spiring 130 not out",  # a surname ending like a street type
     "31 : 12 Cue The Lonely Island",            # a capitalised article in the name
-    "rue de Maillard",                          # no house number
+    "rue de Maillard",                          # no house number and no address cue
+    "I sent it via Paris", "The rue de la Paix is nice",
+    "Meet Simonhof 942 times",                  # -hof without an address cue
     "第3回会議は2024年5月10日です。電話は03-1234-5678",  # a date, a phone number
     "1-2-3 の順番で", "价格是100号", "他在3号房间",  # numbers without a place or road
     "사과가 3개 있어요",                          # 가 ending a word, not after a number

@@ -73,7 +73,8 @@ def _before_city(text: str, end: int, value: str) -> bool:
 
 
 _TOWN_BEFORE = re.compile(r"[A-Z][\w'’.-]*(?:,? |-)$")
-_TOWN_AFTER = re.compile(r",? [A-Z]")
+# (a town may open with a particle: "33422-730 da Conceição", "75001 la Défense")
+_TOWN_AFTER = re.compile(r",? (?:(?:da|de|do|dos|das|di|du|la|le|el|les|los) )?[A-Z]")
 # A code of an address's town line: 4–6 digits (a "-" may join it to its town:
 # "Hospet-436687"), Poland's 12-345, Brazil's 12345-678, the Netherlands' 1234 AB.
 _DIGITS_CODE = re.compile(r"(?<![\w.,/:$€£])(?:\d{4,6}|\d\d-\d{3}|\d{5}-\d{3}|\d{4} ?[A-Z]{2})"
@@ -81,15 +82,19 @@ _DIGITS_CODE = re.compile(r"(?<![\w.,/:$€£])(?:\d{4,6}|\d\d-\d{3}|\d{5}-\d{3}
 
 
 def _after_street(text: str, streets: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Bare codes of 4–6 digits in the rest of a street address's line or on the line after
-    it (``Södingweg 990\n00339 Monschau``, ``58, Maharaj Marg\nBhopal 160285``,
-    ``64/697, Venkatesh Road, Coimbatore 378991``): the town line of an address, whose town
-    the place lookup may not know; not a year."""
+    """Bare codes of 4–6 digits in the rest of a street address's line or on the two lines
+    after it (``Södingweg 990\n00339 Monschau``, ``58, Maharaj Marg\nBhopal 160285``,
+    ``64/697, Venkatesh Road, Coimbatore 378991``, a Brazilian neighbourhood's line between:
+    ``Rua X, 19\nVila Satélite\n33422-730 Conceição``): the town line of an address, whose
+    town the place lookup may not know; not a year."""
     out = []
     for _, b in streets:
-        line_end = text.find("\n", b)
-        stop = len(text) if line_end < 0 else text.find("\n", line_end + 1)
-        stop = len(text) if stop < 0 else stop
+        stop = b
+        for _ in range(3):  # the street's line and the two after it
+            stop = text.find("\n", stop + 1) if stop < len(text) else -1
+            if stop < 0:
+                stop = len(text)
+                break
         out += [(m.start(), m.end()) for m in _DIGITS_CODE.finditer(text, b, stop)
                 if not _YEAR.fullmatch(m.group()) and _beside_town(text, m.start(), m.end())]
     return out

@@ -12,9 +12,11 @@ suffixes, British and European street words):
   Apt. 289``, ``1600 Pennsylvania Avenue NW``, ``Flat 4, 19 Mill Lane``;
 * a house number and a type written first: ``3 rue de la Paix``;
 * a type written first, the name and the number: ``Via Roma 12``, ``Canale Faggiani, 240``,
-  ``ulica Konopnickiej 042``;
+  ``ulica Konopnickiej 042``; without a number only right after an address cue (``lives at
+  rue de Maillard``, ``Send to: Alameda Oliveira``);
 * a name with its type glued on and the number: ``Hauptstraße 5``, ``Björkgatan 561``,
-  ``Jost-Klingelhöfer-Straße 93-15``, ``테헤란0길 831``;
+  ``Jost-Klingelhöfer-Straße 93-15``, ``테헤란0길 831``; with ``-ring`` or ``-hof``, which
+  also end surnames, only right after an address cue (``lives at Simonhof 942``);
 * a unit in the house number's place: ``Studio 9⏎Phillips Fort``, ``H.No. 442⏎Kadakia
   Street``; a house number alone on the line before its street: ``049⏎Chokshi Path``;
 * Japanese block addresses, the town and its chōme, ban and gō (``南赤田3丁目4番11号``,
@@ -61,10 +63,11 @@ _CAP = rf"{_OPEN}[\w'’.-]*"
 # (not an article or a preposition in capitals: "12 Cue The Lonely Island" is a song)
 _NAME_WORD = rf"(?!(?:The|A|An|And|Of|For|To|In|On|At|By)\b)(?:{_CAP}|\d{{1,3}}(?:st|nd|rd|th))"
 _PARTICLE = r"(?:de|del|della|di|da|do|dos|das|la|le|les|du|des|von|van|der|den)"
-_UNIT_WORDS = ("Apt", "Apartment", "Suite", "Ste", "Unit", "Flat", "Floor", "Fl", "Room", "Rm",
+#: Words of a unit in an address (flat, floor, suite, ...): written as they are.
+UNIT_WORDS = ("Apt", "Apartment", "Suite", "Ste", "Unit", "Flat", "Floor", "Fl", "Room", "Rm",
                "Bldg", "Building", "Studio", "H.No", "Piso", "Puerta", "Piano", "Appartamento",
-               "Interno", "Scala", "Etage", "Whg", "к", "кв", "стр")
-_UNIT = r"(?:" + "|".join(re.escape(w) for w in _UNIT_WORDS) + \
+               "Interno", "Scala", "Etage", "Whg", "Level", "к", "кв", "стр")
+_UNIT = r"(?:" + "|".join(re.escape(w) for w in UNIT_WORDS) + \
     r"|#)\.?\s?#?\s?\d{1,5}[A-Za-z]?(?:/\d{1,4})?"
 # Blanks inside a street's line (a street never runs over a line break; a unit may stand on
 # the line before it: "Studio 9\nPhillips Fort").
@@ -173,6 +176,14 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         # Via Roma 12 / Canale Faggiani, 240 / ulica Konopnickiej 042
         re.compile(rf"(?<![\w-])(?P<type>{before}){_S}(?P<name>{name_run}),?{_S}"
                    rf"(?:д\.\s*)?(?P<num>{_NUM}){unit}{end}"),
+        # (lives at) rue de Maillard / Alameda Oliveira: a type written first and the name,
+        # without a number, only right after an address cue (:func:`_not_an_address`)
+        re.compile(rf"(?<![\w-])(?P<type>{before}){_S}(?P<name>{name_run})(?P<bare>)"
+                   r"(?![\w'’-]|,?[ \t]*\d)"),
+        # (lives at) Simonhof 942 / Senol-Löffler-Ring 7-1: a glued type that also ends
+        # surnames ("Spiring 130" is a cricket score), only right after an address cue
+        re.compile(rf"(?<![\w-])(?P<name>{_OPEN}[\w'’-]*?)(?P<type>(?i:ring|hof))(?P<bare>)"
+                   rf"{_S}(?P<num>{_NUM}){unit}{end}"),
         # Hauptstraße 5 / Björkgatan 561 / Jost-Klingelhöfer-Straße 93-15
         re.compile(rf"(?<![\w-])(?P<name>{_OPEN}[\w'’-]*?)(?P<type>{glued}){_S}"
                    rf"(?:지하(?:{_S})?)?(?P<num>{_NUM}){unit}{end}"
@@ -205,10 +216,14 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
 
 
 def _not_an_address(text: str, m: re.Match[str]) -> bool:
-    """A year-like house number without an address cue before it, or a number right after
-    the street (see :data:`_ADDRESS_CUE`, :data:`_NUMBER_AFTER`)."""
+    """A year-like house number or a street without a number, without an address cue
+    before it, or a number right after the street (see :data:`_ADDRESS_CUE`,
+    :data:`_NUMBER_AFTER`)."""
     if _NUMBER_AFTER.match(text, m.end()) and _script(m.group()) in (None, "ko"):
         return True  # (a Chinese or Japanese address's postcode may follow it)
+    if "bare" in m.re.groupindex:  # "lives at rue de Maillard", not "sent via Paris" (nor
+        # "Spiring 130", a cricket score)
+        return _ADDRESS_CUE.search(text, max(0, m.start() - 16), m.start()) is None
     num = m.groupdict().get("num")
     return num is not None and bool(re.fullmatch(r"1[89]\d\d|20\d\d", num)) and \
         _ADDRESS_CUE.search(text, max(0, m.start() - 16), m.start()) is None
@@ -217,8 +232,6 @@ def _not_an_address(text: str, m: re.Match[str]) -> bool:
 def find_streets(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` of each street address of ``text`` (see the module doc), in order,
     without overlaps (the longer first)."""
-    if not any(c.isdigit() for c in text) and "座" not in text:
-        return []
     found = [(m.start(), m.end()) for p in _patterns() for m in p.finditer(text)
              if not _not_an_address(text, m)]
     kept: list[tuple[int, int]] = []
@@ -266,7 +279,7 @@ def _number_layout(piece: str, marks: bool = False) -> str:
     ``Flat``: a closed list) as written; with ``marks`` (a number a pattern read), also the
     letters of scripts without case as written: the marks of a Japanese or Chinese number
     (丁目, 番, 号, 座, 室), the only ones its patterns take."""
-    unit = re.match("(?:" + "|".join(re.escape(w) for w in _UNIT_WORDS) + r")(?![^\W\d_])",
+    unit = re.match("(?:" + "|".join(re.escape(w) for w in UNIT_WORDS) + r")(?![^\W\d_])",
                     piece)
     head = unit.group() if unit else ""
     rest = piece[len(head):]

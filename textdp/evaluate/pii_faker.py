@@ -141,13 +141,20 @@ def check(per_provider: int = 30, seed: int = 0) -> dict[str, dict[str, int]]:
 _RUNS_LEFT = ("password", "latlng")
 
 
+#: A Korean address's province, city, county or district before its road (대전광역시 북구):
+#: places, not the street's name.
+_KO_DIVISION = re.compile(r"[\uac00-\ud7a3]+(?:특별시|광역시|특별자치시|특별자치도|도|시|군|구)")
+
+
 def _street_name_words(value: str) -> list[str]:
     """The words of a street address that may name it: three letters or more, not a street
-    type or unit word of the public lists."""
-    from textdp.detect.streets import street_types
+    type or unit word of the public lists (``Piso``, ``Appartamento``, ``Level``: written
+    as they are) nor a Korean administrative division before the road."""
+    from textdp.detect.streets import UNIT_WORDS, street_types
 
-    public = set().union(*street_types().values()) | {"apt", "suite", "flat", "unit", "floor"}
-    return [w for w in re.findall(r"[^\W\d_]{3,}", value) if w.lower().rstrip(".") not in public]
+    public = set().union(*street_types().values()) | {w.lower() for w in UNIT_WORDS}
+    return [w for w in re.findall(r"[^\W\d_]{3,}", value)
+            if w.lower().rstrip(".") not in public and not _KO_DIVISION.fullmatch(w)]
 
 
 def report_lines(stats: dict[str, dict[str, int]]) -> list[str]:
