@@ -856,6 +856,13 @@ def test_speaker_labels_of_two_words_hyphens_emoji_and_an_exporters_own_lines():
     # hyphenated speaker ("yeon", "woo" alone may be words; the label is one name)
     hangul = p("Ji-woo: where r u\nMinjun: 강남역 2번 출구\nJi-woo: ok omw").text
     assert not any(n in hangul for n in ("Ji", "woo", "Minjun")) and "강남역" in hangul
+    # speakers named in a script without capitals, by the transcript's form alone; the
+    # labels of a form or meeting notes in those scripts are no speakers
+    korean = p("민지: 월세 보낼 계좌 알려줘\n준호: 국민은행으로 보내\n민지: 보냈어!").text
+    assert "민지" not in korean and "준호" not in korean and "보냈어!" in korean
+    for notes in ("이름: 김민지\n주소: 서울\n전화: 010-1234-5678",
+                  "时间: 周三\n地点: 会议室\n人员: 全体", "出租人: 王建国\n承租人: 李明"):
+        assert p(notes).text.split(":")[0] == notes.split(":")[0]
     bank = p("You: hi i'm locked out\nAarav (HSBC): Sorry about that.\nYou: ok").text
     assert "Aarav" not in bank and bank.startswith("You: hi") and "(HSBC): Sorry" in bank
     # an adjective of a name and meeting notes' two-word headings stay

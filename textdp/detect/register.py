@@ -1415,16 +1415,33 @@ def _role_colon(nxt: Sequence[str]) -> bool:
         nxt[2] == "):" or (nxt[2] == ")" and nxt[3:4] == [":"]))
 
 
+#: A given name written in a script without case: two to four Hangul syllables, kana or Han
+#: characters ("민지", "準一", "さくら"), the length of a Korean, Japanese or Chinese name.
+_UNCASED_NAME = re.compile(r"[\uac00-\ud7a3]{2,4}|[\u3040-\u30ff\u4e00-\u9fff]{2,4}")
+
+
 def _unknown_labels(text: _Text, labels: Sequence[int]) -> bool:
     """Whether every label of ``labels`` is a capitalised word of three letters or more that
-    no list holds as a common word or a place: a word heading two lines or more in that form
-    is a speaker, whatever the tagger read ("Chioma: offered $10 credit")."""
+    no list holds as a common word or a place, or a name's length of Hangul, kana or Han
+    (:data:`_UNCASED_NAME`; those scripts have no capitals to tell a name, and their form
+    labels are on the field-label list, and a label there must head two lines or more: a
+    conversation takes turns, a form names each field once): a word heading lines in that
+    form is a speaker, whatever the tagger read ("Chioma: offered $10 credit", "민지:
+    보냈어!")."""
     from textdp.detect.places import listed_kind
 
-    return bool(labels) and all(
-        _capitalised(text.words[k]) and text.words[k].isalpha() and len(text.words[k]) >= 3
-        and text.keys[k] not in common_words() and listed_kind(text.words[k]) is None
-        and text.keys[k] not in _CALENDAR for k in labels)
+    def unknown(k: int) -> bool:
+        w = text.words[k]
+        if _UNCASED_NAME.fullmatch(w):
+            return text.keys[k] not in vocabulary("field_labels")
+        return _capitalised(w) and w.isalpha() and len(w) >= 3 and \
+            text.keys[k] not in common_words() and listed_kind(w) is None and \
+            text.keys[k] not in _CALENDAR
+
+    if any(_UNCASED_NAME.fullmatch(text.words[k]) for k in labels) and \
+            len({text.keys[k] for k in labels}) == len(labels):
+        return False  # every label once: a form's fields ("出租人: … 承租人: …"), no turns
+    return bool(labels) and all(unknown(k) for k in labels)
 
 
 def _beside_person(text: _Text, k: int, persons: set[int]) -> bool:
