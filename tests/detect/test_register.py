@@ -863,6 +863,19 @@ def test_speaker_labels_of_two_words_hyphens_emoji_and_an_exporters_own_lines():
     for notes in ("이름: 김민지\n주소: 서울\n전화: 010-1234-5678",
                   "时间: 周三\n地点: 会议室\n人员: 全体", "出租人: 王建国\n承租人: 李明"):
         assert p(notes).text.split(":")[0] == notes.split(":")[0]
+
+
+
+def test_a_name_after_a_name_label_of_a_korean_japanese_or_chinese_form():
+    """Those scripts mark no name with a capital: the value after 성명:, 氏名:, 联系人: is."""
+    from textdp.privatizer import Privatizer
+
+    p = Privatizer(seed=0)
+    for text, name in (("성명: 이서연 (Lee Seo-yeon)", "이서연"), ("氏名: 田中 太郎", "田中"),
+                       ("联系人: 王建国\n电话: 138 0000 0000", "王建国")):
+        out = p(text).text
+        assert name not in out and out.startswith(text.split(":")[0] + ":")
+    assert p("이름: 2024년").text == "이름: 2024년"  # no name's form after the label
     bank = p("You: hi i'm locked out\nAarav (HSBC): Sorry about that.\nYou: ok").text
     assert "Aarav" not in bank and bank.startswith("You: hi") and "(HSBC): Sorry" in bank
     # an adjective of a name and meeting notes' two-word headings stay

@@ -1173,6 +1173,7 @@ class RegisterStage:
         out.update(_caps_names(text))
         out.update(_addressed(text))
         out.update(_addressed_lower(text))
+        out.update(_labelled_uncased_names(text))
         # Chat transcripts: the speaker labels of timestamped or <bracketed> lines.
         labels = text.speaker_labels
         if len(labels) >= 2:  # not a role ("10:03 Customer:", "<Agent>")
@@ -1418,6 +1419,34 @@ def _role_colon(nxt: Sequence[str]) -> bool:
 #: A given name written in a script without case: two to four Hangul syllables, kana or Han
 #: characters ("민지", "準一", "さくら"), the length of a Korean, Japanese or Chinese name.
 _UNCASED_NAME = re.compile(r"[\uac00-\ud7a3]{2,4}|[\u3040-\u30ff\u4e00-\u9fff]{2,4}")
+
+
+#: Labels of a person's name in Korean, Japanese and Chinese forms (name, full name, contact,
+#: addressee, person in charge): the value after them is a name, which those scripts do not
+#: mark with a capital ("성명: 이서연", "氏名: 田中 太郎", "联系人: 王建国").
+UNCASED_NAME_LABELS = frozenset({
+    "이름", "성명", "성함", "받는사람", "받는분", "수령인", "담당자", "名前", "お名前", "氏名",
+    "宛名", "受取人", "担当者", "姓名", "名字", "联系人", "聯絡人", "收件人", "收货人"})
+
+
+def _labelled_uncased_names(text: _Text) -> list[int]:
+    """The name after a name label of a Korean, Japanese or Chinese form and its colon: one
+    or two words of Hangul, kana or Han of a name's length (:data:`_UNCASED_NAME`)."""
+    out: list[int] = []
+    words = text.words
+    for k, kk in enumerate(text.keys):
+        if kk not in UNCASED_NAME_LABELS:
+            continue
+        j = text.next(k)
+        if j is None or words[j] not in (":", "："):
+            continue
+        j = text.next(j)
+        run: list[int] = []
+        while j is not None and len(run) < 2 and _UNCASED_NAME.fullmatch(words[j]):
+            run.append(j)
+            j = text.next(j)
+        out += run
+    return out
 
 
 def _unknown_labels(text: _Text, labels: Sequence[int]) -> bool:
