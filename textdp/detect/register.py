@@ -1450,13 +1450,12 @@ def _labelled_uncased_names(text: _Text) -> list[int]:
 
 
 def _unknown_labels(text: _Text, labels: Sequence[int]) -> bool:
-    """Whether every label of ``labels`` is a capitalised word of three letters or more that
-    no list holds as a common word or a place, or a name's length of Hangul, kana or Han
-    (:data:`_UNCASED_NAME`; those scripts have no capitals to tell a name, and their form
-    labels are on the field-label list, and a label there must head two lines or more: a
-    conversation takes turns, a form names each field once): a word heading lines in that
-    form is a speaker, whatever the tagger read ("Chioma: offered $10 credit", "민지:
-    보냈어!")."""
+    """Whether the speaker labels ``labels`` are names by their form alone, whatever the
+    tagger read ("Chioma: offered $10 credit", "민지: 보냈어!"): each a capitalised word of
+    three letters or more that no list holds as a common word or a place, or a name's length
+    of Hangul, kana or Han (:data:`_UNCASED_NAME`, not a field label: those scripts have no
+    capitals to tell a name). Labels in those scripts need a label heading two lines or
+    more: a conversation takes turns, a form names each field once."""
     from textdp.detect.places import listed_kind
 
     def unknown(k: int) -> bool:

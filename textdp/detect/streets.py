@@ -65,8 +65,8 @@ _NAME_WORD = rf"(?!(?:The|A|An|And|Of|For|To|In|On|At|By)\b)(?:{_CAP}|\d{{1,3}}(
 _PARTICLE = r"(?:de|del|della|di|da|do|dos|das|la|le|les|du|des|von|van|der|den)"
 #: Words of a unit in an address (flat, floor, suite, ...): written as they are.
 UNIT_WORDS = ("Apt", "Apartment", "Suite", "Ste", "Unit", "Flat", "Floor", "Fl", "Room", "Rm",
-               "Bldg", "Building", "Studio", "H.No", "Piso", "Puerta", "Piano", "Appartamento",
-               "Interno", "Scala", "Etage", "Whg", "Level", "к", "кв", "стр")
+              "Bldg", "Building", "Studio", "H.No", "Piso", "Puerta", "Piano", "Appartamento",
+              "Interno", "Scala", "Etage", "Whg", "Level", "к", "кв", "стр")
 _UNIT = r"(?:" + "|".join(re.escape(w) for w in UNIT_WORDS) + \
     r"|#)\.?\s?#?\s?\d{1,5}[A-Za-z]?(?:/\d{1,4})?"
 # Blanks inside a street's line (a street never runs over a line break; a unit may stand on
@@ -177,12 +177,13 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         re.compile(rf"(?<![\w-])(?P<type>{before}){_S}(?P<name>{name_run}),?{_S}"
                    rf"(?:д\.\s*)?(?P<num>{_NUM}){unit}{end}"),
         # (lives at) rue de Maillard / Alameda Oliveira: a type written first and the name,
-        # without a number, only right after an address cue (:func:`_not_an_address`)
-        re.compile(rf"(?<![\w-])(?P<type>{before}){_S}(?P<name>{name_run})(?P<bare>)"
+        # without a number; the empty group "cue": only right after an address cue
+        # (:func:`_not_an_address`)
+        re.compile(rf"(?<![\w-])(?P<type>{before}){_S}(?P<name>{name_run})(?P<cue>)"
                    r"(?![\w'’-]|,?[ \t]*\d)"),
         # (lives at) Simonhof 942 / Senol-Löffler-Ring 7-1: a glued type that also ends
         # surnames ("Spiring 130" is a cricket score), only right after an address cue
-        re.compile(rf"(?<![\w-])(?P<name>{_OPEN}[\w'’-]*?)(?P<type>(?i:ring|hof))(?P<bare>)"
+        re.compile(rf"(?<![\w-])(?P<name>{_OPEN}[\w'’-]*?)(?P<type>(?i:ring|hof))(?P<cue>)"
                    rf"{_S}(?P<num>{_NUM}){unit}{end}"),
         # Hauptstraße 5 / Björkgatan 561 / Jost-Klingelhöfer-Straße 93-15
         re.compile(rf"(?<![\w-])(?P<name>{_OPEN}[\w'’-]*?)(?P<type>{glued}){_S}"
@@ -221,8 +222,7 @@ def _not_an_address(text: str, m: re.Match[str]) -> bool:
     :data:`_NUMBER_AFTER`)."""
     if _NUMBER_AFTER.match(text, m.end()) and _script(m.group()) in (None, "ko"):
         return True  # (a Chinese or Japanese address's postcode may follow it)
-    if "bare" in m.re.groupindex:  # "lives at rue de Maillard", not "sent via Paris" (nor
-        # "Spiring 130", a cricket score)
+    if "cue" in m.re.groupindex:  # "lives at rue de Maillard", not "sent via Paris"
         return _ADDRESS_CUE.search(text, max(0, m.start() - 16), m.start()) is None
     num = m.groupdict().get("num")
     return num is not None and bool(re.fullmatch(r"1[89]\d\d|20\d\d", num)) and \
