@@ -40,6 +40,9 @@ def taken(text: str) -> list[str]:
     ("Send to:\nAlameda Maria Liz Fogaça\nThanks", "Alameda Maria Liz Fogaça"),
     ("lives at 29, avenue Voisin", "29, avenue Voisin"),
     ("She lives at Simonhof 942 now", "Simonhof 942"),
+    # U.S. military mail before its APO, FPO or DPO line
+    ("PSC 8792, Box 2432\nAPO AP 68084", "PSC 8792, Box 2432"),
+    ("Unit 5069 Box 9205\nDPO AA 46758", "Unit 5069 Box 9205"), ("USNS Ray\nFPO AE", "USNS Ray"),
     ("Praia da Mota, 18", "Praia da Mota, 18"),
     # Japanese: the town, chōme, ban and gō, the building and room
     ("兵庫県多摩市南赤田3丁目4番11号 一ツ橋ハイツ134",
@@ -68,6 +71,7 @@ def test_street_addresses_of_many_forms(text, street):
     "rue de Maillard",                          # no house number and no address cue
     "I sent it via Paris", "The rue de la Paix is nice",
     "Meet Simonhof 942 times",                  # -hof without an address cue
+    "Boldly go, USS Enterprise!", "Storage Unit 12 Box 3 is full",  # no APO/FPO/DPO line
     "第3回会議は2024年5月10日です。電話は03-1234-5678",  # a date, a phone number
     "1-2-3 の順番で", "价格是100号", "他在3号房间",  # numbers without a place or road
     "사과가 3개 있어요",                          # 가 ending a word, not after a number

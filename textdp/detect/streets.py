@@ -19,6 +19,8 @@ suffixes, British and European street words):
   also end surnames, only right after an address cue (``lives at Simonhof 942``);
 * a unit in the house number's place: ``Studio 9⏎Phillips Fort``, ``H.No. 442⏎Kadakia
   Street``; a house number alone on the line before its street: ``049⏎Chokshi Path``;
+* U.S. military mail before its ``APO``, ``FPO`` or ``DPO`` line: ``PSC 8792, Box 2432``,
+  ``Unit 5069 Box 9205``, a ship ``USNS Ray``;
 * Japanese block addresses, the town and its chōme, ban and gō (``南赤田3丁目4番11号``,
   ``港区六本木6-10-1`` with a city, ward, town or village before the numbers), with the
   building and room after them; Chinese ones, a road or street and its number
@@ -66,7 +68,8 @@ _PARTICLE = r"(?:de|del|della|di|da|do|dos|das|la|le|les|du|des|von|van|der|den)
 #: Words of a unit in an address (flat, floor, suite, ...): written as they are.
 UNIT_WORDS = ("Apt", "Apartment", "Suite", "Ste", "Unit", "Flat", "Floor", "Fl", "Room", "Rm",
               "Bldg", "Building", "Studio", "H.No", "Piso", "Puerta", "Piano", "Appartamento",
-              "Interno", "Scala", "Etage", "Whg", "Level", "к", "кв", "стр")
+              "Interno", "Scala", "Etage", "Whg", "Level", "PSC", "CMR", "Box", "к", "кв",
+              "стр")
 _UNIT = r"(?:" + "|".join(re.escape(w) for w in UNIT_WORDS) + \
     r"|#)\.?\s?#?\s?\d{1,5}[A-Za-z]?(?:/\d{1,4})?"
 # Blanks inside a street's line (a street never runs over a line break; a unit may stand on
@@ -77,6 +80,8 @@ _DIRECTION = r"(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\b\.?"
 # without one, a year-like number is a year ("the 1979 Democracy Wall movement").
 _ADDRESS_CUE = re.compile(r"\b(?:at|to|address|addr|lives|living|located|ship|deliver|send|"
                           r"mail|visit|resides|reside|office|is)\W*$", re.IGNORECASE)
+# The line that ends U.S. military mail, after its unit or ship ("APO AP 68084").
+_MILITARY_LINE = re.compile(r",?[ \t]*\n?[ \t]*(?:APO|FPO|DPO)\b")
 # A number after the street on its line: a score or a table ("Dunvant 21 Ebbw Vale 10"); a
 # postcode on the next line is an address's ("Södingweg 990\n00339 Monschau").
 _NUMBER_AFTER = re.compile(r"[ \t]+\d")
@@ -198,6 +203,12 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         re.compile(rf"(?:^|(?<=\n)|(?<=\bat ))[ \t]*(?P<num>{_NUM}),?[ \t]*\n[ \t]*"
                    rf"(?P<name>(?:{_NAME_WORD}{_S}){{0,3}}?{_NAME_WORD}){_S}(?P<type>{after})"
                    r"(?![\w'’-])"),
+        # U.S. military mail (USPS Publication 28, section 225): a unit or a ship before
+        # its APO, FPO or DPO line ("PSC 8792, Box 2432⏎APO AP 68084", "USNS Ray⏎FPO AE")
+        # (the empty group "military": only before that line, :func:`_not_an_address`)
+        re.compile(r"(?<![\w-])(?:(?P<unit1>(?:PSC|CMR|Unit) \d{1,5}),? (?P<num>Box \d{1,5})|"
+                   rf"(?P<type>USNS|USS) (?P<name>{_CAP}(?: {_CAP})?))(?P<military>)"
+                   r"(?![\w'’-])"),
         # 南赤田3丁目4番11号 一ツ橋ハイツ134 / 港区六本木6-10-1 (a town with its chōme, ban
         # and gō; a number in dashes after a city, ward, town or village)
         re.compile(rf"(?P<ja_name>[{_KANJI}{_KATAKANA}の]{{1,24}}?)"
@@ -218,10 +229,13 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
 
 def _not_an_address(text: str, m: re.Match[str]) -> bool:
     """A year-like house number or a street without a number, without an address cue
-    before it, or a number right after the street (see :data:`_ADDRESS_CUE`,
+    before it; military mail without its APO, FPO or DPO line after it; or a number right
+    after the street (see :data:`_ADDRESS_CUE`, :data:`_MILITARY_LINE`,
     :data:`_NUMBER_AFTER`)."""
     if _NUMBER_AFTER.match(text, m.end()) and _script(m.group()) in (None, "ko"):
         return True  # (a Chinese or Japanese address's postcode may follow it)
+    if "military" in m.re.groupindex:  # "USNS Ray⏎FPO AE 68920", not "USS Enterprise"
+        return _MILITARY_LINE.match(text, m.end()) is None
     if "cue" in m.re.groupindex:  # "lives at rue de Maillard", not "sent via Paris"
         return _ADDRESS_CUE.search(text, max(0, m.start() - 16), m.start()) is None
     num = m.groupdict().get("num")
