@@ -72,12 +72,15 @@ def _before_city(text: str, end: int, value: str) -> bool:
                for k in range(len(words), 0, -1))
 
 
-_TOWN_BEFORE = re.compile(r"[A-Z][\w'’.-]*(?:,? |-)$")
+# A capital of any alphabet with case ("Örebro", "Łaziska", "Żagań"): a letter, not a small one.
+_CAPITAL = r"(?![a-zß-öø-ÿа-яё])[^\W\d_]"
+_TOWN_BEFORE = re.compile(_CAPITAL + r"[\w'’.-]*(?:,? |-)$")
 # (a town may open with a particle: "33422-730 da Conceição", "75001 la Défense")
-_TOWN_AFTER = re.compile(r",? (?:(?:da|de|do|dos|das|di|du|la|le|el|les|los) )?[A-Z]")
+_TOWN_AFTER = re.compile(r",? (?:(?:da|de|do|dos|das|di|du|la|le|el|les|los) )?" + _CAPITAL)
 # A code of an address's town line: 4–6 digits (a "-" may join it to its town:
-# "Hospet-436687"), Poland's 12-345, Brazil's 12345-678, the Netherlands' 1234 AB.
-_DIGITS_CODE = re.compile(r"(?<![\w.,/:$€£])(?:\d{4,6}|\d\d-\d{3}|\d{5}-\d{3}|\d{4} ?[A-Z]{2})"
+# "Hospet-436687"), Poland's 12-345, Brazil's 12345-678 (or 12345678), the Netherlands'
+# 1234 AB.
+_DIGITS_CODE = re.compile(r"(?<![\w.,/:$€£])(?:\d{4,6}|\d\d-\d{3}|\d{5}-?\d{3}|\d{4} ?[A-Z]{2})"
                           r"(?![\w/-]|[.,:]\d)")
 
 
