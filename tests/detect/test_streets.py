@@ -72,6 +72,7 @@ def test_street_addresses_of_many_forms(text, street):
     "I sent it via Paris", "The rue de la Paix is nice",
     "Meet Simonhof 942 times",                  # -hof without an address cue
     "Boldly go, USS Enterprise!", "Storage Unit 12 Box 3 is full",  # no APO/FPO/DPO line
+    "She moved to Vila Flor last year",          # a town named like a street (a PLACE)
     "第3回会議は2024年5月10日です。電話は03-1234-5678",  # a date, a phone number
     "1-2-3 の順番で", "价格是100号", "他在3号房间",  # numbers without a place or road
     "사과가 3개 있어요",                          # 가 ending a word, not after a number

@@ -236,8 +236,12 @@ def _not_an_address(text: str, m: re.Match[str]) -> bool:
         return True  # (a Chinese or Japanese address's postcode may follow it)
     if "military" in m.re.groupindex:  # "USNS Ray⏎FPO AE 68920", not "USS Enterprise"
         return _MILITARY_LINE.match(text, m.end()) is None
-    if "cue" in m.re.groupindex:  # "lives at rue de Maillard", not "sent via Paris"
-        return _ADDRESS_CUE.search(text, max(0, m.start() - 16), m.start()) is None
+    if "cue" in m.re.groupindex:  # "lives at rue de Maillard", not "sent via Paris", nor a
+        # town named so ("moved to Vila Flor": a place of the lookup, PLACE's to replace)
+        from textdp.detect.places import lookup_names
+
+        return _ADDRESS_CUE.search(text, max(0, m.start() - 16), m.start()) is None or \
+            m.group() in lookup_names()
     num = m.groupdict().get("num")
     return num is not None and bool(re.fullmatch(r"1[89]\d\d|20\d\d", num)) and \
         _ADDRESS_CUE.search(text, max(0, m.start() - 16), m.start()) is None
