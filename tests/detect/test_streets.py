@@ -40,6 +40,9 @@ def taken(text: str) -> list[str]:
     ("Send to:\nAlameda Maria Liz Fogaça\nThanks", "Alameda Maria Liz Fogaça"),
     ("lives at 29, avenue Voisin", "29, avenue Voisin"),
     ("She lives at Simonhof 942 now", "Simonhof 942"),
+    # a name that opens with a date's day or an ordinal
+    ("живёт: бул. 8 Марта, д. 48 к. 9", "бул. 8 Марта, д. 48 к. 9"),
+    ("Avenida 5 de Mayo 120, Centro", "Avenida 5 de Mayo 120"),
     # U.S. military mail before its APO, FPO or DPO line
     ("PSC 8792, Box 2432\nAPO AP 68084", "PSC 8792, Box 2432"),
     ("Unit 5069 Box 9205\nDPO AA 46758", "Unit 5069 Box 9205"), ("USNS Ray\nFPO AE", "USNS Ray"),
@@ -73,6 +76,7 @@ def test_street_addresses_of_many_forms(text, street):
     "Meet Simonhof 942 times",                  # -hof without an address cue
     "Boldly go, USS Enterprise!", "Storage Unit 12 Box 3 is full",  # no APO/FPO/DPO line
     "She moved to Vila Flor last year",          # a town named like a street (a PLACE)
+    "Port Vale 2 Oxford 0",                      # a score after a type's word ("Vale")
     "第3回会議は2024年5月10日です。電話は03-1234-5678",  # a date, a phone number
     "1-2-3 の順番で", "价格是100号", "他在3号房间",  # numbers without a place or road
     "사과가 3개 있어요",                          # 가 ending a word, not after a number

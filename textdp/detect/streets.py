@@ -12,8 +12,9 @@ suffixes, British and European street words):
   Apt. 289``, ``1600 Pennsylvania Avenue NW``, ``Flat 4, 19 Mill Lane``;
 * a house number and a type written first: ``3 rue de la Paix``;
 * a type written first, the name and the number: ``Via Roma 12``, ``Canale Faggiani, 240``,
-  ``ulica Konopnickiej 042``; without a number only right after an address cue (``lives at
-  rue de Maillard``, ``Send to: Alameda Oliveira``);
+  ``ulica Konopnickiej 042``, ``бул. 8 Марта, д. 48``, ``Avenida 5 de Mayo 120`` (a name
+  may open with a date's day or an ordinal); without a number only right after an address
+  cue (``lives at rue de Maillard``, ``Send to: Alameda Oliveira``);
 * a name with its type glued on and the number: ``Hauptstraße 5``, ``Björkgatan 561``,
   ``Jost-Klingelhöfer-Straße 93-15``, ``테헤란0길 831``; with ``-ring`` or ``-hof``, which
   also end surnames, only right after an address cue (``lives at Simonhof 942``);
@@ -170,6 +171,11 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     end = r"(?![\w'’-]|[.,:-]?\d)"
     unit = rf"(?:,?{_S}(?P<unit2>{_UNIT}))?"
     name_run = rf"(?:(?:{_NAME_WORD}|{_PARTICLE}){_S}){{0,3}}{_NAME_WORD}"
+    # after a type written first, a name may open with a date's day or an ordinal, before a
+    # Cyrillic word or a particle ("бул. 8 Марта", "наб. 60 лет СССР", "ул. 8-е Марта",
+    # "Avenida 5 de Mayo"; not a score: "Vale 2 Oxford 0")
+    dated_run = rf"(?:\d{{1,3}}(?:-[а-яё]{{1,2}})?{_S}(?:лет{_S}|{_PARTICLE}{_S}|(?=[А-ЯЁ])))?" \
+        rf"{name_run}"
     return (
         # 19 Mill Lane / Flat 4, 19 Mill Lane / 5650 Ellis Burgs Apt. 289 / 1600 … Avenue NW
         re.compile(rf"{fence}(?:(?P<unit1>{_UNIT}),?\s+)?(?P<num>{_NUM}),?{_S}"
@@ -179,12 +185,12 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         re.compile(rf"{fence}(?P<num>{_NUM}),?{_S}(?P<type>{before}){_S}(?P<name>{name_run})"
                    r"(?![\w'’-])"),
         # Via Roma 12 / Canale Faggiani, 240 / ulica Konopnickiej 042
-        re.compile(rf"(?<![\w-])(?P<type>{before}){_S}(?P<name>{name_run}),?{_S}"
+        re.compile(rf"(?<![\w-])(?P<type>{before}){_S}(?P<name>{dated_run}),?{_S}"
                    rf"(?:д\.\s*)?(?P<num>{_NUM}){unit}{end}"),
         # (lives at) rue de Maillard / Alameda Oliveira: a type written first and the name,
         # without a number; the empty group "cue": only right after an address cue
         # (:func:`_not_an_address`)
-        re.compile(rf"(?<![\w-])(?P<type>{before}){_S}(?P<name>{name_run})(?P<cue>)"
+        re.compile(rf"(?<![\w-])(?P<type>{before}){_S}(?P<name>{dated_run})(?P<cue>)"
                    r"(?![\w'’-]|,?[ \t]*\d)"),
         # (lives at) Simonhof 942 / Senol-Löffler-Ring 7-1: a glued type that also ends
         # surnames ("Spiring 130" is a cricket score), only right after an address cue
