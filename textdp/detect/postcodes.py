@@ -32,6 +32,7 @@ from collections.abc import Sequence
 
 from textdp.detect.numbers import label_gap, labelled
 from textdp.detect.postal_formats import CA, UK
+from textdp.detect.streets import NAME_OPENING, find_streets
 
 POSTCODE = "POSTCODE"
 
@@ -72,11 +73,11 @@ def _before_city(text: str, end: int, value: str) -> bool:
                for k in range(len(words), 0, -1))
 
 
-# A capital of any alphabet with case ("Örebro", "Łaziska", "Żagań"): a letter, not a small one.
-_CAPITAL = r"(?![a-zß-öø-ÿа-яё])[^\W\d_]"
-_TOWN_BEFORE = re.compile(_CAPITAL + r"[\w'’.-]*(?:,? |-)$")
+# (a town's capital may be of any alphabet with case: "Örebro", "Łaziska", "Żagań")
+_TOWN_BEFORE = re.compile(NAME_OPENING + r"[\w'’.-]*(?:,? |-)$")
 # (a town may open with a particle: "33422-730 da Conceição", "75001 la Défense")
-_TOWN_AFTER = re.compile(r",? (?:(?:da|de|do|dos|das|di|du|la|le|el|les|los) )?" + _CAPITAL)
+_TOWN_AFTER = re.compile(r",? (?:(?:da|de|do|dos|das|di|du|la|le|el|les|los) )?" +
+                         NAME_OPENING)
 # A code of an address's town line: 4–6 digits (a "-" may join it to its town:
 # "Hospet-436687"), Poland's 12-345, Brazil's 12345-678 (or 12345678), the Netherlands'
 # 1234 AB.
@@ -125,8 +126,6 @@ def find_postcodes(text: str, streets: Sequence[tuple[int, int]] | None = None
                 _before_city(text, m.end(), m.group()):
             found.append((m.start(), m.end()))
     if streets is None:
-        from textdp.detect.streets import find_streets
-
         streets = find_streets(text)
     found += _after_street(text, streets)
     kept: list[tuple[int, int]] = []

@@ -59,10 +59,10 @@ STREET_ADDRESS = "STREET_ADDRESS"
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
 _NUM = r"\d{1,6}[A-Za-z]?(?:[-/]\d{1,4}[A-Za-z]?)?"
-# A word that opens a name: a letter, not a small one of the Latin or Cyrillic alphabets
-# (capitals of any Latin or Cyrillic letter, and the letters of scripts without case).
-_OPEN = r"(?![a-zß-öø-ÿа-яё])[^\W\d_]"
-_CAP = rf"{_OPEN}[\w'’.-]*"
+#: A letter that opens a name: not a small one of the Latin or Cyrillic alphabets (capitals
+#: of any Latin or Cyrillic letter, and the letters of scripts without case).
+NAME_OPENING = r"(?![a-zß-öø-ÿа-яё])[^\W\d_]"
+_CAP = rf"{NAME_OPENING}[\w'’.-]*"
 # (not an article or a preposition in capitals: "12 Cue The Lonely Island" is a song)
 _NAME_WORD = rf"(?!(?:The|A|An|And|Of|For|To|In|On|At|By)\b)(?:{_CAP}|\d{{1,3}}(?:st|nd|rd|th))"
 _PARTICLE = r"(?:de|del|della|di|da|do|dos|das|la|le|les|du|des|von|van|der|den)"
@@ -194,10 +194,10 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
                    r"(?![\w'’-]|,?[ \t]*\d)"),
         # (lives at) Simonhof 942 / Senol-Löffler-Ring 7-1: a glued type that also ends
         # surnames ("Spiring 130" is a cricket score), only right after an address cue
-        re.compile(rf"(?<![\w-])(?P<name>{_OPEN}[\w'’-]*?)(?P<type>(?i:ring|hof))(?P<cue>)"
+        re.compile(rf"(?<![\w-])(?P<name>{NAME_OPENING}[\w'’-]*?)(?P<type>(?i:ring|hof))(?P<cue>)"
                    rf"{_S}(?P<num>{_NUM}){unit}{end}"),
         # Hauptstraße 5 / Björkgatan 561 / Jost-Klingelhöfer-Straße 93-15
-        re.compile(rf"(?<![\w-])(?P<name>{_OPEN}[\w'’-]*?)(?P<type>{glued}){_S}"
+        re.compile(rf"(?<![\w-])(?P<name>{NAME_OPENING}[\w'’-]*?)(?P<type>{glued}){_S}"
                    rf"(?:지하(?:{_S})?)?(?P<num>{_NUM}){unit}{end}"
                    rf"(?:{_S}\((?P<town>[{_HANGUL}]{{1,12}})\))?"),
         # Studio 9, Phillips Fort / H.No. 442 Kadakia Street: a unit in the number's place
