@@ -860,6 +860,9 @@ def test_speaker_labels_of_two_words_hyphens_emoji_and_an_exporters_own_lines():
     # labels of a form or meeting notes in those scripts are no speakers
     korean = p("민지: 월세 보낼 계좌 알려줘\n준호: 국민은행으로 보내\n민지: 보냈어!").text
     assert "민지" not in korean and "준호" not in korean and "보냈어!" in korean
+    # Korean letters written alone (laughter, "ok") are no names, in the text or its NFKC view
+    laugh = p("민지: ㅋㅋ 진짜?\n준호: ㅇㅋ ㅎㅎ\n민지: ㅋㅋㅋ").text
+    assert "민지" not in laugh and all(w in laugh for w in ("ㅋㅋ 진짜?", "ㅇㅋ ㅎㅎ", "ㅋㅋㅋ"))
     for notes in ("이름: 김민지\n주소: 서울\n전화: 010-1234-5678",
                   "时间: 周三\n地点: 会议室\n人员: 全体", "出租人: 王建国\n承租人: 李明"):
         assert p(notes).text.split(":")[0] == notes.split(":")[0]

@@ -490,6 +490,8 @@ class RegisterStage:
             # "SIN 130 692 544").
             if _ROMAN.match(w) and (p := text.prev(k)) is not None and keys[p] in GRADED:
                 out.update((p, k))  # "Mallampati II", "cat I.": a grade and its scale
+            elif _JAMO.fullmatch(w):
+                out.add(k)  # "ㅋㅋ", "ㅇㅋ", "ㅠㅠ": Korean letters alone spell no name
             elif w in ("M", "F") and (p := text.prev(k)) is not None and p == k - 1 and \
                     words[p].isdigit():
                 out.add(k)  # "51M" cut by the tokenizer into "51" "M": age and sex
@@ -1416,6 +1418,9 @@ def _role_colon(nxt: Sequence[str]) -> bool:
         nxt[2] == "):" or (nxt[2] == ")" and nxt[3:4] == [":"]))
 
 
+#: Korean letters (jamo) written alone, not in syllables: laughter, abbreviations, emoticons
+#: ("ㅋㅋ", "ㅇㅋ", "ㅠㅠ"), never a name (names are written in syllables).
+_JAMO = re.compile(r"[\u1100-\u11ff\u3131-\u318e]+")  # (NFKC writes them conjoining)
 #: A given name written in a script without case: two to four Hangul syllables, kana or Han
 #: characters ("민지", "準一", "さくら"), the length of a Korean, Japanese or Chinese name.
 _UNCASED_NAME = re.compile(r"[\uac00-\ud7a3]{2,4}|[\u3040-\u30ff\u4e00-\u9fff]{2,4}")
