@@ -61,6 +61,7 @@ from textdp.detect.rules import (
     person_spans,
     runs,
 )
+from textdp.detect.streets import HAN, HANGUL, KANA
 from textdp.detect.wordlists import word_sections
 from textdp.detect.words import common_words
 
@@ -1423,7 +1424,7 @@ def _role_colon(nxt: Sequence[str]) -> bool:
 _JAMO = re.compile(r"[\u1100-\u11ff\u3131-\u318e]+")  # (NFKC writes them conjoining)
 #: A given name written in a script without case: two to four Hangul syllables, kana or Han
 #: characters ("민지", "準一", "さくら"), the length of a Korean, Japanese or Chinese name.
-_UNCASED_NAME = re.compile(r"[\uac00-\ud7a3]{2,4}|[\u3040-\u30ff\u4e00-\u9fff]{2,4}")
+_UNCASED_NAME = re.compile(f"[{HANGUL}]{{2,4}}|[{KANA}{HAN}]{{2,4}}")
 
 
 #: Labels of a person's name in Korean, Japanese and Chinese forms (name, full name, contact,

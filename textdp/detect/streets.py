@@ -53,6 +53,7 @@ from pathlib import Path
 
 import numpy as np
 
+from textdp.detect.places import lookup_names
 from textdp.detect.wordlists import word_lines, word_sections
 
 STREET_ADDRESS = "STREET_ADDRESS"
@@ -98,16 +99,20 @@ _SCRIPT_NAMES = {"ja": "\ue005", "zh": "\ue006", "ko": "\ue007"}
 # Japanese and Chinese addresses: kanji (with 々 and the small ヶ/ヵ of place names) and
 # katakana; a Japanese number's block (chōme), lot (ban, banchi) and house (gō) marks; a
 # Chinese road or street word and its number's marks. Hangul syllables for Korean.
-_KANJI = "\u4e00-\u9fff\u3005\u30f5\u30f6"
+#: Character ranges (for a regex class) of Hangul syllables, of kana (hiragana and katakana)
+#: and of the common Han characters.
+HANGUL = "\uac00-\ud7a3"
+KANA = "\u3040-\u30ff"
+HAN = "\u4e00-\u9fff"
+_KANJI = HAN + "\u3005\u30f5\u30f6"
 _KATAKANA = "\u30a0-\u30ff"
-_HANGUL = "\uac00-\ud7a3"
 _DASH = "[-\u2212\uff0d]"
 # A Japanese place's last administrative word: prefecture, city, ward, town, village, county.
 _JA_ADMIN = "[都道府県市区町村郡]"
 _SCRIPT_LETTERS = {v: k for k, v in _SCRIPT_NAMES.items()}
 # Which script a name is written in, tried in this order (kana: hiragana and katakana).
-_SCRIPTS = (("ko", re.compile(f"[{_HANGUL}]")), ("ja", re.compile("[\u3040-\u30ff]")),
-            ("zh", re.compile("[\u4e00-\u9fff]")))
+_SCRIPTS = (("ko", re.compile(f"[{HANGUL}]")), ("ja", re.compile(f"[{KANA}]")),
+            ("zh", re.compile(f"[{HAN}]")))
 # Characters that end a Chinese sentence's words before an address ("我住在…", "地址：…").
 _ZH_NOT_NAME = "在於于至到是住址"
 # After a Japanese address's numbers, its building and room (一ツ橋ハイツ134, 12号室).
@@ -199,7 +204,7 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         # Hauptstraße 5 / Björkgatan 561 / Jost-Klingelhöfer-Straße 93-15
         re.compile(rf"(?<![\w-])(?P<name>{NAME_OPENING}[\w'’-]*?)(?P<type>{glued}){_S}"
                    rf"(?:지하(?:{_S})?)?(?P<num>{_NUM}){unit}{end}"
-                   rf"(?:{_S}\((?P<town>[{_HANGUL}]{{1,12}})\))?"),
+                   rf"(?:{_S}\((?P<town>[{HANGUL}]{{1,12}})\))?"),
         # Studio 9, Phillips Fort / H.No. 442 Kadakia Street: a unit in the number's place
         re.compile(rf"{fence}(?P<unit1>{_UNIT}),?\s+"
                    rf"(?P<name>(?:{_NAME_WORD}{_S}){{0,3}}?{_NAME_WORD}){_S}(?P<type>{after})"
@@ -226,7 +231,7 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
                    rf"(?P<num>\d{{1,4}}{_DASH}\d{{1,4}}(?:{_DASH}\d{{1,4}})?)"
                    rf"{_JA_BUILDING}(?![\d-])"),
         # 北京市朝阳区建国路88号 / 朝阳路U座: a road or street and its number
-        re.compile(rf"(?P<name>(?:(?![{_ZH_NOT_NAME}])[\u4e00-\u9fff]){{1,20}}?)"
+        re.compile(rf"(?P<name>(?:(?![{_ZH_NOT_NAME}])[{HAN}]){{1,20}}?)"
                    r"(?P<type>大道|大街|路|街|巷|胡同)"
                    r"(?P<num>\d{1,5}(?:弄\d{1,4})?号院?|[A-Za-z0-9]{1,3}座)"
                    r"(?P<unit2>\d{1,4}(?:号楼|栋|幢|单元|层|楼|室)(?:\d{1,4}(?:单元|层|楼|室))*)?"),
@@ -244,8 +249,6 @@ def _not_an_address(text: str, m: re.Match[str]) -> bool:
         return _MILITARY_LINE.match(text, m.end()) is None
     if "cue" in m.re.groupindex:  # "lives at rue de Maillard", not "sent via Paris", nor a
         # town named so ("moved to Vila Flor": a place of the lookup, PLACE's to replace)
-        from textdp.detect.places import lookup_names
-
         return _ADDRESS_CUE.search(text, max(0, m.start() - 16), m.start()) is None or \
             m.group() in lookup_names()
     num = m.groupdict().get("num")

@@ -32,6 +32,8 @@ import functools
 import re
 from dataclasses import dataclass
 
+from textdp.detect.streets import HANGUL
+
 #: Faker locales drawn from: Europe, the Americas, South and East Asia, Oceania.
 LOCALES = ("en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL", "pt_BR", "en_IN",
            "en_AU", "en_CA", "sv_SE", "pl_PL", "ja_JP", "zh_CN", "ru_RU", "ko_KR")
@@ -143,7 +145,7 @@ _RUNS_LEFT = ("password", "latlng")
 
 #: A Korean address's province, city, county or district before its road (대전광역시 북구):
 #: places, not the street's name.
-_KO_DIVISION = re.compile(r"[\uac00-\ud7a3]+(?:특별시|광역시|특별자치시|특별자치도|도|시|군|구)")
+_KO_DIVISION = re.compile(f"[{HANGUL}]+(?:특별시|광역시|특별자치시|특별자치도|도|시|군|구)")
 
 
 def _street_name_words(value: str) -> list[str]:
