@@ -37,6 +37,7 @@ def taken(text: str) -> list[str]:
     # a neighbourhood's line between, a town opening with a particle (Brazil)
     ("Rua Clarice Macedo, 67\nBela Vitoria\n93928-412 da Conceição\nRJ", ["93928-412"]),
     ("Rua de Guerra, 12\nAcaiaca\n36531650 Costa", ["36531650"]),       # a CEP without "-"
+    ("Sontagweg 190\nline one\nline two\n54009 Neunburg", []),          # three lines below
     ("Bäckvägen 89\n71614 Örebro", ["71614"]),                        # a town's capital Ö
     ("pl. Słowackiego 529\n32-312 Świebodzice", ["32-312"]),
     ("Lake Stephanie, FM 63745", ["63745"]),                            # a freely associated state

@@ -93,9 +93,9 @@ def _after_street(text: str, streets: Sequence[tuple[int, int]]) -> list[tuple[i
     town the place lookup may not know; not a year."""
     out = []
     for _, b in streets:
-        stop = b
-        for _ in range(3):  # the street's line and the two after it
-            stop = text.find("\n", stop + 1) if stop < len(text) else -1
+        stop = b - 1
+        for _ in range(3):  # the end of the street's line, then of the two after it
+            stop = text.find("\n", stop + 1)
             if stop < 0:
                 stop = len(text)
                 break
