@@ -116,9 +116,26 @@ def test_leap_days_and_the_range_of_years():
     ("date_of_birth=1990-01-02", "1990-01-02"),
     ("出生日期 DOB：1984年6月9日 / 手机", "1984年6月9日"),
     ("생년월일: 1984년 6월 9일", "1984년 6월 9일"),
+    # a birthplace between the cue and the date
+    ("Nata a Roma il 15/01/1990", "15/01/1990"),
+    ("Né(e) le : 14/08/1988", "14/08/1988"),
+    ("born in Rio de Janeiro on 3 May 1984", "3 May 1984"),
+    ("nacido en Madrid el 12/03/1975", "12/03/1975"),
+    ("geboren in Köln am 01.02.1980", "01.02.1980"),
 ])
 def test_birth_dates_after_labels_of_many_languages_and_formats(text, value):
     from textdp.detect.dates import find_births
 
     assert [text[m.start:m.end] for m in find_births(text)] == [value]
     assert find_births(f"the meeting: {value}") == []  # a date without a birth label
+
+
+@pytest.mark.parametrize("text", [
+    "NATO il 12/03/2020",                      # the alliance, not "nato" (born)
+    "born in 1980 and moved on 12/03/1999",    # words that are no birthplace between
+    "he was born in a small town, and on 12/03/1999 left",
+])
+def test_dates_after_other_words_are_no_birth_dates(text):
+    from textdp.detect.dates import find_births
+
+    assert find_births(text) == []

@@ -88,6 +88,21 @@ def found(text: str) -> list[tuple[str, str]]:
     ("numéro de compte 30004000031234567890", "US_BANK_NUMBER", "30004000031234567890"),
     ("사번: KR-20240517", "PERSONAL_ID", "KR-20240517"),
     ("Personalnummer 00482913", "PERSONAL_ID", "00482913"),
+    # codes read out in groups, log-in codes, "password" in other languages
+    ("Your verification code is 739 214. It expires", "PASSWORD", "739 214"),
+    ("Monzo: Your login code is 839201. Don't share it", "PASSWORD", "839201"),
+    ("la contraseña es Perro#2024 ok", "PASSWORD", "Perro#2024"),
+    ("das Passwort ist Sommer2024!", "PASSWORD", "Sommer2024!"),
+    ("mot de passe : Soleil!88", "PASSWORD", "Soleil!88"),
+    ("كلمة سر الواي فاي Qamar@2024", "PASSWORD", "Qamar@2024"),
+    ("the password for the wifi is Tr0ub4dor&3", "PASSWORD", "Tr0ub4dor&3"),
+    ("WLAN 密码: hx8-Lq2p", "PASSWORD", "hx8-Lq2p"),
+    # "acc", CLABE, and shorter accounts right after their label
+    ("pay to sort code 20-45-77, acc 31926819, ref FLAT2", "US_BANK_NUMBER", "31926819"),
+    ("CLABE interbancaria: 012180015526018152", "US_BANK_NUMBER", "012180015526018152"),
+    ("Account: 4829175 (transit 30012)", "US_BANK_NUMBER", "4829175"),
+    ("Itaú, agência 0341, conta corrente 48291-7", "US_BANK_NUMBER", "48291-7"),
+    ("三菱UFJ銀行 渋谷支店 普通 4829173", "US_BANK_NUMBER", "4829173"),
 ])
 def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value):
     assert (label, value) in found(text)
@@ -134,9 +149,20 @@ def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value
     '{"bankHoliday": "2021-03-04"}',                 # a date after "bank"
     '{"mobile": "iPhone 15", "qty": "12"}',          # no number after the label
     "Model XR99 ABC in stock", "London SW1A 1AA",    # no half-year 99; a postcode
+    "password for Anna is changed", "PIN the wifi router",  # no secret after the words
+    "the verification code expired on 2021-03-04",   # a date after a code's label
+    "my account has 25000 followers", "account 2024",  # words between; a year
+    "Account created 12/03/2021, balance 45000",     # a date, a number with no label
 ])
 def test_ordinary_numbers_are_left(text):
     assert not {label for label, _ in found(text)} & set(LABELS)
+
+
+def test_a_bank_number_is_not_the_tail_of_a_longer_number():
+    """A bank's name before a phone written in groups ("Swedbank … +46 8 482 913 70") made
+    its last groups an account and left the country and area codes."""
+    text = "Swedbank 8327-9\nTelefon: +46 8 482 913 70"
+    assert ("PHONE", "+46 8 482 913 70") in found(text)
 
 
 def test_checksums():

@@ -13,7 +13,7 @@ def taken(text: str) -> list[str]:
     return [text[a:b] for a, b in find_national_ids(text)]
 
 
-def test_every_generated_number_of_17_schemes_is_found():
+def test_every_generated_number_of_18_schemes_is_found():
     rng = np.random.default_rng(11)
     for _ in range(300):
         template, value = national_id(rng)
@@ -27,6 +27,11 @@ def test_every_generated_number_of_17_schemes_is_found():
     ("SIN: 130 692 544", "130 692 544"), ("BSN 111222333", "111222333"),
     ("Steuer-ID 36 574 261 809", "36 574 261 809"), ("PAN AAAPZ1234C", "AAAPZ1234C"),
     ("national ID number is 85.07.30-033.28", "85.07.30-033.28"),
+    ("Her son Ethan Tan (T2215990E) will stay.", "T2215990E"),  # Singapore's: alone
+    ("NRIC S1234567D", "S1234567D"), ("FIN F1234567N", "F1234567N"),
+    ("Socio 2: Marc Puig · DNI 12675738 R / Tel", "12675738 R"),  # a space before the letter
+    ("your SIN (506 779 891 is what I have", "506 779 891"),      # in brackets
+    ("PAN card (VXQPT9098Y) and", "VXQPT9098Y"),
 ])
 def test_numbers_with_their_checks(text, value):
     assert taken(text) == [value]
@@ -60,6 +65,8 @@ def test_any_number_right_after_a_generic_label_is_taken_checksum_or_not(text, v
     "my id is 12345678", "ID 4471",         # "id" in small letters; fewer than six digits
     "born in 123456 BC",                                   # "in" is no label
     "my number is 123456789",                              # a phone's words, not Japan's
+    "Order T2215990F shipped.",                            # an NRIC's shape, wrong letter
+    "room 12675738 R",                                     # a DNI with a space, no label
 ])
 def test_other_numbers_are_not_national_ids(text):
     assert taken(text) == []
@@ -69,5 +76,7 @@ def test_schemes_name_their_validator():
     import importlib
 
     for s in SCHEMES:
-        assert callable(importlib.import_module("stdnum." + s.module).is_valid)
+        check = s.check or importlib.import_module("stdnum." + s.module).is_valid
+        assert callable(check)
+        assert bool(s.module) != bool(s.check)  # one validator, named once
         assert len(s.country) == 2 and s.country.isupper()

@@ -282,9 +282,17 @@ def shift(value: str, days: int) -> str | None:
 
 
 # Words that say a date of birth follows ("DOB: ", "born on ", "date of birth is ").
+# A birthplace between a cue and its date: "born in Rome on", "Nata a Roma il", "né(e) à
+# Lyon le", "geboren in Köln am": one to four capitalised words (and particles).
+_BIRTHPLACE = (r"(?:\s+(?:in|at|a|à|en|em|na|no)\s+(?-i:[A-ZÀ-Þ][\w'’.-]*)"
+               r"(?:\s+(?-i:[A-ZÀ-Þ][\w'’.-]*|de|del|da|do|di|la|le|am|an|upon))"
+               r"{0,3},?)?")
 _BIRTH_CUE = re.compile(
     r"(?:\bDOB|\bD\.O\.B\.?|\bdate[\s_]+of[\s_]+birth|\bbirth[\s_]*date|\bbirthday|"
-    r"\bborn(?:\s+on)?|\bgeb\.|\bgeboren(?:\s+am)?|\bnée?\s+le|\bfecha\s+de\s+nacimiento|"
+    r"\bborn" + _BIRTHPLACE + r"(?:\s+on)?|\bgeb\.|\bgeboren" + _BIRTHPLACE + r"(?:\s+am)?|"
+    r"\bn[ée]e?(?:\(e\))?" + _BIRTHPLACE + r"\s+le|"
+    r"\b(?-i:[Nn]at[oa])" + _BIRTHPLACE + r"\s+il|\bnacid[oa]" + _BIRTHPLACE + r"\s+el|"
+    r"\bnascid[oa]" + _BIRTHPLACE + r"\s+(?:em|a)|\bfecha\s+de\s+nacimiento|"
     r"\bdata\s+di\s+nascita|\bdata\s+de\s+nascimento|\bdate\s+de\s+naissance|"
     r"\bgeburtsdatum|\bgeboortedatum|\bdata\s+urodzenia|\bfödelsedatum|\bfødselsdato|"
     r"\bsyntymäaika|\bdoğum\s+tarihi|\bngày\s+sinh|\btanggal\s+lahir|出生日期|生年月日|"
@@ -300,9 +308,10 @@ _BIRTH_RANGE = (date(1931, 1, 1), date(2009, 12, 31))
 def find_births(text: str) -> list[DateMatch]:
     """The dates of ``text`` right after a birth cue (``DOB``, ``date of birth``, ``born
     on``, ``birthday``, ``geb.``, ``née le``, ...; punctuation and ``is``/``was``/``on``
-    between)."""
+    between), also with a birthplace between (``born in Rome on``, ``nata a Roma il``,
+    ``né(e) à Lyon le``, ``geboren in Köln am``), the cue within 48 characters."""
     return [m for m in find_dates(text)
-            if _BIRTH_CUE.search(text[max(0, m.start - 32):m.start])]
+            if _BIRTH_CUE.search(text[max(0, m.start - 48):m.start])]
 
 
 def birth_layout(value: str) -> str | None:

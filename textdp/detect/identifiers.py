@@ -27,10 +27,14 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   capitals and digits holding a letter and eight digits (a national number with its bank
   code or check letters: ``WHAQ72542299351862``, ``R4629484700527870012996``), after
   ``account``, ``acct``, ``a/c``, ``bank`` (also ending a bank's name: ``Vietcombank``),
-  ``checking``, ``savings``, ``routing`` or ``ABA``, or ``account`` in eleven other
-  languages (``Konto``, ``rekening``, ``compte``, ``cuenta``, ``conta``, ``tài khoản``,
-  ``계좌``, ``口座``, ``账号``, …); a nine-digit number after ``routing``/``ABA`` is taken
-  only with the ABA routing checksum 3-7-1 (:mod:`stdnum.us.rtn`, the ABA's rule).
+  ``checking``, ``savings``, ``routing``, ``ABA`` or ``CLABE``, or ``account`` in eleven
+  other languages (``Konto``, ``rekening``, ``compte``, ``cuenta``, ``conta``, ``tài khoản``,
+  ``계좌``, ``口座``, ``账号``, …); right after an account's label (:data:`RECORD_WINDOW`
+  characters at most, only punctuation and ``no``, ``number``, ``is``, ``current``,
+  ``corrente``, ... between) also 5–7 digits and a check digit (``Account: 4829175``,
+  ``conta corrente 48291-7``, Japan's ``普通 4829173``); a nine-digit number after
+  ``routing``/``ABA`` is taken only with the ABA routing checksum 3-7-1
+  (:mod:`stdnum.us.rtn`, the ABA's rule).
   Presidio's label, kept for every country's account numbers;
 * ``UK_SORT_CODE``: a British bank sort code, six digits as ``##-##-##`` (or spaced, or
   bare), after ``sort code`` or ``S/C`` (Pay.UK's format; no checksum exists). Not in
@@ -74,12 +78,16 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
 * ``PASSWORD``: a secret right after its label (only punctuation and ``is``, ``was``,
   ``number``, ``no`` between): ``password``, ``passwd``, ``pwd``, ``passcode``,
   ``passphrase``, ``pass is``, ``PIN``, ``OTP``, ``one-time code``/``password``,
-  ``verification``/``security``/``access``/``door``/``gate``/``alarm code``,
+  ``verification``/``security``/``access``/``door``/``gate``/``alarm``/``login``/
+  ``sign-in``/``confirmation``/``authentication``/``2FA``/``SMS code``,
   ``WPA2``/``Wi-Fi``/``network key``, a label ending a variable's name (``DB_PASSWORD=``),
   ``API key``, ``secret (key)``, ``access key``, ``(auth/access/bearer) token``,
-  ``Bearer``: one token of 4–64 characters (128 for a key or token)
-  that looks like a secret (a digit, a symbol or a capital inside it; ``Your password is
-  incorrect`` holds none), not a masked value (``********``); ``PIN code`` is India's
+  ``Bearer``, and "password" in 24 other languages (``contraseña``, ``mot de passe``,
+  ``Passwort``, ``senha``, ``hasło``, ``şifre``, ``пароль``, ``كلمة سر``, ``密码``,
+  ``パスワード``, ``비밀번호``, …; also ``for the Wi-Fi`` between): one token of 4–64
+  characters (128 for a key or token) that looks like a secret (a digit, a symbol or a
+  capital inside it; ``Your password is incorrect`` holds none), not a masked value
+  (``********``), or a numeric code read out in groups (``739 214``); ``PIN code`` is India's
   postcode (:mod:`textdp.detect.postcodes`). Alone, the keys of public formats: AWS access
   key IDs (``AKIA`` + 16), GitHub tokens (``ghp_`` + 36, ...), Stripe secret keys
   (``sk_live_``), Slack tokens (``xoxb-``), Google API keys (``AIza`` + 35), JSON Web
@@ -164,11 +172,21 @@ _CONTEXT = {
         r"\bdriver'?s?'?\s*licen[cs]e|\bdriving\s*licen[cs]e|\bdl\b|\bdln\b|\bcdl\b|"
         r"\blic\b|\blicen[cs]e\s*(?:no|number|#)", re.IGNORECASE),
     US_BANK_NUMBER: re.compile(
-        r"\baccount|\bacct\b|\ba/c\b|bank\b|\bchecking\b|\bsavings\b|\brouting\b|\baba\b|"
-        # a bank's own name ("Vietcombank", "Commerzbank") and "account" in other languages
-        r"\bkonto|\brekening|\bcompte\b|\bcuenta\b|\bconta\b|\bconto\b|\bnumer\s+konta|"
-        r"\btài\s+khoản|\bsố\s+tk\b|계좌|口座|账号|账户|帳號", re.IGNORECASE),
+        r"\baccount|\bacct?\b|\ba/c\b|bank\b|\bchecking\b|\bsavings\b|\brouting\b|\baba\b|"
+        # a bank's own name ("Vietcombank", "Commerzbank"), Mexico's CLABE and "account" in
+        # other languages
+        r"\bclabe\b|\bkonto|\brekening|\bcompte\b|\bcuenta\b|\bconta\b|\bconto\b|"
+        r"\bnumer\s+konta|\btài\s+khoản|\bsố\s+tk\b|계좌|口座|账号|账户|帳號", re.IGNORECASE),
 }
+# An account's label right before a shorter number (5–7 digits and a check digit: Canadian,
+# Japanese and Brazilian accounts): "Account: 4829175", "conta corrente 48291-7", Japan's
+# account kinds "普通 4829173" (ordinary) and "当座" (current).
+_ACCOUNT_LABEL = re.compile(
+    r"\baccount|\bacct?\b|\ba/c\b|\bkonto|\brekening|\bcompte\b|\bcuenta\b|\bconta\b|"
+    r"\bconto\b|\btài\s+khoản|계좌|口座|账号|账户|帳號|(?:普通|当座)(?:預金)?", re.IGNORECASE)
+_ACCOUNT_GAP = label_gap("no", "nr", "number", "num", "is", "corrente", "courant", "current",
+                         "checking", "savings")
+_SHORT_ACCOUNT = re.compile(r"(?<![\w.,/:$€£-])\d{5,7}(?:-\d{1,2})?(?![\w/]|[.,:-]?\d)")
 _RECORD_CONTEXT = re.compile(
     r"\bmrn\b|\bmr\s*#|\bmedical\s+record|\bpatient\s*(?:id\b|no\b|number|#)|"
     r"\bpt\.?\s*(?:id\b|#)|\bchart\s*(?:no\b|number|#)|\bhospital\s*(?:no\b|number)|"
@@ -186,7 +204,9 @@ _SORT_CODE = re.compile(r"(?<![\w.,/:-])\d{2}([- ]?)\d{2}\1\d{2}(?![\w/]|[.,:-]?
 _SORT_CONTEXT = re.compile(r"\bsort[\s-]*code|\bs/c\b", re.IGNORECASE)
 _LICENCE = re.compile(r"(?<![\w.,/:-])[A-Z]{0,7}\d[A-Z0-9]{0,14}(?:[- ][A-Z0-9]{1,8}){0,4}"
                       r"(?![\w/]|[.,:-]\w)")
-_BANK = re.compile(r"(?<![\w.,/:$€£-])\d{2,34}(?:[- ]\d{2,34}){0,3}(?![\w/]|[.,:-]?\d)")
+# (not the tail of a longer number written in groups: "Swedbank … +46 8 482 913 70")
+_BANK = re.compile(r"(?<![\w.,/:$€£+-])(?<!\d )\d{2,34}(?:[- ]\d{2,34}){0,3}"
+                   r"(?![\w/]|[.,:-]?\d)")
 # A national account number (BBAN) with letters: a bank code or check letters among the
 # digits (British WHAQ72542299351862, Italian R4629484700527870012996, Brazilian
 # …26193FG); at least eight digits.
@@ -233,12 +253,24 @@ _MAC = re.compile(r"(?<![\w:.-])(?:[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0
 _SECRET_LABEL = re.compile(
     r"(?:\b|(?<=_))(?:pass(?:word|wd|code|phrase)s?|pass(?=\s*(?:is\b|[:=]))|pwd|"
     r"pin(?!\s*code)|otp|one[- ]time\s+(?:code|password|pin)|"
-    r"(?:verification|security|access|door|gate|alarm|entry|lock|key)\s+code|"
-    r"(?:wpa2?|wi-?fi|network|wireless)\s+key|(?P<key>api[\s_-]?key|"
+    r"(?:verification|security|access|door|gate|alarm|entry|lock|key|login|log-?in|"
+    r"sign[- ]?in|confirmation|authentication|auth|2fa|mfa|sms)\s+code|"
+    r"(?:wpa2?|wi-?fi|network|wireless)\s+key|"
+    # "password" in other languages
+    r"contrase[ñn]a|mot\s+de\s+passe|mdp|passwort|kennwort|senha|wachtwoord|has[łl]o|"
+    r"[şs]ifre|parola|lösenord|adgangskode|salasana|jelsz[óo]|heslo|kata\s+sandi|"
+    r"mật\s+khẩu|пароль|كلمة\s+(?:ال)?(?:سر|مرور)|密码|密碼|パスワード|暗証番号|비밀번호|"
+    r"(?P<key>api[\s_-]?key|"
     r"secret(?:[\s_-]?key)?|access[\s_-]?key(?:[\s_-]?id)?|(?:auth|access|bearer|api)?"
     r"[\s_-]?token|bearer))\b", re.IGNORECASE)
-_SECRET_GAP = label_gap("is", "was", "number", "no")
+# (and the network a Wi-Fi password is for: "password for the wifi is …", "كلمة سر الواي
+# فاي"; "is" in Spanish, French, German, Portuguese and Italian)
+_SECRET_GAP = label_gap("is", "was", "number", "no",
+                        r"(?:(?:for|of)\s+(?:the\s+)?)?(?:wi-?fi|wlan)", r"(?:الواي\s+)?فاي",
+                        "es", "est", "ist", "é", "è")
 _SECRET = re.compile(r"\S{4,128}")
+# A numeric code read out in groups ("Your verification code is 739 214", "PIN 48-21-77").
+_GROUPED_CODE = re.compile(r"\d{2,4}(?:[ -]\d{2,4}){1,3}(?![\w/]|[.,:-]?\d)")
 # Keys of public formats, taken alone (gitleaks' rules: AWS, GitHub, Stripe, Slack, Google).
 _KEY = re.compile(r"(?<![\w-])(?:(?:AKIA|ASIA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{36}|"
                   r"github_pat_\w{82}|[sr]k_live_[0-9A-Za-z]{24,99}|"
@@ -328,6 +360,9 @@ def _other_number(text: str, end: int, value: str, *, hyphen_thousands: bool = T
 def _secret(text: str, start: int, key: bool) -> tuple[int, int] | None:
     """The secret right at ``start`` (see ``PASSWORD`` in the module doc; ``key``: after a
     key's or token's label, 128 characters at most, else 64), or ``None``."""
+    grouped = _GROUPED_CODE.match(text, start)
+    if grouped is not None and not date_or_years(grouped.group()):
+        return start, grouped.end()
     m = _SECRET.match(text, start)
     if m is None or (len(m.group()) > 64 and not key):
         return None
@@ -402,6 +437,10 @@ def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str
                 if not rtn.is_valid(digits):
                     continue
             yield m.start(), m.end(), US_BANK_NUMBER
+        for m in _SHORT_ACCOUNT.finditer(text):
+            if labelled(text, m.start(), _ACCOUNT_LABEL, RECORD_WINDOW, _ACCOUNT_GAP) and \
+                    not _other_number(text, m.end(), m.group(), hyphen_thousands=False):
+                yield m.start(), m.end(), US_BANK_NUMBER
     if VIN in labels:
         yield from ((m.start(), m.end(), VIN) for m in _VIN.finditer(text)
                     if vin_valid(m.group()) or _after_context(text, m.start(), _VIN_CONTEXT))

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -46,10 +46,29 @@ class Scheme:
 
     country: str  # ISO 3166 alpha-2
     name: str
-    module: str  # python-stdnum module under ``stdnum.``
+    module: str  # python-stdnum module under ``stdnum.`` ("" where ``check`` is given)
     pattern: str  # the written form (capitals, digits, separators)
     alone: bool  # taken without a context word
     words: str = ""  # its own context words (a regular expression, case-sensitive)
+    check: Callable[[str], bool] | None = None  # the validator, where stdnum has none
+
+
+_NRIC_WEIGHTS = (2, 7, 6, 5, 4, 3, 2)
+_NRIC_LETTERS = {"S": "JZIHGFEDCBA", "T": "JZIHGFEDCBA", "F": "XWUTRQPNMLK",
+                 "G": "XWUTRQPNMLK"}
+
+
+def nric_valid(value: str) -> bool:
+    """Whether ``value`` is a Singapore NRIC or FIN (``S1234567D``): a series letter ``S``
+    or ``T`` (citizens and permanent residents, born before or from 2000) or ``F``/``G``
+    (foreigners), seven digits and the check letter of their weighted sum (weights 2 7 6 5
+    4 3 2, plus 4 for ``T`` and ``G``, mod 11, read in the series' letter table). The
+    ``M`` series of 2022 is not checked (its table is not published with the others)."""
+    if len(value) != 9 or value[0] not in _NRIC_LETTERS or not value[1:8].isdigit():
+        return False
+    total = sum(int(d) * w for d, w in zip(value[1:8], _NRIC_WEIGHTS))
+    total += 4 if value[0] in "TG" else 0
+    return value[8] == _NRIC_LETTERS[value[0]][total % 11]
 
 
 SCHEMES = (
@@ -57,6 +76,8 @@ SCHEMES = (
            r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", True),
     Scheme("MX", "CURP", "mx.curp", r"[A-Z]{4}\d{6}[HM][A-Z]{5}[A-Z\d]\d", True),
     Scheme("ES", "DNI", "es.dni", r"\d{8}-?[A-Z]", True),
+    # with a space before the letter ("DNI 12675738 R"), only after its label
+    Scheme("ES", "DNI", "es.dni", r"\d{8} [A-Z]", False, r"DNI|NIF|D\.N\.I\.?"),
     Scheme("ES", "NIE", "es.nie", r"[XYZ]-?\d{7}-?[A-Z]", True),
     Scheme("BR", "CPF", "br.cpf", r"\d{3}\.\d{3}\.\d{3}-\d{2}", True),
     Scheme("BR", "CPF", "br.cpf", r"\d{11}", False, r"CPF"),
@@ -83,6 +104,7 @@ SCHEMES = (
     Scheme("IL", "Teudat Zehut", "il.idnr", r"\d{9}|\d{8}-\d", False),
     Scheme("RO", "CNP", "ro.cnp", r"[1-9]\d{12}", False, r"CNP"),
     Scheme("IE", "PPS number", "ie.pps", r"\d{7}[A-W][ABWTXZ]?", False, r"PPSN?"),
+    Scheme("SG", "NRIC/FIN", "", r"[STFG]\d{7}[A-Z]", True, check=nric_valid),
 )
 
 # Words that say a national or tax number follows, in any country's scheme.
@@ -112,14 +134,16 @@ _FENCE = (r"(?<![\w.,/:$€£+-])", r"(?![\w/]|[.,:-]\w)")
 
 
 @lru_cache(maxsize=1)
-def _compiled() -> tuple[tuple[Scheme, re.Pattern[str], re.Pattern[str] | None, object], ...]:
-    """Each scheme with its pattern, its own context words and its stdnum module (imported
-    once, on first use)."""
+def _compiled() -> tuple[tuple[Scheme, re.Pattern[str], re.Pattern[str] | None,
+                               Callable[[str], bool]], ...]:
+    """Each scheme with its pattern, its own context words and its validator (a stdnum
+    module's ``is_valid``, imported once, on first use)."""
     out = []
     for s in SCHEMES:
         pattern = re.compile(_FENCE[0] + "(?:" + s.pattern + ")" + _FENCE[1])
         words = re.compile(r"\b(?:" + s.words + r")\b") if s.words else None
-        out.append((s, pattern, words, importlib.import_module("stdnum." + s.module)))
+        check = s.check or importlib.import_module("stdnum." + s.module).is_valid
+        out.append((s, pattern, words, check))
     return tuple(out)
 
 
@@ -128,7 +152,7 @@ def candidates(text: str) -> Iterable[tuple[int, int, str]]:
     (overlaps are resolved by the caller, :func:`textdp.detect.pii.find_pii`)."""
     if sum(c.isdigit() for c in text) < 4:  # PAN: four digits
         return
-    for scheme, pattern, words, module in _compiled():
+    for scheme, pattern, words, check in _compiled():
         for m in pattern.finditer(text):
             if not scheme.alone and not (
                     labelled(text, m.start(), _GENERIC, CONTEXT_WINDOW, _GAP) or (
@@ -136,7 +160,7 @@ def candidates(text: str) -> Iterable[tuple[int, int, str]]:
                         labelled(text, m.start(), words, CONTEXT_WINDOW, _GAP))):
                 continue
             try:
-                valid = module.is_valid(m.group())
+                valid = check(m.group())
             except Exception:  # a validator that trips on an odd value: not a number of it
                 valid = False
             if valid:

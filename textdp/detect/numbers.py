@@ -42,9 +42,10 @@ def cut_back(value: str, fits: Callable[[str], bool], seps: str = " -") -> str:
 
 def label_gap(*words: str) -> re.Pattern[str]:
     """What may stand between a number's label and the number: punctuation, ``words`` ("MRN:
-    ", "Medical record number is ", "call me at ") and the quotes of a JSON key and value
-    (``"mobile": "``, ``'user_id': '``), so a label reads the same in prose and in JSON."""
-    punct = r"[\s:#=.\-\"']*"
+    ", "Medical record number is ", "call me at "), an opening bracket (``SIN (506 779 891``,
+    ``PAN card (VXQPT9098Y)``) and the quotes of a JSON key and value (``"mobile": "``,
+    ``'user_id': '``), so a label reads the same in prose, in brackets and in JSON."""
+    punct = r"[\s:#=.\-\"'(\[]*"
     return re.compile(punct + r"(?:(?:" + "|".join(words) + r")\b" + punct + r")*",
                       re.IGNORECASE)
 

@@ -358,11 +358,12 @@ def _birth(rng: np.random.Generator) -> tuple[int, int, int]:
 
 
 def national_id(rng: np.random.Generator) -> tuple[str, str]:
-    """A sentence holding a valid national or tax number of one of 17 schemes (python-stdnum
-    checks it), and the number: with its context word, or alone for the schemes
+    """A sentence holding a valid national or tax number of one of 18 schemes (python-stdnum
+    or, for Singapore's NRIC, :func:`textdp.detect.national_ids.nric_valid` checks it), and
+    the number: with its context word, or alone for the schemes
     :mod:`textdp.detect.national_ids` takes alone."""
     y, m, day = _birth(rng)
-    kind = int(rng.integers(17))
+    kind = int(rng.integers(18))
     if kind == 0:
         body = "".join(_pick(rng, "BCDFGLMNPRSTVZ") for _ in range(6)) + f"{y % 100:02d}" + \
             "ABCDEHLMPRST"[m - 1] + f"{day + 40 * int(rng.integers(2)):02d}" + \
@@ -374,6 +375,8 @@ def national_id(rng: np.random.Generator) -> tuple[str, str]:
         from stdnum.es import dni
 
         body = _d(rng, 8)
+        if rng.random() < 0.3:  # a space before the letter: after its label only
+            return "Socio: Marc Puig · DNI {} / Tel", f"{body} {dni.calc_check_digit(body)}"
         return _pick(rng, ("DNI {}", "Applicant {} signed.")), body + dni.calc_check_digit(body)
     if kind == 2:
         from stdnum.es import nie
@@ -436,10 +439,16 @@ def national_id(rng: np.random.Generator) -> tuple[str, str]:
 
         body = str(int(rng.integers(1, 10))) + _d(rng, 8)
         return "TC kimlik no {}", body + tckimlik.calc_check_digits(body)
-    letters = "ABCDEFGHJKLMNPRSTUVWXYZ"
-    v = "".join(_pick(rng, letters) for _ in range(3)) + "P" + _pick(rng, letters) + _d(rng, 4) + \
-        _pick(rng, letters)
-    return "PAN {}", v
+    if kind == 16:
+        letters = "ABCDEFGHJKLMNPRSTUVWXYZ"
+        v = "".join(_pick(rng, letters) for _ in range(3)) + "P" + _pick(rng, letters) + \
+            _d(rng, 4) + _pick(rng, letters)
+        return _pick(rng, ("PAN {}", "PAN card ({}) and")), v
+    from textdp.detect.national_ids import nric_valid
+
+    body = _pick(rng, "STFG") + _d(rng, 7)
+    v = next(body + c for c in _LETTERS if nric_valid(body + c))
+    return _pick(rng, ("Her son Ethan Tan ({}) will also stay.", "NRIC: {}")), v
 
 
 def mac(rng: np.random.Generator) -> str:
@@ -505,14 +514,19 @@ def password(rng: np.random.Generator) -> tuple[str, str]:
         value = "".join(_pick(rng, pool) for _ in range(int(rng.integers(8, 17))))
         value = value[:-1] + _pick(rng, "0123456789")  # a digit at least: a secret's look
         return _pick(rng, ("Your password is {}, please change it.", "password: {}",
-                           "Passcode: {}", "pwd={} for the wifi")), value
+                           "Passcode: {}", "pwd={} for the wifi", "contraseña: {}",
+                           "Das Passwort ist {}", "mot de passe : {}", "senha {}",
+                           "пароль: {}", "WiFi 密码：{}", "the password for the wifi is {}")), value
     if kind == 1:
         value = "".join(_pick(rng, "0123456789") for _ in range(int(rng.integers(4, 7))))
         return _pick(rng, ("Enter PIN {} to continue.", "PIN: {}", "Her PIN is {}.")), value
     value = "".join(_pick(rng, "0123456789") for _ in range(6))
     if rng.random() < 0.5:
+        if rng.random() < 0.3:  # read out in groups
+            value = f"{value[:3]}{_pick(rng, ' -')}{value[3:]}"
         return _pick(rng, ("Your one-time code is {}.", "Verification code: {}",
-                           "OTP {} expires in 5 minutes.")), value
+                           "OTP {} expires in 5 minutes.", "Your login code is {}. Don't "
+                           "share it.", "Use sign-in code {} to log in.")), value
     # an API key or token, after its label or alone in a format of its own
     pool = _LETTERS + _LETTERS.lower() + "0123456789"
     body = "".join(_pick(rng, pool) for _ in range(36))
@@ -556,7 +570,8 @@ def birth(rng: np.random.Generator) -> tuple[str, str]:
     day = date(1931, 1, 1) + timedelta(days=int(rng.integers(0, 28800)))
     value = day.strftime(_pick(rng, _BIRTH_STYLES))
     return _pick(rng, ("DOB: {}", "Date of birth: {}.", "She was born on {} in Lyon.",
-                       "Patient (D.O.B. {}) seen today.")), value
+                       "Patient (D.O.B. {}) seen today.", "born in Rio de Janeiro on {}",
+                       "Nata a Roma il {}", "Né(e) le : {}", "geboren in Köln am {}")), value
 
 
 def variant(label: str) -> Callable[[np.random.Generator], tuple[str, str]]:
@@ -576,6 +591,10 @@ def variant(label: str) -> Callable[[np.random.Generator], tuple[str, str]]:
                     ("Mobile: {}", _d(rng, int(rng.integers(12, 16)))),
                     ("Reach me at {} today.", f"{_d(rng, 4)}.{_d(rng, 4)}"))[k]
         if label == "US_BANK_NUMBER":
+            if rng.random() < 0.4:  # a shorter number right after its label
+                return _pick(rng, ("Account: {} (transit 30012)", "conta corrente {}",
+                                   "三菱UFJ銀行 渋谷支店 普通 {}", "acc {}, ref FLAT2")), \
+                    _pick(rng, (_d(rng, 7), f"{_d(rng, 5)}-{_d(rng, 1)}"))
             return ("Account number {} at the bank.",
                     (_chars(rng, _LETTERS, 4) + _d(rng, 14), _d(rng, int(rng.integers(18, 25))),
                      _chars(rng, _LETTERS, 1) + _d(rng, 22))[k])
