@@ -105,6 +105,27 @@ def test_each_recogniser_rejects_its_negatives(label, value):
     assert label not in [lab for lab, _ in found(text)]
 
 
+@pytest.mark.parametrize("text, label, value", [
+    ("Driver license: GA 058214736   exp 06/30/2028\nAdditional driver: Kevin Carter, "
+     "GA 047193582", "US_DRIVER_LICENSE", "047193582"),       # the state's code in the shape
+    ("Employee ID: EMP-204981. Her manager is EMP-553120.", "PERSONAL_ID", "EMP-553120"),
+    ("Passport no. C01X00T47 is hers. The hotel, the flights and the car are booked on "
+     "his, C71X92T48.", "PASSPORT", "C71X92T48"),
+])
+def test_a_value_of_the_same_shape_in_the_same_text_takes_the_label(text, label, value):
+    """A form names a value's kind once and repeats its shape."""
+    assert (label, value) in [(m.label, text[m.start:m.end]) for m in find_pii(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "Customer ID: 204981336. Order 553120774 shipped.",   # bare digits: no shape of their own
+    "Employee ID: EMP-204981. Order ORD-12345 shipped.",  # another shape
+    "Employee ID: EMP-204981. Ref XY 553120 sent.",       # a code before it, not before the first
+])
+def test_other_shapes_and_bare_digits_are_not_taken_by_shape(text):
+    assert len(find_pii(text, ["PERSONAL_ID"])) == 1
+
+
 def test_bare_digits_are_a_phone_only_right_after_a_phone_word():
     """A bare run of ten digits is a record number or an amount, unless a phone word stands
     right before it; an international prefix 00 reads as +."""

@@ -766,7 +766,43 @@ def find_pii(text: str, labels: Iterable[str] = PII_LABELS,
     for m in found:
         if all(m.end <= k.start or k.end <= m.start for k in kept):
             kept.append(m)
+    for m in _same_shape(text, kept):
+        if all(m.end <= k.start or k.end <= m.start for k in kept):
+            kept.append(m)
     return sorted(kept, key=lambda m: m.start)
+
+
+#: Labels found after their label word whose other values of the same written shape in the
+#: same text are taken too (:func:`_same_shape`).
+SHAPE_LABELS = (national_ids.NATIONAL_ID, identifiers.US_PASSPORT, identifiers.PASSPORT,
+                identifiers.US_DRIVER_LICENSE, identifiers.US_BANK_NUMBER,
+                identifiers.MEDICAL_RECORD, identifiers.LICENSE_PLATE, identifiers.PERSONAL_ID)
+_SHAPE_CLASS = {"#": r"\d", "A": "[A-Z]", "a": "[a-z]"}
+_SHAPE_CODE = re.compile(r"(?<![\w-])([A-Z]{2,3}) $")
+
+
+def _same_shape(text: str, found: list[PIIMatch]) -> Iterable[PIIMatch]:
+    """Values of the same written shape as a value of :data:`SHAPE_LABELS` found in ``text``,
+    with its label: a form or a message names a value's kind once and repeats the shape
+    (``Driver license: GA 058214736`` … ``Additional driver: Kevin Carter, GA 047193582``).
+    The code of two or three capitals right before a value (a state's, a country's: ``GA``)
+    is part of its shape, not of the value. Only shapes specific enough to stand for that
+    kind: six digits or more and a letter or a separator other than a space (``GA
+    #########``, ``A###-####-####``); bare digits (``#########``) are as often an order or
+    an amount."""
+    for m in found:
+        if m.label not in SHAPE_LABELS:
+            continue
+        shape = identifiers.layout(m.label, text[m.start:m.end])
+        code = _SHAPE_CODE.search(text, max(0, m.start - 4), m.start)
+        lead = f"[A-Z]{{{len(code.group(1))}}} " if code else ""
+        if shape.count("#") < 6 or not (lead or set(shape) - {"#", " "}) or len(shape) > 40:
+            continue
+        body = "".join(_SHAPE_CLASS.get(c, re.escape(c)) for c in shape)
+        for other in re.finditer(r"(?<![\w.,/:$€£+-])" + lead + f"({body})" +
+                                 r"(?![\w/]|[.,:-]\w)", text):
+            if other.start(1) != m.start:
+                yield PIIMatch(other.start(1), other.end(1), m.label)
 
 
 def _field_candidates(text: str, labels: frozenset[str], region: str | None
