@@ -101,6 +101,34 @@ def test_a_month_and_day_without_a_year(text, value, plus_100):
     assert taken("on March 3, 2021.") == ["March 3, 2021"]
 
 
+@pytest.mark.parametrize("text, value, plus_40", [
+    ("le 3 mars 1990 à Paris", "3 mars 1990", "12 avril 1990"),
+    ("el 3 de marzo de 1990", "3 de marzo de 1990", "12 de abril de 1990"),
+    ("em 3 de março de 1985", "3 de março de 1985", "12 de abril de 1985"),
+    ("am 3. März 1990", "3. März 1990", "12. April 1990"),
+    ("il 15 gennaio 1990", "15 gennaio 1990", "24 febbraio 1990"),
+    ("op 3 maart 1970", "3 maart 1970", "12 april 1970"),
+    ("le 03 MARS 1990", "03 MARS 1990", "12 AVRIL 1990"),
+    ("el 12 de setiembre de 2001", "12 de setiembre de 2001", "22 de octubre de 2001"),
+])
+def test_written_dates_of_other_languages_are_shifted_in_their_language(text, value, plus_40):
+    assert taken(text) == [value]
+    assert shift(value, 40) == plus_40
+    assert shift(value, 0) == value
+
+
+def test_the_first_of_a_month_in_french_is_written_1er():
+    assert shift("1er mai 1990", 31) == "1er juin 1990"
+    assert shift("3 mars 1990", -2) == "1er mars 1990"
+    assert shift("1er mai 1990", 1) == "2 mai 1990"
+    assert shift("03 mars 1990", -2) == "01 mars 1990"  # padded: no ordinal
+
+
+@pytest.mark.parametrize("text", ["3 Mars bars in 1990", "le mars 1990", "33 mars 1990"])
+def test_other_words_are_no_dates_of_other_languages(text):
+    assert taken(text) == []
+
+
 def test_leap_days_and_the_range_of_years():
     assert shift("Feb 28, 2024", 1) == "Feb 29, 2024"
     assert shift("2199-12-31", 1) is None          # out of the years a style can write

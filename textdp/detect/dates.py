@@ -15,6 +15,9 @@ What is read (years 1800–2199; a day that does not exist in its month is not a
   ``04-MAR-1962``, ``March 1962`` (a month and year: read as its 15th, written back as a
   month and year), each optionally after a weekday (``Monday, March 4, 1962``), which is
   written back as the shifted date's weekday;
+* written in French, Spanish, Portuguese, Italian, German or Dutch, day first: ``3 mars
+  1962``, ``1er mai 1962``, ``3 de marzo de 1962``, ``3. März 1962``, ``3 maart 1962``
+  (full month names, :data:`INTL_MONTHS`), written back in the same language;
 * two-digit years, with ``/`` only (``03/04/62``; ``1.2.30`` is a version), are read
   1931–2030 (``31``–``99`` → 19xx, ``00``–``30`` → 20xx) and written back with two digits.
 
@@ -61,6 +64,26 @@ _MONTH = (r"(?P<month>(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|ju
 _MONTH_ALONE = (r"(?P<month>(?:january|february|march|april|may|june|july|august|september|"
                 r"october|november|december)|(?:jan|feb|mar|apr|may|jun|jul|aug|sept?|"
                 r"oct|nov|dec)\.?)")
+#: Month names of other languages that write the day first (``3 mars 1990``, ``3 de marzo de
+#: 1990``, ``3. März 1990``), in the order a name shared by two of them is read: with ``de``
+#: between day and month Spanish then Portuguese, else French, Italian, German, Dutch.
+INTL_MONTHS: dict[str, tuple[str, ...]] = {
+    "es": ("enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
+           "septiembre", "octubre", "noviembre", "diciembre"),
+    "pt": ("janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto",
+           "setembro", "outubro", "novembro", "dezembro"),
+    "fr": ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
+           "septembre", "octobre", "novembre", "décembre"),
+    "it": ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto",
+           "settembre", "ottobre", "novembre", "dicembre"),
+    "de": ("januar", "februar", "märz", "april", "mai", "juni", "juli", "august",
+           "september", "oktober", "november", "dezember"),
+    "nl": ("januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus",
+           "september", "oktober", "november", "december"),
+}
+_INTL_WORDS = sorted({w for names in INTL_MONTHS.values() for w in names} |
+                     {"setiembre", "jänner", "maerz"}, key=len, reverse=True)
+_INTL_ALIASES = {"setiembre": ("es", 9), "jänner": ("de", 1), "maerz": ("de", 3)}
 _WEEKDAY = (r"(?:(?P<weekday>(?:mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?"
             r"\.?),?\s+)?")
 _DAY = r"(?P<day>[0-3]?\d)(?P<suffix>st|nd|rd|th)?"
@@ -82,6 +105,11 @@ _PATTERNS = (
     ("dmy", re.compile(r"(?<![\w])" + _WEEKDAY + _DAY + r"(?P<of>\s+of)?(?P<sep>\s+|-)" + _MONTH
                        + r"(?P<sep2>,?\s+|-)" + _YEAR + r"(?!\w)", re.IGNORECASE)),
     ("my", re.compile(r"(?<![\w])" + _MONTH + r",?\s+" + _YEAR + r"(?!\w)", re.IGNORECASE)),
+    # other languages, day first: "3 mars 1990", "3 de marzo de 1990", "3. März 1990",
+    # "1er mai 1990"
+    ("intl", re.compile(r"(?<![\w.])(?P<day>[0-3]?\d)(?P<suffix>er|º|°|\.)?(?P<sep>\s+de\s+|\s+)"
+                        r"(?P<month>" + "|".join(_INTL_WORDS) + r")(?P<sep2>,?\s+de\s+|,?\s+)"
+                        + _YEAR + r"(?!\w)", re.IGNORECASE)),
     # Chinese, Japanese and Korean: year, month and day, each followed by its unit
     ("cjk", re.compile(r"(?<!\d)" + _YEAR + r"(?P<s1>\s?)(?P<u1>年|년)(?P<s2>\s?)"
                        r"(?P<month>[01]?\d)(?P<s3>\s?)(?P<u2>月|월)(?P<s4>\s?)"
@@ -142,6 +170,9 @@ def _reading(kind: str, m: re.Match[str]) -> tuple[int, int, int, str] | None:
             month_first = True
         mo, d = (a, b) if month_first else (b, a)
         return (y, mo, d, "mdy" if month_first else "dmy") if _valid(y, mo, d) else None
+    if kind == "intl":
+        y, mo, d = int(g["year"]), _intl_month(g["month"], g["sep"])[1], int(g["day"])
+        return (y, mo, d, "dmy") if _valid(y, mo, d) else None
     mo = _month(g["month"])
     y = 2000 if kind in _NO_YEAR else int(g["year"])
     d = int(g["day"]) if kind != "my" else 15
@@ -175,6 +206,18 @@ def parse(value: str) -> tuple[date, re.Match[str], str] | None:
                 y, mo, d, _ = reading
                 return date(y, mo, d), m, kind
     return None
+
+
+def _intl_month(word: str, sep: str) -> tuple[str, int]:
+    """The language and number of a month name of :data:`INTL_MONTHS` (``sep``: what stands
+    between day and month; ``de`` there says Spanish or Portuguese)."""
+    key = word.lower()
+    if key in _INTL_ALIASES:
+        return _INTL_ALIASES[key]
+    order = ("es", "pt", "fr", "it", "de", "nl") if "de" in sep.lower() else \
+        ("fr", "it", "de", "nl", "es", "pt")
+    lang = next(x for x in order if key in INTL_MONTHS[x])
+    return lang, INTL_MONTHS[lang].index(key) + 1
 
 
 def _month_name(new: int, written: str) -> str:
@@ -235,6 +278,17 @@ def shift(value: str, days: int) -> str | None:
         pad = "02d" if g["month"].startswith("0") or g["day"].startswith("0") else "d"
         return (f"{lead}{new.year}{g['s1']}{g['u1']}{g['s2']}{new.month:{pad}}{g['s3']}"
                 f"{g['u2']}{g['s4']}{new.day:{pad}}{g['s5']}{g['u3']}{tail}")
+    if kind == "intl":
+        lang = _intl_month(g["month"], g["sep"])[0]
+        month = g["month"] if new.month == old.month else \
+            _case(INTL_MONTHS[lang][new.month - 1], g["month"])  # (an alias kept: setiembre)
+        # a dot after the day is German's ordinal; French writes the first of a month "1er"
+        padded = g["day"].startswith("0")
+        suffix = "." if g["suffix"] == "." else (
+            "er" if lang == "fr" and new.day == 1 and not padded else
+            ("º" if g["suffix"] in ("º", "°") else ""))
+        day = f"{new.day:02d}" if padded else f"{new.day}"
+        return f"{lead}{day}{suffix}{g['sep']}{month}{g['sep2']}{new.year}{tail}"
     if kind == "ymd":
         if g.get("year2"):
             return f"{lead}{new.year:04d}-{new.month:02d}-{new.day:02d}{tail}"

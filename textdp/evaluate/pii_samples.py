@@ -563,12 +563,18 @@ _BIRTH_STYLES = ("%m/%d/%Y", "%d.%m.%Y", "%Y-%m-%d", "%B %d, %Y", "%d %b %Y", "%
 
 
 def birth(rng: np.random.Generator) -> tuple[str, str]:
-    """A date of birth in one of eight styles (Chinese/Japanese and Korean among them) after
-    a birth cue."""
+    """A date of birth in one of eight styles (Chinese/Japanese and Korean among them), or
+    one in five written in French, Italian, Dutch or Spanish, after a birth cue."""
     from datetime import date, timedelta
 
     day = date(1931, 1, 1) + timedelta(days=int(rng.integers(0, 28800)))
     value = day.strftime(_pick(rng, _BIRTH_STYLES))
+    if rng.random() < 0.2:  # written in another language (textdp.detect.dates.INTL_MONTHS)
+        from textdp.detect.dates import INTL_MONTHS
+
+        month = INTL_MONTHS[_pick(rng, ("fr", "it", "nl"))][day.month - 1]
+        value = _pick(rng, (f"{day.day} {month} {day.year}",
+                            f"{day.day} de {INTL_MONTHS['es'][day.month - 1]} de {day.year}"))
     return _pick(rng, ("DOB: {}", "Date of birth: {}.", "She was born on {} in Lyon.",
                        "Patient (D.O.B. {}) seen today.", "born in Rio de Janeiro on {}",
                        "Nata a Roma il {}", "Né(e) le : {}", "geboren in Köln am {}")), value

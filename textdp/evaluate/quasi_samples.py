@@ -88,6 +88,12 @@ def date_value(rng: np.random.Generator) -> str:
     return f"{y}-{m:02d}-{d:02d}T{int(rng.integers(24)):02d}:30"  # with a time: one more draw
 
 
+def _intl(lang: str, month: int) -> str:
+    from textdp.detect.dates import INTL_MONTHS
+
+    return INTL_MONTHS[lang][month - 1]
+
+
 #: Date styles, each ``(year, month, day, month name, date) -> text``.
 _DATE_STYLES = (
     lambda y, m, d, month, when: f"{y}-{m:02d}-{d:02d}",
@@ -104,6 +110,11 @@ _DATE_STYLES = (
     lambda y, m, d, month, when: f"{d:02d}-{month[:3].upper()}-{y}",
     lambda y, m, d, month, when: f"{month} {y}",
     lambda y, m, d, month, when: f"{_WEEKDAYS[when.weekday()]}, {month} {d}, {y}",
+    # other languages, day first (textdp.detect.dates.INTL_MONTHS)
+    lambda y, m, d, month, when: f"{d} {_intl('fr', m)} {y}",
+    lambda y, m, d, month, when: f"{d} de {_intl('es', m)} de {y}",
+    lambda y, m, d, month, when: f"{d}. {_intl('de', m).capitalize()} {y}",
+    lambda y, m, d, month, when: f"{d} {_intl('it', m)} {y}",
     # without a year
     lambda y, m, d, month, when: f"{month} {d}",
     lambda y, m, d, month, when: f"{d}{_ordinal(d)} of {month}",
