@@ -59,6 +59,21 @@ def taken(text: str) -> list[str]:
     ("인천광역시 북구 석촌호수163거리 957 (예준유읍)", "석촌호수163거리 957 (예준유읍)"),
     ("제주특별자치도 부천시 가락48길 지하594", "가락48길 지하594"),
     ("서울 종로3가 12", "종로3가 12"),
+    # a road ending in 가 after its district
+    ("울산광역시 동대문구 백제고분가 지하818 (수민이마을)", "백제고분가 지하818 (수민이마을)"),
+    # after a word that says an address follows, a number and a name whatever its last word
+    ("She lives at 32 Robin Lees with her cat.", "32 Robin Lees"),
+    ("She lives at Suite 963 2 Smith Part with her cat.", "Suite 963 2 Smith Part"),
+    ("Address: H.No. 124, Mangat", "H.No. 124, Mangat"),
+    ("Send to:\n79104 Hardy Flat\nLake Melanie", "79104 Hardy Flat"),
+    ("She lives at 50\nSrivastava with her cat.", "50\nSrivastava"),
+    # Brazil's área, Spain's C/ and C. de, a Japanese building with が
+    ("Área de Ferreira, 54", "Área de Ferreira, 54"), ("C/ Mayor 5, Madrid", "C/ Mayor 5"),
+    ("C. de Evita Castells 438", "C. de Evita Castells 438"),
+    ("百村40丁目23番1号 松が谷ハイツ399", "百村40丁目23番1号 松が谷ハイツ399"),
+    # a house number first, a postcode and its town after
+    ("She lives at 3 rue de la Paix 75002 Paris", "3 rue de la Paix"),
+    ("Address: 14 Rua das Flores, 1200-195 Lisboa", "14 Rua das Flores"),
 ])
 def test_street_addresses_of_many_forms(text, street):
     assert taken(text) == [street]
@@ -81,6 +96,10 @@ def test_street_addresses_of_many_forms(text, street):
     "1-2-3 の順番で", "价格是100号", "他在3号房间",  # numbers without a place or road
     "사과가 3개 있어요",                          # 가 ending a word, not after a number
     "Subject: Invoice 4411\n\nHi River,",        # a number ending a line of other words
+    "see you at 3 PM", "meet at 5 Guys Burger",  # "at" alone says no address
+    "She moved to 12 Bristol", "I moved to 2 Fort Worth",  # a town after the number
+    "Address: 12\nThanks", "C. Ronaldo 7 scored",  # a sign-off; an initial, not calle
+    "서울시 친구가 3명",                           # 가 a subject particle after a city
 ])
 def test_other_phrases_are_not_streets(text):
     assert taken(text) == []

@@ -10,7 +10,8 @@ suffixes, British and European street words):
 * a house number, one to four capitalised words (or ordinals, ``5th``) and a street type
   after them, with an optional direction and unit: ``19 Mill Lane``, ``5650 Ellis Burgs
   Apt. 289``, ``1600 Pennsylvania Avenue NW``, ``Flat 4, 19 Mill Lane``;
-* a house number and a type written first: ``3 rue de la Paix``;
+* a house number and a type written first: ``3 rue de la Paix``, ``14 Rua das Flores``
+  (Spain's ``C/`` and, before ``de``, ``C.`` count as ``calle``);
 * a type written first, the name and the number: ``Via Roma 12``, ``Canale Faggiani, 240``,
   ``ulica Konopnickiej 042``, ``бул. 8 Марта, д. 48``, ``Avenida 5 de Mayo 120`` (a name
   may open with a date's day or an ordinal); without a number only right after an address
@@ -26,12 +27,20 @@ suffixes, British and European street words):
   ``港区六本木6-10-1`` with a city, ward, town or village before the numbers), with the
   building and room after them; Chinese ones, a road or street and its number
   (``建国路88号``, ``朝阳路U座``); Korean road names with their number (``석촌호수163거리 957``,
-  ``가락48길 지하594``, ``종로3가 12``) and the town in brackets after them.
+  ``가락48길 지하594``, ``종로3가 12``, and a road ending in ``가`` right after its district:
+  ``동대문구 백제고분가 지하818``) and the town in brackets after them;
+* right after words that say an address follows (``lives at``, ``address``, ``send to``,
+  ``deliver to``, ``moved to``, ``Adresse``, ``dirección``, ...; not ``at`` or ``to``
+  alone), a house number or a unit and one to three capitalised words whatever the last
+  one is (``lives at 32 Robin Lees``, ``Suite 963 2 Smith Part``, ``H.No. 124, Mangat``,
+  ``50⏎Srivastava``), unless the words are a town of the place lookup or a sign-off.
 
 Not taken: a house number that reads as a year (1800–2099) without an address cue before
 it (``at``, ``to``, ``lives``, ``address``: ``the 1979 Democracy Wall``, ``in 2019 Apple
-Park``); a street with a number right after it (a score: ``Dunvant 21 Ebbw Vale 10``); a
-name run holding an article or a preposition in capitals (``12 Cue The Lonely Island``).
+Park``); a street with a number right after it (a score: ``Dunvant 21 Ebbw Vale 10``),
+unless the street opens with its house number and the number after is a postcode before its
+town (``3 rue de la Paix 75002 Paris``); a name run holding an article or a preposition in
+capitals (``12 Cue The Lonely Island``).
 
 The surrogate (:func:`surrogate`) keeps the address's layout: random digits and
 letters in the number's places, the street type and unit words as written (public words of
@@ -54,6 +63,7 @@ from pathlib import Path
 import numpy as np
 
 from textdp.detect.places import lookup_names
+from textdp.detect.rules import ADDRESS_WORDS
 from textdp.detect.wordlists import word_lines, word_sections
 
 STREET_ADDRESS = "STREET_ADDRESS"
@@ -82,11 +92,18 @@ _DIRECTION = r"(?:N|S|E|W|NE|NW|SE|SW|North|South|East|West)\b\.?"
 # without one, a year-like number is a year ("the 1979 Democracy Wall movement").
 _ADDRESS_CUE = re.compile(r"\b(?:at|to|address|addr|lives|living|located|ship|deliver|send|"
                           r"mail|visit|resides|reside|office|is)\W*$", re.IGNORECASE)
+# Words that say a street address follows whatever its last word ("lives at 32 Robin Lees",
+# "Send to:⏎79104 Hardy Flat", "Address: H.No. 124, Mangat"): not "at" or "to" alone.
+_STRONG_CUE = re.compile(r"(?:\baddress(?:e|e?s)?|\baddr|\b(?:lives|living|resides?|located|"
+                         r"moved|moving)\s+(?:at|to)|\b(?:ship|deliver|send|mail|post)\s+to|"
+                         r"\bdomicile|\bendereço|\bdirecci[óo]n|\badresse?|\bindirizzo)\W*$",
+                         re.IGNORECASE)
 # The line that ends U.S. military mail, after its unit or ship ("APO AP 68084").
 _MILITARY_LINE = re.compile(r",?[ \t]*\n?[ \t]*(?:APO|FPO|DPO)\b")
 # A number after the street on its line: a score or a table ("Dunvant 21 Ebbw Vale 10"); a
 # postcode on the next line is an address's ("Södingweg 990\n00339 Monschau").
 _NUMBER_AFTER = re.compile(r"[ \t]+\d")
+_POSTCODE_AFTER = re.compile(rf"[ \t]+\d{{4,5}}[ \t]+{NAME_OPENING}")
 # Street types written short, with a dot ("St.", "Rd.").
 _ABBREVIATIONS = frozenset({"st", "rd", "ave", "av", "dr", "ln", "ct", "blvd", "pl", "sq", "ter",
                             "hwy", "pkwy", "cres", "gdns", "cir", "trl", "brg", "expy", "aly",
@@ -116,7 +133,7 @@ _SCRIPTS = (("ko", re.compile(f"[{HANGUL}]")), ("ja", re.compile(f"[{KANA}]")),
 # Characters that end a Chinese sentence's words before an address ("我住在…", "地址：…").
 _ZH_NOT_NAME = "在於于至到是住址"
 # After a Japanese address's numbers, its building and room (一ツ橋ハイツ134, 12号室).
-_JA_BUILDING = rf"(?:[ \u3000]?(?P<ja_building>[{_KANJI}{_KATAKANA}の]{{1,16}}?)" \
+_JA_BUILDING = rf"(?:[ \u3000]?(?P<ja_building>[{_KANJI}{_KATAKANA}のが]{{1,16}}?)" \
     r"(?P<unit2>\d{1,5}(?:号室)?))?"
 
 
@@ -169,7 +186,9 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     abbreviations = types["after"] & _ABBREVIATIONS
     after = rf"(?=[A-Z])(?:(?i:{_alternation(abbreviations)})(?![\w'’-])\.?|" \
             rf"(?i:{_alternation(types['after'] - abbreviations)})(?![\w'’-]))"
-    before = rf"(?:{_cased(types['before'])})(?![\w'’-])"
+    # (and Spain's "C/" and "C." for calle: "C/ Mayor 5", "C. de Evita Castells 438"; "C."
+    # only before "de", an initial otherwise)
+    before = rf"(?:{_cased(types['before'])}|C/|C\.(?={_S}del?\b))(?![\w'’-])"
     # (and the Korean 가 of a numbered street: 종로3가)
     glued = rf"(?:(?i:{_alternation(types['glued'])})|(?<=\d)가)"
     fence = r"(?<![\w/.,:-])"
@@ -179,6 +198,8 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
     # after a type written first, a name may open with a date's day or an ordinal, before a
     # Cyrillic word or a particle ("бул. 8 Марта", "наб. 60 лет СССР", "ул. 8-е Марта",
     # "Avenida 5 de Mayo"; not a score: "Vale 2 Oxford 0")
+    # (between a number and the name: "," or "/", or a line break)
+    gap = r"(?:[ \t]*[,/]?[ \t]*|[ \t]*\n[ \t]*)"
     dated_run = rf"(?:\d{{1,3}}(?:-[а-яё]{{1,2}})?{_S}(?:лет{_S}|{_PARTICLE}{_S}|(?=[А-ЯЁ])))?" \
         rf"{name_run}"
     return (
@@ -189,8 +210,9 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         # 3 rue de la Paix
         re.compile(rf"{fence}(?P<num>{_NUM}),?{_S}(?P<type>{before}){_S}(?P<name>{name_run})"
                    r"(?![\w'’-])"),
-        # Via Roma 12 / Canale Faggiani, 240 / ulica Konopnickiej 042
-        re.compile(rf"(?<![\w-])(?P<type>{before}){_S}(?P<name>{dated_run}),?{_S}"
+        # Via Roma 12 / Canale Faggiani, 240 / ulica Konopnickiej 042 (not after a house
+        # number: "14 Rua das Flores, 1200-195 Lisboa" ends in a postcode)
+        re.compile(rf"(?<![\w-])(?<!\d )(?P<type>{before}){_S}(?P<name>{dated_run}),?{_S}"
                    rf"(?:д\.\s*)?(?P<num>{_NUM}){unit}{end}"),
         # (lives at) rue de Maillard / Alameda Oliveira: a type written first and the name,
         # without a number; the empty group "cue": only right after an address cue
@@ -220,6 +242,19 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         re.compile(r"(?<![\w-])(?:(?P<unit1>(?:PSC|CMR|Unit) \d{1,5}),? (?P<num>Box \d{1,5})|"
                    rf"(?P<type>USNS|USS) (?P<name>{_CAP}(?: {_CAP})?))(?P<military>)"
                    r"(?![\w'’-])"),
+        # 동대문구 백제고분가 지하818 (수민이마을): a road ending in 가 right after its
+        # district (구, 시, 군; 가 alone is also a subject particle: "친구가 3명")
+        re.compile(rf"(?<=[{HANGUL}][구시군] )(?P<name>[{HANGUL}]{{1,10}}?)(?P<type>가){_S}"
+                   rf"(?:지하(?:{_S})?)?(?P<num>{_NUM}){unit}{end}"
+                   rf"(?:{_S}\((?P<town>[{HANGUL}]{{1,12}})\))?"),
+        # (lives at) 32 Robin Lees / Suite 963 2 Smith Part / H.No. 124, Mangat / 50⏎
+        # Srivastava: a house number or unit and a name of capitalised words, whatever its
+        # last word, only right after a word that says an address follows (the empty group "strong":
+        # :data:`_STRONG_CUE`, :func:`_not_an_address`)
+        re.compile(rf"{fence}(?=(?:{_UNIT}|\d))(?:(?P<unit1>{_UNIT}){gap})?"
+                   rf"(?:(?P<num>{_NUM}){gap})?(?<=[\d,/ \t\n])"
+                   rf"(?P<name>(?:{_NAME_WORD}{_S}){{0,2}}{_NAME_WORD})(?P<strong>)"
+                   r"(?<!\.)(?![\w'’-])"),  # (not the sentence's full stop)
         # 南赤田3丁目4番11号 一ツ橋ハイツ134 / 港区六本木6-10-1 (a town with its chōme, ban
         # and gō; a number in dashes after a city, ward, town or village)
         re.compile(rf"(?P<ja_name>[{_KANJI}{_KATAKANA}の]{{1,24}}?)"
@@ -243,10 +278,19 @@ def _not_an_address(text: str, m: re.Match[str]) -> bool:
     before it; military mail without its APO, FPO or DPO line after it; or a number right
     after the street (see :data:`_ADDRESS_CUE`, :data:`_MILITARY_LINE`,
     :data:`_NUMBER_AFTER`)."""
-    if _NUMBER_AFTER.match(text, m.end()) and _script(m.group()) in (None, "ko"):
-        return True  # (a Chinese or Japanese address's postcode may follow it)
+    if _NUMBER_AFTER.match(text, m.end()) and _script(m.group()) in (None, "ko") and not (
+            m.groupdict().get("num") and m.start("num") == m.start() and
+            _POSTCODE_AFTER.match(text, m.end())):
+        # (a Chinese or Japanese address's postcode may follow it, and a postcode and its
+        # town a street that opens with its number: "3 rue de la Paix 75002 Paris")
+        return True
     if "military" in m.re.groupindex:  # "USNS Ray⏎FPO AE 68920", not "USS Enterprise"
         return _MILITARY_LINE.match(text, m.end()) is None
+    if "strong" in m.re.groupindex:  # "lives at 32 Robin Lees", not "see you at 3 PM", nor
+        # a number before a town ("moved to 12 Bristol") or a greeting ("Address: 12⏎Thanks")
+        return _STRONG_CUE.search(text, max(0, m.start() - 24), m.start()) is None or \
+            m.group("name") in lookup_names() or \
+            m.group("name").split()[0].casefold() in ADDRESS_WORDS | {"best", "kind"}
     if "cue" in m.re.groupindex:  # "lives at rue de Maillard", not "sent via Paris", nor a
         # town named so ("moved to Vila Flor": a place of the lookup, PLACE's to replace)
         return _ADDRESS_CUE.search(text, max(0, m.start() - 16), m.start()) is None or \
