@@ -236,11 +236,12 @@ def test_a_span_of_digit_tokens_is_no_place(nlp):
     union = EntityUnion(lambda docs: [[] for _ in docs], ["GPE", "FAC"],
                          gazetteer=lambda docs: [[] for _ in docs])
     texts = ["They noted flight LH2021 in the file.", "The total was v13.9.78.",
-             "She lives on Route 66 now."]
+             "She lives on Route 66 now.", "See item v17.3.04."]
     docs = [nlp.make_doc(t) for t in texts]
     found = [[d[s:e].text for s, e, _ in spans] for d, spans in zip(docs, union(docs))]
     assert found[:2] == [[], []]
     assert found[2] == ["Route 66"]
+    assert found[3] == []  # a span holding a version number ("item v17.3.04")
 
 
 def test_a_place_beside_a_handle_is_a_place():

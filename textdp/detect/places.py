@@ -449,6 +449,7 @@ def _facility(doc: Any, start: int, end: int) -> bool:
     return words[-1] in FACILITY_HEADS or tuple(words[-2:]) in FACILITY_HEADS_2
 
 
+_VERSION = re.compile(r"^[vV]?\d+(?:\.\d+){2,}\.?$")
 #: Codes of two or three capitals that stand for a place on their own ("the US team").
 PLACE_CODES = frozenset({"US", "USA", "UK", "EU", "UAE", "NYC", "DC", "PRC", "DRC", "ROK"})
 
@@ -459,8 +460,9 @@ def _code_stands(doc: Any, start: int, end: int) -> bool:
     NY"), after a city and a comma ("Springfield, IL") or before a number ("IL 62704").
     The NER reads labels and roles in capitals as states: "NI number", "PA to the director";
     nor does a span whose every token holds a digit (flight numbers, versions: "LH2021",
-    "v13.9.78")."""
-    if all(any(c.isdigit() for c in t.text) for t in doc[start:end]):
+    "v13.9.78"), or one holding a version number ("item v17.3.04")."""
+    if all(any(c.isdigit() for c in t.text) for t in doc[start:end]) or \
+            any(_VERSION.match(t.text) for t in doc[start:end]):
         return False
     word = doc[start].text
     if end - start > 1 or not (2 <= len(word) <= 3 and word.isalpha() and word.isupper()) \
