@@ -914,3 +914,18 @@ def test_discord_headers_name_their_speakers_at_every_mention():
     assert "lupita_gg" not in out and "chuy_77" not in out and out.count("— Today at") == 3
     schedule = "Standup — Today at 9:30 AM\nRetro — Today at 4:00 PM\nnotes here"
     assert p(schedule).text == schedule
+
+
+@pytest.mark.parametrize("text, names, kept", [
+    ("Hi po ma'am Rowena, this is about your order", ("ma'am", "Rowena"), "ma'am"),
+    ("ok. park sunbae said he'd come", ("sunbae",), "sunbae"),
+    ("Chị ơi, em gửi rồi nhé", ("Chị", "ơi"), "Chị"),
+    ("Kuya Jun is here", ("Kuya", "Jun"), "Kuya"),
+])
+def test_forms_of_address_of_other_languages_are_no_names(text, names, kept):
+    """Chats address people with words of their own languages (Korean sunbae, Tagalog kuya,
+    Vietnamese chị and ơi, "ma'am"): the tagger took them for names."""
+    out = marked(text, *names)
+    assert kept not in out
+    assert "ơi" not in out
+    assert all(n in out for n in names if n not in (kept, "ơi"))
