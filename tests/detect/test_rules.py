@@ -37,6 +37,10 @@ def toks(text):
     ("Gen. J. Doe ordered it .", ["J. Doe"]),
     ("SIR ELTON JOHN SINGS", ["ELTON JOHN"]),
     ("Mrs May said .", ["May"]),
+    # titles of Spanish, Italian, German, Dutch and Polish letters
+    ("Estimado Sr. Gutiérrez :", ["Gutiérrez"]), ("Gentile dott.ssa Ferrari ,", ["Ferrari"]),
+    ("Sehr geehrter Hr. Müller ,", ["Müller"]), ("Geachte dhr. Jansen ,", ["Jansen"]),
+    ("Szanowny Panie Kowalski ,", ["Kowalski"]),
 ])
 def test_titles(text, expected):
     words = text.split()

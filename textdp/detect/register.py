@@ -53,6 +53,7 @@ from typing import Any
 from textdp.detect.base import Span
 from textdp.detect.rules import (
     GREETINGS,
+    LETTER_OPENINGS,
     NON_NAMES,
     PARTICLES,
     PERSON,
@@ -634,8 +635,16 @@ class RegisterStage:
             if not (title or (kk in roles and w.islower())):
                 continue
             p, nxt = text.prev(k), text.next(k)
+            if nxt is not None and words[nxt] == ".":  # "Sr . Gutiérrez", "dhr . Jansen"
+                nxt = text.next(nxt)
             if (p is None or p not in persons) and nxt is not None and nxt in persons and \
                     _capitalised(words[nxt]):
+                out.add(k)
+        # A letter's opening before a title ("Cher M. Dupont", "Gentile dott.ssa Ferrari").
+        for k in sorted(persons):
+            nxt = text.next(k)
+            if keys[k] in LETTER_OPENINGS and nxt is not None and \
+                    (keys[nxt] in TITLES or keys[nxt] in ("m", "mme", "mlle")):
                 out.add(k)
         # Products: the capitalised words before a model code ("Dyson V15", "Netgear
         # CM1000", "Galaxy S23"; a code of capitals and digits, not a number or a score).

@@ -57,6 +57,11 @@ TITLES = frozenset({
     "adm", "admiral", "cmdr", "officer", "insp", "inspector", "supt", "det",
     "detective", "coach", "herr", "frau", "señor", "senor", "señora", "senora", "sra",
     "signor", "signora", "monsieur", "madame", "mademoiselle", "hon", "cllr", "councillor",
+    # abbreviated titles of Spanish, Italian, German and Dutch letters ("Sr. Gutiérrez",
+    # "dott.ssa Ferrari", "Sig.ra Rossi", "Hr. Müller", "dhr. Jansen", "mevr. de Vries") and
+    # Polish "Panie", "Pani" (not "Pan": Peter Pan, Pan Am)
+    "sr", "srta", "dña", "lic", "dott", "dott.ssa", "dr.ssa", "prof.ssa", "sig", "sig.ra",
+    "sig.na", "avv", "ing", "hr", "dhr", "mevr", "panie", "pani",
 })
 # Left out because they precede non-names as often as names in news text: "major" (Major
 # League), "premier" (Premier League), "justice" (Justice Department), "commander", and the
@@ -86,7 +91,17 @@ ADDRESS_WORDS = frozenset({
     "greetings", "yours", "faithfully", "cordially", "respectfully", "warmly", "xoxo",
     "congrats", "congratulations", "bye", "goodbye", "thx", "lol", "lmao", "omg", "haha",
     "fyi", "fwd",
+    # the opening of a formal letter in other languages ("Sehr geehrter Herr", "Geachte
+    # heer", "Estimado Sr.", "Szanowny Panie"; not "Cher", "Gentile", "Cara": names too)
+    "sehr", "geehrter", "geehrte", "geehrtes", "geachte", "estimado", "estimada",
+    "estimados", "estimadas", "prezado", "prezada", "prezados", "egregio", "egregia",
+    "gentilissimo", "gentilissima", "distinguido", "distinguida", "szanowny", "szanowna",
+    "szanowni", "kære", "bästa", "sayın", "уважаемый", "уважаемая", "уважаемые",
 })
+#: Openings of letters that are names too ("Cher", "Gentile", "Cara"): no name right before
+#: a title ("Cher Monsieur", "Gentile dott.ssa Ferrari", "Beste mevrouw").
+LETTER_OPENINGS = frozenset({"cher", "chère", "chers", "gentile", "gentili", "caro", "cara",
+                             "cari", "beste", "lieber", "liebe", "querido", "querida"})
 # Abbreviations of chats, e-mail and clinical notes, written capitalised at the start of a
 # line ("Pt is a 67 y/o male", "Re: budget", "Pls call Ann") where a tagger may take them for a
 # name. None is a name: in the train and dev splits of all three corpora they occur 1,242
