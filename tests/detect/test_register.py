@@ -961,3 +961,26 @@ def test_a_letters_opening_that_is_a_name_stays_a_name_without_a_title():
     assert marked("Gentile da Fabriano painted", "Gentile", "Fabriano") == \
         ["Gentile", "Fabriano"]
     assert marked("Cher M. Dupont", "Cher", "M.", "Dupont") == ["M.", "Dupont"]
+
+
+@pytest.mark.parametrize("text, left", [
+    # a form's field labels of several words: no names, also after a list number
+    ("1. Surname: PATEL\n2. First name(s): NEHA RAJESH\n3. Date of birth: 14-08-1994",
+     ["PATEL", "NEHA", "RAJESH"]),
+    ("Place of issue: see passport\nNext of kin: Maria Lopez", ["Maria", "Lopez"]),
+    # an airline's SURNAME/GIVEN and title: both names, the title not
+    ("Passenger: HOLLOWAY/SARAH MS\nBooking ref: QF7K2L", ["HOLLOWAY", "SARAH"]),
+    ("Cardholder: Li Qiang", ["Li", "Qiang"]),
+    ("Vorname: Jürgen\nNachname: Weiß", ["Jürgen", "Weiß"]),
+    ("Name: N/A", []), ("Name: see above", []),  # no name given
+    ("Rose said: hi there", ["Rose"]),  # a first name before words and a colon: no label
+])
+def test_a_forms_name_labels_mark_their_values_and_its_labels_are_no_names(nlp, text, left):
+    """Forms name a person's fields (``First name(s):``, ``Passenger:``); their labels of
+    several words (``Date of birth``) had been read as names, and values in capitals after
+    a numbered label (``2. First name(s): NEHA RAJESH``) left. The tagger is stood in for by
+    marking every capitalised word but the title."""
+    words = [t.text for t in nlp.tokenizer(text)]
+    tagged = [k for k, w in enumerate(words) if w[:1].isupper() and w.isalpha() and w != "MS"]
+    out = RegisterStage().apply(words, [(k, k + 1, "PERSON") for k in tagged], None)
+    assert [w for s, e, lab in out if lab == "PERSON" for w in words[s:e]] == left

@@ -481,7 +481,7 @@ class RegisterStage:
         kinship = vocabulary("kinship")
         orgs, streets = vocabulary("organisations"), vocabulary("street")
         address = vocabulary("address")
-        out: set[int] = set()
+        out: set[int] = set(_form_labels(text))
         for k, w in enumerate(words):
             kk = keys[k]
             if not _wordlike(w):
@@ -738,8 +738,10 @@ class RegisterStage:
                 q = text.prev(p)
                 nxt = text.next(k)
                 # A unit goes on ("/HOU/EES") or is written in capitals; "Blair / Teb" is
-                # two people, and a first name after a unit is a person ("Dev Team / Sam").
-                unit = w.isupper() or (nxt is not None and words[nxt] in ("/", "@")) or \
+                # two people, a first name after a unit is a person ("Dev Team / Sam"), and
+                # so is one in capitals (an airline's "HOLLOWAY/SARAH MS").
+                unit = (w.isupper() and not is_first_name(keys[k], 1000)) or \
+                    (nxt is not None and words[nxt] in ("/", "@")) or \
                     (q in out and not is_first_name(keys[k], 1000))
                 if q is not None and unit and (q in persons or q in out) and \
                         _wordlike(words[q]):
@@ -1186,6 +1188,7 @@ class RegisterStage:
         out.update(_addressed(text))
         out.update(_addressed_lower(text))
         out.update(_labelled_uncased_names(text))
+        out.update(_labelled_names(text))
         # Chat transcripts: the speaker labels of timestamped or <bracketed> lines.
         labels = text.speaker_labels
         if len(labels) >= 2:  # not a role ("10:03 Customer:", "<Agent>")
@@ -1442,6 +1445,102 @@ _UNCASED_NAME = re.compile(f"[{HANGUL}]{{2,4}}|[{KANA}{HAN}]{{2,4}}")
 UNCASED_NAME_LABELS = frozenset({
     "이름", "성명", "성함", "받는사람", "받는분", "수령인", "담당자", "名前", "お名前", "氏名",
     "宛名", "受取人", "担当者", "姓名", "名字", "联系人", "聯絡人", "收件人", "收货人"})
+
+
+#: Labels of a person's name in forms of Latin script, as word sequences before the colon
+#: ("Name:", "First name(s):", "Surname:", "Passenger:", "Cardholder:", "Nombre:",
+#: "Vorname:", "Prénom:"): the value after them on their line is a name.
+NAME_LABELS = frozenset({
+    ("name",), ("full", "name"), ("first", "name"), ("last", "name"), ("surname",),
+    ("surnames",), ("given", "name"), ("given", "names"), ("forename",), ("forenames",),
+    ("middle", "name"), ("family", "name"), ("maiden", "name"), ("first", "names"),
+    ("patient", "name"), ("customer", "name"), ("client", "name"), ("employee", "name"),
+    ("contact", "name"), ("applicant", "name"), ("passenger", "name"), ("passenger",),
+    ("cardholder",), ("card", "holder"), ("cardholder", "name"), ("account", "holder"),
+    ("account", "name"), ("beneficiary",), ("beneficiary", "name"), ("tenant",),
+    ("landlord",), ("guest", "name"), ("nombre",), ("apellido",), ("apellidos",),
+    ("nombre", "completo"), ("nom",), ("prénom",), ("prénoms",), ("nom", "complet"),
+    ("vorname",), ("nachname",), ("familienname",), ("naam",), ("voornaam",),
+    ("achternaam",), ("nome",), ("cognome",), ("sobrenome",), ("nome", "completo"),
+    ("imię",), ("nazwisko",), ("ad",), ("soyad",), ("soyadı",), ("họ", "tên"),
+    ("họ", "và", "tên")})
+#: Values of a name field that say no name is given.
+_NO_NAME_VALUES = frozenset({"n/a", "na", "none", "unknown", "tbd", "tba", "same", "redacted",
+                             "anonymous", "withheld", "required", "optional", "not",
+                             "provided", "see", "above", "below"})
+
+
+def _line_start(text: _Text, toks: Sequence[int]) -> int:
+    """Where a line's words start after a list marker ("2.", "2)", "-", "•")."""
+    first = 0
+    while first < len(toks) and (text.words[toks[first]].isdigit() or
+                                 text.words[toks[first]] in (".", ")", "-", "•", "*")):
+        first += 1
+    return first
+
+
+def _form_labels(text: _Text) -> list[int]:
+    """The words of a form's field label of several words before its colon, opening its line
+    or after a list number: a name label (:data:`NAME_LABELS`: ``First name(s):``, ``Card
+    holder:``), or a capitalised common word that is no first name and small words after it
+    (``Date of birth:``, ``Place of issue:``, ``Next of kin:``; not ``Rose said:``)."""
+    from textdp.detect.lexicon import is_first_name
+
+    words, keys = text.words, text.keys
+    common = common_words()
+    out: list[int] = []
+    for toks in text.lines.values():
+        first = _line_start(text, toks)
+        colon = next((i for i in range(first + 1, min(first + 6, len(toks)))
+                      if words[toks[i]] in (":", "):", "：")), None)
+        if colon is None:
+            continue
+        label = toks[first:colon]
+        bare = tuple(keys[k] for k in label if words[k] not in ("(", "s"))
+        head = keys[label[0]]
+        if bare in NAME_LABELS or (
+                len(label) >= 2 and _capitalised(words[label[0]]) and head in common and
+                not is_first_name(head) and
+                all((words[k].isalpha() and words[k].islower()) or words[k] in ("(", "s")
+                    for k in label[1:])):
+            out += label
+    return out
+
+
+def _labelled_names(text: _Text) -> list[int]:
+    """The name after a name label of a form and its colon (:data:`NAME_LABELS`; a plural
+    ``(s)`` after it too: ``First name(s): NEHA RAJESH``), the label opening its line or
+    after a number (``2. Surname: PATEL``): one to four words of letters to the line's end or
+    a comma, none a stop word (``Name: N/A``, ``Name: see above`` give none)."""
+    out: list[int] = []
+    words, keys = text.words, text.keys
+    longest = max(len(label) for label in NAME_LABELS)
+    for toks in text.lines.values():
+        first = _line_start(text, toks)
+        for n in range(longest, 0, -1):
+            label = tuple(keys[k] for k in toks[first:first + n])
+            if label in NAME_LABELS:
+                break
+        else:
+            continue
+        j = first + n
+        if j + 1 < len(toks) and words[toks[j]] == "(" and keys[toks[j + 1]] == "s":
+            j += 2  # "name(s):", cut "(", "s", "):"
+        if j >= len(toks) or words[toks[j]] not in (":", "):", "："):
+            continue
+        value = []
+        for k in toks[j + 1:]:
+            if words[k] in (",", ";"):
+                break
+            if words[k] != "/":  # an airline's SURNAME/GIVEN
+                value.append(k)
+        while value and (keys[value[-1]] in TITLES or keys[value[-1]] == "mstr"):
+            value.pop()  # "HOLLOWAY/SARAH MS"
+        if 0 < len(value) <= 4 and all(
+                words[k].isalpha() and keys[k] not in STOP_WORDS and
+                keys[k] not in _NO_NAME_VALUES for k in value):
+            out += value
+    return out
 
 
 def _labelled_uncased_names(text: _Text) -> list[int]:
