@@ -103,6 +103,9 @@ def found(text: str) -> list[tuple[str, str]]:
     ("Account: 4829175 (transit 30012)", "US_BANK_NUMBER", "4829175"),
     ("Itaú, agência 0341, conta corrente 48291-7", "US_BANK_NUMBER", "48291-7"),
     ("三菱UFJ銀行 渋谷支店 普通 4829173", "US_BANK_NUMBER", "4829173"),
+    ("Nr rejestracyjny pojazdu: WX 4829K", "LICENSE_PLATE", "WX 4829K"),
+    ("placa: ABC-1D23", "LICENSE_PLATE", "ABC-1D23"),
+    ("车牌号：京A·12345", "LICENSE_PLATE", "京A·12345"),
 ])
 def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value):
     assert (label, value) in found(text)

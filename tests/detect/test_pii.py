@@ -126,6 +126,28 @@ def test_other_shapes_and_bare_digits_are_not_taken_by_shape(text):
     assert len(find_pii(text, ["PERSONAL_ID"])) == 1
 
 
+@pytest.mark.parametrize("text, label, value", [
+    ("Dmitri: and the cvv?\nSasha: 418. delete this after pls!!", "CREDIT_CARD", "418"),
+    ("Lena: can you send me your passport number? the hostel wants it\nMax: sure it's "
+     "C4J7F2K9R", "PASSPORT", "C4J7F2K9R"),
+    ("Agent: can I get your date of birth?\nYou: 03/11/1994", "DATE_OF_BIRTH", "03/11/1994"),
+    ("Agent: whats your account number?\nCustomer: 48291753", "US_BANK_NUMBER", "48291753"),
+])
+def test_a_value_answering_a_question_that_names_its_label_is_taken(text, label, value):
+    """A chat asks for a value in one turn and gets it in the next."""
+    assert (label, value) in [(m.label, text[m.start:m.end])
+                              for m in find_pii(text, IDENTIFIER_LABELS)]
+
+
+@pytest.mark.parametrize("text", [
+    "A: how many people came?\nB: 12345678",            # no label in the question
+    "Is it ok?\nYes, 2024 was great",
+    "what's your account number?\n\nSee you at 10:30 on 2021-03-04",  # not the next line
+])
+def test_answers_to_other_questions_are_not_taken(text):
+    assert not [m for m in find_pii(text, IDENTIFIER_LABELS) if m.label != "PHONE"]
+
+
 def test_bare_digits_are_a_phone_only_right_after_a_phone_word():
     """A bare run of ten digits is a record number or an amount, unless a phone word stands
     right before it; an international prefix 00 reads as +."""

@@ -68,7 +68,9 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   registry;
 * ``LICENSE_PLATE``: a number plate right after ``plate``, ``licence``/``number``/
   ``registration plate``, ``registration (mark)``, ``reg``, ``VRM``, ``Kennzeichen``,
-  ``kenteken``, ``matrícula``, ``targa``, ``immatriculation`` or ``registreringsnummer``
+  ``kenteken``, ``matrícula``, ``targa``, ``immatriculation``, ``registreringsnummer``,
+  ``numer rejestracyjny``, ``placa``, ``nummerplade``, ``rekisterinumero``, ``rendszám``,
+  ``SPZ``, ``차량번호`` or ``车牌号``
   (only punctuation and ``no``, ``number``, ``is``, ``was`` between): 3–12 capitals, digits
   and letters of scripts without case (``SJ-910-BS``, ``MÜ-LD-362``, ``沪A-50784``,
   ``437다4339``), holding a digit, in up to four groups; not a date or years. Alone, a
@@ -229,14 +231,16 @@ _VIN_VALUES = {**{str(d): d for d in range(10)}, **dict(zip("ABCDEFGH", range(1,
 _PLATE_LABEL = re.compile(r"\b(?:(?:licen[cs]e|number|registration|reg\.?|car|vehicle)\s+)?"
                           r"plates?\b|\bregistration(?:\s+mark)?\b|\breg\b\.?|\bvrm\b|"
                           r"\b(?:wunsch)?kennzeichen\b|\bkenteken\b|\bmatr[ií]cula\b|\btarga\b|"
-                          r"\bimmatriculation\b|\bregistreringsnummer\b", re.IGNORECASE)
+                          r"\bimmatriculation\b|\bregistreringsnummer\b|\brejestracyjn\w*(?:\s+pojazdu)?|"
+                          r"\bplaca\b|\bnummerplade\b|\brekisterinumero\b|\brendszám\b|"
+                          r"\bspz\b|차량번호|车牌号?", re.IGNORECASE)
 # A British plate of the current format alone (two letters, the age identifier of a
 # half-year from 2001 to 2025, three letters; I and Q never used): "YX15 KDU", "BK21NWU".
 _UK_PLATE = re.compile(r"(?<![\w-])[A-HJ-PR-Y][A-HJ-PR-Y](?:0[2-9]|1\d|2[0-5]|5[1-9]|6\d|7[0-5])"
                        r" ?[A-HJ-NP-Z]{3}(?![\w-])")
 # Capitals, digits and letters of scripts without case (沪A-50784, 437다4339, 福岡 71 の ・・31),
 # not small Latin letters (a word follows the label: "plate 12 was cold").
-_PLATE_CHAR = r"(?:[^\W_a-zß-ÿ]|・)"
+_PLATE_CHAR = r"(?:[^\W_a-zß-ÿ]|[・·])"
 _PLATE = re.compile(r"(?<![\w.,/:-])" + _PLATE_CHAR + "{1,8}(?:[- ]" + _PLATE_CHAR + "{1,8}){0,3}")
 _PLATE_GAP = label_gap("no", "nr", "number", "num", "is", "was")
 # What may stand between a record number's label and the number: "MRN: ", "Medical record

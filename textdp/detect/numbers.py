@@ -45,7 +45,7 @@ def label_gap(*words: str) -> re.Pattern[str]:
     ", "Medical record number is ", "call me at "), an opening bracket (``SIN (506 779 891``,
     ``PAN card (VXQPT9098Y)``) and the quotes of a JSON key and value (``"mobile": "``,
     ``'user_id': '``), so a label reads the same in prose, in brackets and in JSON."""
-    punct = r"[\s:#=.\-\"'(\[]*"
+    punct = r"[\s:：#=.\-\"'(\[]*"
     return re.compile(punct + r"(?:(?:" + "|".join(words) + r")\b" + punct + r")*",
                       re.IGNORECASE)
 

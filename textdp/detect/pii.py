@@ -760,7 +760,8 @@ def find_pii(text: str, labels: Iterable[str] = PII_LABELS,
     :mod:`phonenumbers`, the grammar still applies)."""
     wanted = frozenset(check_labels(labels))
     rank = {label: i for i, label in enumerate(PRIORITY)}
-    found = sorted([*_candidates(text, wanted, region), *_field_candidates(text, wanted, region)],
+    found = sorted([*_candidates(text, wanted, region), *_field_candidates(text, wanted, region),
+                    *_answered_candidates(text, wanted, region)],
                    key=lambda m: (rank[m.label], m.start))
     kept: list[PIIMatch] = []
     for m in found:
@@ -803,6 +804,33 @@ def _same_shape(text: str, found: list[PIIMatch]) -> Iterable[PIIMatch]:
                                  r"(?![\w/]|[.,:-]\w)", text):
             if other.start(1) != m.start:
                 yield PIIMatch(other.start(1), other.end(1), m.label)
+
+
+# A question and the next line, past a chat's speaker label: "and the cvv?⏎Sasha: 418",
+# "send me your passport number? the hostel wants it⏎Max: sure it's C4J7F2K9R".
+_ASKED = re.compile(r"(?P<asked>[^\W\d_][^\n?]{0,60})\?[^\n?]{0,120}\n(?:[^\n:]{1,30}:)?"
+                    r"[ \t]*(?P<answer>[^\n]{1,120})")
+_LAST_WORDS = re.compile(r"(?:\S+\s+){0,3}\S+$")
+
+
+def _answered_candidates(text: str, labels: frozenset[str], region: str | None
+                         ) -> Iterable[PIIMatch]:
+    """The values of an answer to a question that names their label: a chat or a call asks
+    for a value in one turn and gets it in the next line. The four words before the
+    question mark are read as the answer's label (``cvv: 418``); only matches inside the
+    answer count."""
+    if "?" not in text:
+        return
+    for m in _ASKED.finditer(text):
+        asked = _LAST_WORDS.search(m.group("asked").rstrip())
+        answer = m.group("answer")
+        if asked is None or not any(c.isalnum() for c in answer):
+            continue
+        lead = len(asked.group()) + 2
+        for found in _candidates(f"{asked.group()}: {answer}", labels, region):
+            if found.start >= lead:
+                yield PIIMatch(found.start - lead + m.start("answer"),
+                               found.end - lead + m.start("answer"), found.label)
 
 
 def _field_candidates(text: str, labels: frozenset[str], region: str | None
