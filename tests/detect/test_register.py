@@ -984,3 +984,41 @@ def test_a_forms_name_labels_mark_their_values_and_its_labels_are_no_names(nlp, 
     tagged = [k for k, w in enumerate(words) if w[:1].isupper() and w.isalpha() and w != "MS"]
     out = RegisterStage().apply(words, [(k, k + 1, "PERSON") for k in tagged], None)
     assert [w for s, e, lab in out if lab == "PERSON" for w in words[s:e]] == left
+
+
+@pytest.mark.parametrize("text, speakers", [
+    ("أحمد: السلام عليكم، وصلت الشقة؟\nفاطمة: نعم الحمد لله\nأحمد: ممتاز\nفاطمة: شكراً",
+     ["أحمد", "فاطمة"]),
+    ("राहुल: कल मिलते हैं\nप्रिया: ठीक है\nराहुल: ओके", ["राहुल", "प्रिया"]),
+])
+def test_speakers_in_arabic_and_devanagari_script_are_names(nlp, text, speakers):
+    """Scripts without case give no capital to tell a name: a label that heads two lines or
+    more is a speaker (Devanagari writes vowels as marks, which ``str.isalnum`` refuses)."""
+    words = [t.text for t in nlp.tokenizer(text)]
+    out = RegisterStage().apply(words, [], None)
+    got = {w for s, e, lab in out if lab == "PERSON" for w in words[s:e]}
+    assert got == set(speakers)
+
+
+def test_an_arabic_or_hindi_form_names_each_field_once(nlp):
+    words = [t.text for t in nlp.tokenizer("الاسم: محمد علي\nالعنوان: شارع النيل")]
+    assert RegisterStage().apply(words, [], None) == []
+
+
+@pytest.mark.parametrize("text, left", [
+    ("Domicilio: Calle Juárez 58, Xalapa", []),          # a street named after a person
+    ("Mi dirección es Rua Augusta, 1508", []),
+    ("Call Anna Smith at Via Garibaldi 12", ["Anna", "Smith"]),
+])
+def test_a_street_addresss_words_are_the_streets_not_a_persons(nlp, text, left):
+    """The street recogniser's addresses of every language (textdp.detect.streets) are no
+    person's name, though streets bear persons' names: the names preset had replaced
+    ``Calle Juárez 58`` as a person."""
+    words = [t.text for t in nlp.tokenizer(text)]
+    glued = [not t.whitespace_ for t in nlp.tokenizer(text)]
+    tagged = [k for k, w in enumerate(words) if w[:1].isupper() and w.isalpha()
+              and w not in ("Domicilio", "Mi", "Call", "Xalapa")]
+    from textdp.detect.register import _Text
+    out = RegisterStage()._apply(_Text(words, glued=glued),
+                                 [(k, k + 1, "PERSON") for k in tagged], None, None)
+    assert [w for s, e, lab in out if lab == "PERSON" for w in words[s:e]] == left

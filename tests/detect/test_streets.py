@@ -74,6 +74,8 @@ def taken(text: str) -> list[str]:
     # a house number first, a postcode and its town after
     ("She lives at 3 rue de la Paix 75002 Paris", "3 rue de la Paix"),
     ("Address: 14 Rua das Flores, 1200-195 Lisboa", "14 Rua das Flores"),
+    # a name, a type after it and the number, after a word that says an address follows
+    ("Adresse: Schönhauser Allee 12, 10435 Berlin", "Schönhauser Allee 12"),
 ])
 def test_street_addresses_of_many_forms(text, street):
     assert taken(text) == [street]
@@ -100,6 +102,7 @@ def test_street_addresses_of_many_forms(text, street):
     "She moved to 12 Bristol", "I moved to 2 Fort Worth",  # a town after the number
     "Address: 12\nThanks", "C. Ronaldo 7 scored",  # a sign-off; an initial, not calle
     "서울시 친구가 3명",                           # 가 a subject particle after a city
+    "I sang Penny Lane 2 times",                   # a name and type before a number: a count
 ])
 def test_other_phrases_are_not_streets(text):
     assert taken(text) == []

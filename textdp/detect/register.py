@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -62,7 +63,7 @@ from textdp.detect.rules import (
     person_spans,
     runs,
 )
-from textdp.detect.streets import HAN, HANGUL, KANA
+from textdp.detect.streets import HAN, HANGUL, KANA, find_streets
 from textdp.detect.wordlists import word_sections
 from textdp.detect.words import common_words
 
@@ -301,6 +302,23 @@ class _Text:
         return _clinical(self)
 
     @functools.cached_property
+    def street_tokens(self) -> set[int]:
+        """The tokens of the street addresses of the text
+        (:func:`textdp.detect.streets.find_streets`, on the text rebuilt from its words:
+        one space where a token is not glued to the next)."""
+        glued = self.glued or [False] * self.n
+        starts, pos = [], 0
+        for w, g in zip(self.words, glued):
+            starts.append(pos)
+            pos += len(w) + (0 if g else 1)
+        rebuilt = "".join(w + ("" if g else " ") for w, g in zip(self.words, glued))
+        out: set[int] = set()
+        for a, b in find_streets(rebuilt):
+            out.update(k for k in range(self.n)
+                       if starts[k] < b and a < starts[k] + len(self.words[k]))
+        return out
+
+    @functools.cached_property
     def speaker_labels(self) -> list[int]:
         """The speaker labels of the text's chat lines (:func:`_speaker_labels`)."""
         return _speaker_labels(self)
@@ -482,6 +500,8 @@ class RegisterStage:
         orgs, streets = vocabulary("organisations"), vocabulary("street")
         address = vocabulary("address")
         out: set[int] = set(_form_labels(text))
+        # a street address's words ("Calle Juárez 58", "Via Garibaldi 12"): the street's
+        out.update(text.street_tokens & persons if persons else ())
         for k, w in enumerate(words):
             kk = keys[k]
             if not _wordlike(w):
@@ -1334,8 +1354,7 @@ def _plain_labels(text: _Text) -> list[int]:
     runs = []
     own = 0  # the exporter's own lines ("You: …")
     for toks in text.lines.values():
-        if len(toks) >= 2 and words[toks[0]].replace("_", "").replace("-", "").isalnum() \
-                and _wordlike(words[toks[0]]):
+        if len(toks) >= 2 and _label_word(words[toks[0]]) and _wordlike(words[toks[0]]):
             run = _label_run(text, toks)
             if run and keys[toks[0]] in SELF_LABELS and len(run) == 1:
                 own += 1
@@ -1354,6 +1373,13 @@ def _plain_labels(text: _Text) -> list[int]:
     if len(runs) >= 3 and len({keys[run[0]] for run in runs}) >= 2:
         return out
     return out if _unknown_labels(text, out) else []
+
+
+def _label_word(word: str) -> bool:
+    """Letters, digits, ``_`` and ``-`` only, and the marks of scripts that write vowels as
+    marks (Devanagari's "राहुल": ``str.isalnum`` refuses it)."""
+    return all(c.isalnum() or c in "_-" or unicodedata.category(c).startswith("M")
+               for c in word)
 
 
 #: A chat export's label of the exporter's own lines: no speaker's name.
@@ -1434,9 +1460,13 @@ def _role_colon(nxt: Sequence[str]) -> bool:
 #: Korean letters (jamo) written alone, not in syllables: laughter, abbreviations, emoticons
 #: ("ㅋㅋ", "ㅇㅋ", "ㅠㅠ"), never a name (names are written in syllables).
 _JAMO = re.compile(r"[\u1100-\u11ff\u3131-\u318e]+")  # (NFKC writes them conjoining)
+#: Letters of the Arabic, Devanagari and Hebrew scripts (no case either).
+ARABIC, DEVANAGARI, HEBREW = "\u0621-\u064a", "\u0900-\u097f", "\u05d0-\u05ea"
 #: A given name written in a script without case: two to four Hangul syllables, kana or Han
-#: characters ("민지", "準一", "さくら"), the length of a Korean, Japanese or Chinese name.
-_UNCASED_NAME = re.compile(f"[{HANGUL}]{{2,4}}|[{KANA}{HAN}]{{2,4}}")
+#: characters ("민지", "準一", "さくら"), the length of a Korean, Japanese or Chinese name;
+#: a word of Arabic, Devanagari or Hebrew letters ("أحمد", "राहुल", "נועה").
+_UNCASED_NAME = re.compile(f"[{HANGUL}]{{2,4}}|[{KANA}{HAN}]{{2,4}}|[{ARABIC}]{{2,10}}|"
+                           f"[{DEVANAGARI}]{{2,12}}|[{HEBREW}]{{2,10}}")
 
 
 #: Labels of a person's name in Korean, Japanese and Chinese forms (name, full name, contact,
@@ -1567,8 +1597,9 @@ def _unknown_labels(text: _Text, labels: Sequence[int]) -> bool:
     """Whether the speaker labels ``labels`` are names by their form alone, whatever the
     tagger read ("Chioma: offered $10 credit", "민지: 보냈어!"): each a capitalised word of
     three letters or more that no list holds as a common word or a place, or a name's length
-    of Hangul, kana or Han (:data:`_UNCASED_NAME`, not a field label: those scripts have no
-    capitals to tell a name). Labels in those scripts need a label heading two lines or
+    of Hangul, kana or Han, or a word of Arabic, Devanagari or Hebrew letters
+    (:data:`_UNCASED_NAME`, not a field label: those scripts have no capitals to tell a
+    name). Labels in those scripts need a label heading two lines or
     more: a conversation takes turns, a form names each field once."""
     from textdp.detect.places import listed_kind
 

@@ -255,6 +255,11 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
                    rf"(?:(?P<num>{_NUM}){gap})?(?<=[\d,/ \t\n])"
                    rf"(?P<name>(?:{_NAME_WORD}{_S}){{0,2}}{_NAME_WORD})(?P<strong>)"
                    r"(?<!\.)(?![\w'’-])"),  # (not the sentence's full stop)
+        # (Adresse:) Schönhauser Allee 12 / Unter den Linden 5: a name, a type written after
+        # it and the number, as German and Dutch write them, only right after a word that
+        # says an address follows (English puts the number first: "Penny Lane 2" is a count)
+        re.compile(rf"(?<![\w-])(?P<name>(?:(?:{_NAME_WORD}|{_PARTICLE}){_S}){{0,2}}{_NAME_WORD})"
+                   rf"{_S}(?P<type>{after}){_S}(?P<num>{_NUM})(?P<strong>){unit}{end}"),
         # 南赤田3丁目4番11号 一ツ橋ハイツ134 / 港区六本木6-10-1 (a town with its chōme, ban
         # and gō; a number in dashes after a city, ward, town or village)
         re.compile(rf"(?P<ja_name>[{_KANJI}{_KATAKANA}の]{{1,24}}?)"
