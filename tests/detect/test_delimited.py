@@ -61,3 +61,12 @@ def test_ordinary_records_give_no_personal_data():
     text = ("order_id,amount,date,sku,qty\n100234,59.99,2024-05-01,AB-1234,2\n"
             "year;revenue;growth\n2021;1200000;4.5")
     assert find_pii(text, IDENTIFIERS) == []
+
+
+def test_header_cells_are_the_column_names_of_a_header_line():
+    from textdp.detect.delimited import header_cells
+
+    text = "id,first_name,sort_code\n7,Ana,20-45-77\n8,Bo,20-45-78"
+    assert [text[a:b] for a, b in header_cells(text)] == ["id", "first_name", "sort_code"]
+    assert header_cells("Hi Anna, thanks, see you") == []
+    assert header_cells("7,Ana,20-45-77\n8,Bo,20-45-78") == []  # no header: every line has a digit

@@ -1022,3 +1022,14 @@ def test_a_street_addresss_words_are_the_streets_not_a_persons(nlp, text, left):
     out = RegisterStage()._apply(_Text(words, glued=glued),
                                  [(k, k + 1, "PERSON") for k in tagged], None, None)
     assert [w for s, e, lab in out if lab == "PERSON" for w in words[s:e]] == left
+
+
+def test_a_records_header_line_names_columns_not_persons(nlp):
+    text = "employee_id,first_name,sort_code\nE10482,Priya,20-45-77\nE10483,Anna,20-45-78"
+    toks = list(nlp.tokenizer(text))
+    words = [t.text for t in toks]
+    from textdp.detect.register import _Text
+    spans = [(k, k + 1, "PERSON") for k, w in enumerate(words) if w in ("sort_code", "Priya")]
+    out = RegisterStage()._apply(_Text(words, glued=[not t.whitespace_ for t in toks]),
+                                 spans, None, None)
+    assert "sort_code" not in [words[s] for s, e, lab in out]

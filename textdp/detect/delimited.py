@@ -99,8 +99,19 @@ def _header_names(text: str, cells: list[tuple[int, int]]) -> list[str] | None:
 def fields(text: str) -> list[Field]:
     """The fields of the record lines of ``text`` (see the module doc), in text order; none
     when no line is a record."""
+    return _read(text)[0]
+
+
+def header_cells(text: str) -> list[tuple[int, int]]:
+    """The character ranges of the column names of ``text``'s header lines (``first_name``,
+    ``sort_code``): a record's labels, never a person's name."""
+    return _read(text)[1]
+
+
+def _read(text: str) -> tuple[list[Field], list[tuple[int, int]]]:
+    """The fields of the record lines and the cells of the header lines."""
     if not any(d in text for d in DELIMITERS):
-        return []
+        return [], []
     lines = []
     pos = 0
     for line in text.split("\n"):
@@ -108,6 +119,7 @@ def fields(text: str) -> list[Field]:
         lines.append((d, _cells(line, pos, d) if d else []))
         pos += len(line) + 1
     out: list[Field] = []
+    heads: list[tuple[int, int]] = []
     header: list[str] | None = None
     header_delimiter: str | None = None
     for k, (d, cells) in enumerate(lines):
@@ -120,9 +132,10 @@ def fields(text: str) -> list[Field]:
         if names is not None and (header is None or header_delimiter != d or
                                   len(header) != len(cells)):
             header, header_delimiter = names, d
+            heads.extend(cells)
             continue
         if header is not None and (header_delimiter != d or len(header) != len(cells)):
             header = None
         out.extend(Field(a, b, header[i] if header else "")
                    for i, (a, b) in enumerate(cells) if b > a)
-    return out
+    return out, heads

@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from textdp.detect.base import Span
+from textdp.detect.delimited import header_cells
 from textdp.detect.rules import (
     GREETINGS,
     LETTER_OPENINGS,
@@ -302,21 +303,29 @@ class _Text:
         return _clinical(self)
 
     @functools.cached_property
-    def street_tokens(self) -> set[int]:
-        """The tokens of the street addresses of the text
-        (:func:`textdp.detect.streets.find_streets`, on the text rebuilt from its words:
-        one space where a token is not glued to the next)."""
+    def rebuilt(self) -> tuple[str, list[int]]:
+        """The text rebuilt from its words (one space where a token is not glued to the
+        next) and each token's start in it."""
         glued = self.glued or [False] * self.n
         starts, pos = [], 0
         for w, g in zip(self.words, glued):
             starts.append(pos)
             pos += len(w) + (0 if g else 1)
-        rebuilt = "".join(w + ("" if g else " ") for w, g in zip(self.words, glued))
-        out: set[int] = set()
-        for a, b in find_streets(rebuilt):
-            out.update(k for k in range(self.n)
-                       if starts[k] < b and a < starts[k] + len(self.words[k]))
-        return out
+        return "".join(w + ("" if g else " ") for w, g in zip(self.words, glued)), starts
+
+    def tokens_in(self, ranges: Iterable[tuple[int, int]]) -> set[int]:
+        """The tokens overlapping character ranges of :attr:`rebuilt`."""
+        starts = self.rebuilt[1]
+        return {k for a, b in ranges for k in range(self.n)
+                if starts[k] < b and a < starts[k] + len(self.words[k])}
+
+    @functools.cached_property
+    def street_tokens(self) -> set[int]:
+        """The tokens of the text's street addresses
+        (:func:`textdp.detect.streets.find_streets`) and of its records' header lines
+        (:func:`textdp.detect.delimited.header_cells`: ``first_name,sort_code``)."""
+        text = self.rebuilt[0]
+        return self.tokens_in(find_streets(text)) | self.tokens_in(header_cells(text))
 
     @functools.cached_property
     def speaker_labels(self) -> list[int]:
@@ -500,7 +509,8 @@ class RegisterStage:
         orgs, streets = vocabulary("organisations"), vocabulary("street")
         address = vocabulary("address")
         out: set[int] = set(_form_labels(text))
-        # a street address's words ("Calle Juárez 58", "Via Garibaldi 12"): the street's
+        # a street address's words ("Calle Juárez 58", "Via Garibaldi 12") are the
+        # street's; a records' header line names columns ("first_name,sort_code")
         out.update(text.street_tokens & persons if persons else ())
         for k, w in enumerate(words):
             kk = keys[k]
