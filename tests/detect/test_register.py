@@ -1033,3 +1033,11 @@ def test_a_records_header_line_names_columns_not_persons(nlp):
     out = RegisterStage()._apply(_Text(words, glued=[not t.whitespace_ for t in toks]),
                                  spans, None, None)
     assert "sort_code" not in [words[s] for s, e, lab in out]
+
+
+def test_a_holder_before_a_name_is_no_name_and_a_holder_named_so_is():
+    assert marked("to Wise account holder Ravi Menon ,", "holder", "Ravi", "Menon") == \
+        ["Ravi", "Menon"]
+    assert marked("CVV 912 , cardholder Ewa Nowicka", "cardholder", "Ewa", "Nowicka") == \
+        ["Ewa", "Nowicka"]
+    assert marked("Eric Holder said", "Eric", "Holder") == ["Eric", "Holder"]

@@ -157,6 +157,9 @@ SIGN_OFF_TAILS = frozenset({"regards", "wishes", "thanks"})
 # Honorifics kept on a name the tagger took them with ("Mrs Doubtfire", "Lord Hanuman").
 HONORIFICS = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "lord",
                         "lady", "rev", "reverend", "professor", "doctor"})
+#: Role words that are surnames too, so the roles list leaves them out: no name in lower case
+#: before a name ("account holder Ravi Menon"; "Eric Holder" keeps his name).
+LOWER_ROLES = frozenset({"holder"})
 # Fields whose value is never a name ("Importance: High").
 VALUE_FIELDS = frozenset({"importance", "priority", "sensitivity", "x-priority", "product",
                           "item", "model", "device", "sku"})
@@ -662,7 +665,7 @@ class RegisterStage:
         for k in sorted(persons):
             w, kk = words[k], keys[k]
             title = kk in TITLES and kk not in HONORIFICS and not (len(w) > 1 and w.isupper())
-            if not (title or (kk in roles and w.islower())):
+            if not (title or ((kk in roles or kk in LOWER_ROLES) and w.islower())):
                 continue
             p, nxt = text.prev(k), text.next(k)
             if nxt is not None and words[nxt] == ".":  # "Sr . Gutiérrez", "dhr . Jansen"
