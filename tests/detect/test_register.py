@@ -1041,3 +1041,16 @@ def test_a_holder_before_a_name_is_no_name_and_a_holder_named_so_is():
     assert marked("CVV 912 , cardholder Ewa Nowicka", "cardholder", "Ewa", "Nowicka") == \
         ["Ewa", "Nowicka"]
     assert marked("Eric Holder said", "Eric", "Holder") == ["Eric", "Holder"]
+
+
+def test_user_names_with_dots_are_speaker_labels_and_figure_numbers_are_not(nlp):
+    def speakers(text):
+        """The persons when the tagger read the first label alone as one."""
+        words = [t.text for t in nlp.tokenizer(text)]
+        out = RegisterStage().apply(words, [(0, 1, "PERSON")], None)
+        return {w for s, e, lab in out if lab == "PERSON" for w in words[s:e]}
+
+    assert speakers("rahul.s: deploy is failing\ntunde.a: ack, looking\n"
+                    "tunde.a: one node stuck\nrahul.s: thx") == {"rahul.s", "tunde.a"}
+    # a document's numbered labels are no speakers: only what the tagger read stays
+    assert speakers("Fig.1: the setup\nFig.2: the results\nFig.3: the error bars") <= {"Fig.1"}

@@ -81,9 +81,10 @@ INTL_MONTHS: dict[str, tuple[str, ...]] = {
     "nl": ("januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus",
            "september", "oktober", "november", "december"),
 }
-_INTL_WORDS = sorted({w for names in INTL_MONTHS.values() for w in names} |
-                     {"setiembre", "jänner", "maerz"}, key=len, reverse=True)
+# Other spellings of a month, with their language and number.
 _INTL_ALIASES = {"setiembre": ("es", 9), "jänner": ("de", 1), "maerz": ("de", 3)}
+_INTL_WORDS = sorted({w for names in INTL_MONTHS.values() for w in names} | set(_INTL_ALIASES),
+                     key=len, reverse=True)
 _WEEKDAY = (r"(?:(?P<weekday>(?:mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?"
             r"\.?),?\s+)?")
 _DAY = r"(?P<day>[0-3]?\d)(?P<suffix>st|nd|rd|th)?"

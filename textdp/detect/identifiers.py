@@ -168,24 +168,24 @@ CONTEXT_WINDOW = 48
 #: follows its label ("MRN: 00482913", "Patient ID 884-221").
 RECORD_WINDOW = 32
 
+# "Account" in English and eleven other languages.
+_ACCOUNT_WORDS = (r"\baccount|\bacct?\b|\ba/c\b|\bkonto|\brekening|\bcompte\b|\bcuenta\b|"
+                  r"\bconta\b|\bconto\b|\btài\s+khoản|계좌|口座|账号|账户|帳號")
 _CONTEXT = {
     US_PASSPORT: re.compile(r"\bpassports?\b|\bpassport\s*(?:no|number|#)", re.IGNORECASE),
     US_DRIVER_LICENSE: re.compile(
         r"\bdriver'?s?'?\s*licen[cs]e|\bdriving\s*licen[cs]e|\bdl\b|\bdln\b|\bcdl\b|"
         r"\blic\b|\blicen[cs]e\s*(?:no|number|#)", re.IGNORECASE),
+    # "account" (also in other languages), a bank's own name ("Vietcombank", "Commerzbank"),
+    # Mexico's CLABE
     US_BANK_NUMBER: re.compile(
-        r"\baccount|\bacct?\b|\ba/c\b|bank\b|\bchecking\b|\bsavings\b|\brouting\b|\baba\b|"
-        # a bank's own name ("Vietcombank", "Commerzbank"), Mexico's CLABE and "account" in
-        # other languages
-        r"\bclabe\b|\bkonto|\brekening|\bcompte\b|\bcuenta\b|\bconta\b|\bconto\b|"
-        r"\bnumer\s+konta|\btài\s+khoản|\bsố\s+tk\b|계좌|口座|账号|账户|帳號", re.IGNORECASE),
+        _ACCOUNT_WORDS + r"|bank\b|\bchecking\b|\bsavings\b|\brouting\b|\baba\b|\bclabe\b|"
+        r"\bnumer\s+konta|\bsố\s+tk\b", re.IGNORECASE),
 }
 # An account's label right before a shorter number (5–7 digits and a check digit: Canadian,
 # Japanese and Brazilian accounts): "Account: 4829175", "conta corrente 48291-7", Japan's
 # account kinds "普通 4829173" (ordinary) and "当座" (current).
-_ACCOUNT_LABEL = re.compile(
-    r"\baccount|\bacct?\b|\ba/c\b|\bkonto|\brekening|\bcompte\b|\bcuenta\b|\bconta\b|"
-    r"\bconto\b|\btài\s+khoản|계좌|口座|账号|账户|帳號|(?:普通|当座)(?:預金)?", re.IGNORECASE)
+_ACCOUNT_LABEL = re.compile(_ACCOUNT_WORDS + r"|(?:普通|当座)(?:預金)?", re.IGNORECASE)
 _ACCOUNT_GAP = label_gap("no", "nr", "number", "num", "is", "corrente", "courant", "current",
                          "checking", "savings")
 _SHORT_ACCOUNT = re.compile(r"(?<![\w.,/:$€£-])\d{5,7}(?:-\d{1,2})?(?![\w/]|[.,:-]?\d)")

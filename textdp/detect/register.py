@@ -323,7 +323,7 @@ class _Text:
                 if starts[k] < b and a < starts[k] + len(self.words[k])}
 
     @functools.cached_property
-    def street_tokens(self) -> set[int]:
+    def street_and_header_tokens(self) -> set[int]:
         """The tokens of the text's street addresses
         (:func:`textdp.detect.streets.find_streets`) and of its records' header lines
         (:func:`textdp.detect.delimited.header_cells`: ``first_name,sort_code``)."""
@@ -514,7 +514,7 @@ class RegisterStage:
         out: set[int] = set(_form_labels(text))
         # a street address's words ("Calle Juárez 58", "Via Garibaldi 12") are the
         # street's; a records' header line names columns ("first_name,sort_code")
-        out.update(text.street_tokens & persons if persons else ())
+        out.update(text.street_and_header_tokens & persons if persons else ())
         for k, w in enumerate(words):
             kk = keys[k]
             if not _wordlike(w):
@@ -677,7 +677,7 @@ class RegisterStage:
         for k in sorted(persons):
             nxt = text.next(k)
             if keys[k] in LETTER_OPENINGS and nxt is not None and \
-                    (keys[nxt] in TITLES or keys[nxt] in ("m", "mme", "mlle")):
+                    (keys[nxt] in TITLES or keys[nxt] == "m"):
                 out.add(k)
         # Products: the capitalised words before a model code ("Dyson V15", "Netgear
         # CM1000", "Galaxy S23"; a code of capitals and digits, not a number or a score).
@@ -1390,9 +1390,15 @@ def _plain_labels(text: _Text) -> list[int]:
 
 def _label_word(word: str) -> bool:
     """Letters, digits, ``_`` and ``-`` only, and the marks of scripts that write vowels as
-    marks (Devanagari's "राहुल": ``str.isalnum`` refuses it)."""
+    marks (Devanagari's "राहुल": ``str.isalnum`` refuses it); or words joined by dots, each
+    opening with a letter (a user name: ``tunde.a``, ``hope.adams``)."""
+    if "." in word:  # a user name, not a document's "Fig.1:", "Art.5:"
+        return _DOTTED_NAME.fullmatch(word) is not None
     return all(c.isalnum() or c in "_-" or unicodedata.category(c).startswith("M")
                for c in word)
+
+
+_DOTTED_NAME = re.compile(r"[^\W\d_][\w-]*(?:\.[^\W\d_][\w-]*)+")
 
 
 #: A chat export's label of the exporter's own lines: no speaker's name.
@@ -1508,7 +1514,7 @@ NAME_LABELS = frozenset({
     ("imię",), ("nazwisko",), ("ad",), ("soyad",), ("soyadı",), ("họ", "tên"),
     ("họ", "và", "tên")})
 #: Values of a name field that say no name is given.
-_NO_NAME_VALUES = frozenset({"n/a", "na", "none", "unknown", "tbd", "tba", "same", "redacted",
+_NO_NAME_VALUES = frozenset({"n/a", "none", "unknown", "tbd", "tba", "same", "redacted",
                              "anonymous", "withheld", "required", "optional", "not",
                              "provided", "see", "above", "below"})
 
