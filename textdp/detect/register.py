@@ -328,7 +328,10 @@ class _Text:
         (:func:`textdp.detect.streets.find_streets`) and of its records' header lines
         (:func:`textdp.detect.delimited.header_cells`: ``first_name,sort_code``)."""
         text = self.rebuilt[0]
-        return self.tokens_in(find_streets(text)) | self.tokens_in(header_cells(text))
+        # (a street without a house number stands only after an address cue: not worth the
+        # patterns' time on a text without a digit)
+        streets = find_streets(text) if any(c.isdigit() for c in text) else []
+        return self.tokens_in(streets) | self.tokens_in(header_cells(text))
 
     @functools.cached_property
     def speaker_labels(self) -> list[int]:
