@@ -139,6 +139,15 @@ def test_a_value_answering_a_question_that_names_its_label_is_taken(text, label,
                               for m in find_pii(text, IDENTIFIER_LABELS)]
 
 
+def test_the_items_of_a_list_take_the_kind_its_heading_names():
+    text = ("Hi Carmen, here are the licence numbers for the fleet insurance renewal:\n\n"
+            "- Andre Williams – FL B625-718-84-512-0\n- Luis Ortega – IL O263-4871-9024\n"
+            "- Hana Sato – WA WDLX7K92M4QB\n\nVans are unit 14 and 22.")
+    got = {text[m.start:m.end] for m in find_pii(text, ["US_DRIVER_LICENSE"])}
+    assert got == {"B625-718-84-512-0", "O263-4871-9024", "WDLX7K92M4QB"}
+    assert find_pii("Shopping list:\n- 2 apples\n- milk 1234567\nDone", IDENTIFIER_LABELS) == []
+
+
 @pytest.mark.parametrize("text", [
     "A: how many people came?\nB: 12345678",            # no label in the question
     "Is it ok?\nYes, 2024 was great",

@@ -293,6 +293,11 @@ _PERSONAL_LABEL = re.compile(
 _PERSONAL_GAP = label_gap("is", "was")
 _PERSONAL = re.compile(r"(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{2,19}(?![\w/]|[.,:-]\w)|"
                        r"(?<=[\"'])(?=(?:[A-Za-z_-]*\d){3})[A-Za-z0-9][\w-]{2,19}(?=[\"'])")
+#: Context words a list's heading may give its items ("licence numbers for the renewal:" ⏎
+#: "- Andre Williams – NY 742 918 365"): those of the labels taken within
+#: :data:`CONTEXT_WINDOW` characters after their word, or right after their label.
+LIST_CONTEXTS = (_CONTEXT[US_PASSPORT], _CONTEXT[US_DRIVER_LICENSE], _CONTEXT[US_BANK_NUMBER],
+                 _RECORD_CONTEXT, _SORT_CONTEXT, _VIN_CONTEXT, _PERSONAL_LABEL, _PLATE_LABEL)
 # DEA registrant types (first letter): practitioners, mid-levels, distributors, ...
 _DEA_TYPES = "ABCDEFGHJKLMPRSTUX"
 

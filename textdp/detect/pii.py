@@ -761,7 +761,8 @@ def find_pii(text: str, labels: Iterable[str] = PII_LABELS,
     wanted = frozenset(check_labels(labels))
     rank = {label: i for i, label in enumerate(PRIORITY)}
     found = sorted([*_candidates(text, wanted, region), *_field_candidates(text, wanted, region),
-                    *_answered_candidates(text, wanted, region)],
+                    *_answered_candidates(text, wanted, region),
+                    *_listed_candidates(text, wanted, region)],
                    key=lambda m: (rank[m.label], m.start))
     kept: list[PIIMatch] = []
     for m in found:
@@ -831,6 +832,33 @@ def _answered_candidates(text: str, labels: frozenset[str], region: str | None
             if found.start >= lead:
                 yield PIIMatch(found.start - lead + m.start("answer"),
                                found.end - lead + m.start("answer"), found.label)
+
+
+# A list's heading line ending in a colon, and the items under it ("- …", "• …", "2) …").
+_LIST_HEAD = re.compile(r"(?m)^(?P<head>[^\n:]{3,120}):[ \t]*\n(?:[ \t]*\n)?")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-•*–]|\d{1,2}[.)])[ \t]+(?P<item>[^\n]+)(?:\n|$)")
+
+
+def _listed_candidates(text: str, labels: frozenset[str], region: str | None
+                       ) -> Iterable[PIIMatch]:
+    """The values of a list's items under a heading that names their kind (``here are the
+    licence numbers for the renewal:`` ⏎ ``- Andre Williams – NY 742 918 365``): each item
+    is read after each context word of the heading (:data:`textdp.detect.identifiers.
+    LIST_CONTEXTS`); only matches inside the item count."""
+    if ":\n" not in text and ": \n" not in text:
+        return
+    for head in _LIST_HEAD.finditer(text):
+        words = {m.group() for p in identifiers.LIST_CONTEXTS
+                 for m in p.finditer(head.group("head"))}
+        pos = head.end()
+        while words and (item := _LIST_ITEM.match(text, pos)) is not None:
+            for word in words:
+                lead = len(word) + 2
+                for found in _candidates(f"{word}: {item.group('item')}", labels, region):
+                    if found.start >= lead:
+                        yield PIIMatch(found.start - lead + item.start("item"),
+                                       found.end - lead + item.start("item"), found.label)
+            pos = item.end()
 
 
 def _field_candidates(text: str, labels: frozenset[str], region: str | None
