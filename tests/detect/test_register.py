@@ -1054,3 +1054,17 @@ def test_user_names_with_dots_are_speaker_labels_and_figure_numbers_are_not(nlp)
                     "tunde.a: one node stuck\nrahul.s: thx") == {"rahul.s", "tunde.a"}
     # a document's numbered labels are no speakers: only what the tagger read stays
     assert speakers("Fig.1: the setup\nFig.2: the results\nFig.3: the error bars") <= {"Fig.1"}
+
+
+def test_a_bots_speaker_label_is_no_name_and_a_persons_user_name_is(nlp):
+    from textdp.detect.register import _bot_label
+
+    assert [w for w in ("PagerDuty", "GitHub", "Nightbot", "StatusBot", "Dependabot")
+            if not _bot_label(w)] == []
+    assert [w for w in ("McDonald", "DeShawn", "KaiCenat", "JohnSmith", "JoyBing", "Cabot",
+                        "Talbot", "Anna") if _bot_label(w)] == []
+    text = "mod_benny: !uptime\nNightbot: Stream has been live for 2h\nmod_benny: thanks"
+    words = [t.text for t in nlp.tokenizer(text)]
+    tagged = [(k, k + 1, "PERSON") for k, w in enumerate(words) if w in ("mod_benny", "Nightbot")]
+    out = RegisterStage().apply(words, tagged, None)
+    assert "Nightbot" not in [w for s, e, lab in out for w in words[s:e]]

@@ -518,6 +518,9 @@ class RegisterStage:
         # a street address's words ("Calle Juárez 58", "Via Garibaldi 12") are the
         # street's; a records' header line names columns ("first_name,sort_code")
         out.update(text.street_and_header_tokens & persons if persons else ())
+        # a bot's or a service's speaker label ("PagerDuty:", "Nightbot:")
+        out.update(k for k in persons & {*text.speaker_labels, *text.plain_labels}
+                   if _bot_label(words[k]))
         for k, w in enumerate(words):
             kk = keys[k]
             if not _wordlike(w):
@@ -1229,12 +1232,13 @@ class RegisterStage:
         labels = text.speaker_labels
         if len(labels) >= 2:  # not a role ("10:03 Customer:", "<Agent>")
             out.update(k for k in labels if keys[k] not in vocabulary("field_labels")
-                       and keys[k] not in vocabulary("roles") and keys[k] not in PERSON_NOUNS)
+                       and keys[k] not in vocabulary("roles") and keys[k] not in PERSON_NOUNS
+                       and not _bot_label(words[k]))
         # Transcripts without stamps ("amal: hi" / "bob: amal's bag?"): when a label is a
         # person, the speakers of every such line are (one kind of label, one detection).
         plain = text.plain_labels
         if any(k in persons or k in out for k in plain) or _unknown_labels(text, plain):
-            out.update(plain)
+            out.update(k for k in plain if not _bot_label(words[k]))
         return out
 
     # ------------------------------------------------------------------ step 3
@@ -1389,6 +1393,26 @@ def _plain_labels(text: _Text) -> list[int]:
     if len(runs) >= 3 and len({keys[run[0]] for run in runs}) >= 2:
         return out
     return out if _unknown_labels(text, out) else []
+
+
+_NAME_PREFIX_CAPS = re.compile(r"(?:Mc|Mac|De|Di|Da|Du|Le|La|Van|Von|Fitz)[A-Z]")
+
+
+def _bot_label(word: str) -> bool:
+    """Whether a speaker label is a bot's or a service's, not a person's: a word ending in
+    ``bot`` (``Nightbot``, ``StatusBot``; not ``Abbot``, ``Cabot``) or written in camel case
+    (``PagerDuty``, ``GitHub``), that no name list holds, in camel case with no part a first
+    name or a common surname (``KaiCenat``, ``JohnSmith`` are persons' user names) and no
+    name prefix
+    (``McDonald``, ``DeShawn``, ``LeBron``)."""
+    from textdp.detect.lexicon import is_first_name, is_listed_name, is_surname
+
+    if not word.isalpha() or word.isupper() or is_listed_name(word.casefold()):
+        return False
+    parts = [p.casefold() for p in re.findall(r"[A-Z][a-z]+", word)]
+    camel = word[:1].isupper() and len(parts) >= 2 and not _NAME_PREFIX_CAPS.match(word) \
+        and not any(is_first_name(p) or is_surname(p, 5000) for p in parts)
+    return camel or (word.casefold().endswith("bot") and (word[-3] == "B" or len(word) >= 7))
 
 
 def _label_word(word: str) -> bool:
