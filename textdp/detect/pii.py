@@ -807,6 +807,17 @@ def _same_shape(text: str, found: list[PIIMatch]) -> Iterable[PIIMatch]:
                 yield PIIMatch(other.start(1), other.end(1), m.label)
 
 
+def _after_label(label: str, value: str, offset: int, labels: frozenset[str],
+                 region: str | None) -> Iterable[PIIMatch]:
+    """The matches inside ``value`` (which stands at ``offset`` of the text) when it is read
+    right after ``label`` and a colon: a label its value does not stand beside (a column's
+    header, a question, a list's heading) given to it."""
+    lead = len(label) + 2
+    for m in _candidates(f"{label}: {value}", labels, region):
+        if m.start >= lead:
+            yield PIIMatch(m.start - lead + offset, m.end - lead + offset, m.label)
+
+
 # A question and the next line, past a chat's speaker label: "and the cvv?⏎Sasha: 418",
 # "send me your passport number? the hostel wants it⏎Max: sure it's C4J7F2K9R".
 _ASKED = re.compile(r"(?P<asked>[^\W\d_][^\n?]{0,60})\?[^\n?]{0,120}\n(?:[^\n:]{1,30}:)?"
@@ -824,14 +835,9 @@ def _answered_candidates(text: str, labels: frozenset[str], region: str | None
         return
     for m in _ASKED.finditer(text):
         asked = _LAST_WORDS.search(m.group("asked").rstrip())
-        answer = m.group("answer")
-        if asked is None or not any(c.isalnum() for c in answer):
-            continue
-        lead = len(asked.group()) + 2
-        for found in _candidates(f"{asked.group()}: {answer}", labels, region):
-            if found.start >= lead:
-                yield PIIMatch(found.start - lead + m.start("answer"),
-                               found.end - lead + m.start("answer"), found.label)
+        if asked is not None and any(c.isalnum() for c in m.group("answer")):
+            yield from _after_label(asked.group(), m.group("answer"), m.start("answer"),
+                                    labels, region)
 
 
 # A list's heading line ending in a colon, and the items under it ("- …", "• …", "2) …").
@@ -853,11 +859,8 @@ def _listed_candidates(text: str, labels: frozenset[str], region: str | None
         pos = head.end()
         while words and (item := _LIST_ITEM.match(text, pos)) is not None:
             for word in words:
-                lead = len(word) + 2
-                for found in _candidates(f"{word}: {item.group('item')}", labels, region):
-                    if found.start >= lead:
-                        yield PIIMatch(found.start - lead + item.start("item"),
-                                       found.end - lead + item.start("item"), found.label)
+                yield from _after_label(word, item.group("item"), item.start("item"), labels,
+                                        region)
             pos = item.end()
 
 
@@ -871,10 +874,7 @@ def _field_candidates(text: str, labels: frozenset[str], region: str | None
         yield from (PIIMatch(m.start + f.start, m.end + f.start, m.label)
                     for m in _candidates(value, labels, region))
         if f.header:
-            lead = len(f.header) + 2
-            for m in _candidates(f"{f.header}: {value}", labels, region):
-                if m.start >= lead:
-                    yield PIIMatch(m.start - lead + f.start, m.end - lead + f.start, m.label)
+            yield from _after_label(f.header, value, f.start, labels, region)
 
 
 def _joined(*found: list[PIIMatch]) -> list[PIIMatch]:

@@ -44,6 +44,7 @@ logs and raises nothing of the text.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import unicodedata
@@ -319,8 +320,14 @@ class _Text:
     def tokens_in(self, ranges: Iterable[tuple[int, int]]) -> set[int]:
         """The tokens overlapping character ranges of :attr:`rebuilt`."""
         starts = self.rebuilt[1]
-        return {k for a, b in ranges for k in range(self.n)
-                if starts[k] < b and a < starts[k] + len(self.words[k])}
+        out: set[int] = set()
+        for a, b in ranges:
+            k = max(0, bisect.bisect_right(starts, a) - 1)  # the token holding or before a
+            while k < self.n and starts[k] < b:
+                if a < starts[k] + len(self.words[k]):
+                    out.add(k)
+                k += 1
+        return out
 
     @functools.cached_property
     def street_and_header_tokens(self) -> set[int]:
@@ -1555,6 +1562,21 @@ def _line_start(text: _Text, toks: Sequence[int]) -> int:
     return first
 
 
+def _line_labels(text: _Text) -> Iterable[tuple[list[int], tuple[str, ...], list[int]]]:
+    """Each line's field label: the one to five words between the line's start (after a list
+    number) and a colon, their keys without a plural ``(s)`` (``First name(s):`` is
+    ``("first", "name")``), and the words after the colon."""
+    words, keys = text.words, text.keys
+    for toks in text.lines.values():
+        first = _line_start(text, toks)
+        colon = next((i for i in range(first + 1, min(first + 6, len(toks)))
+                      if words[toks[i]] in (":", "):", "：")), None)
+        if colon is not None:
+            label = toks[first:colon]
+            yield label, tuple(keys[k] for k in label if words[k] not in ("(", "s")), \
+                toks[colon + 1:]
+
+
 def _form_labels(text: _Text) -> list[int]:
     """The words of a form's field label of several words before its colon, opening its line
     or after a list number: a name label (:data:`NAME_LABELS`: ``First name(s):``, ``Card
@@ -1565,14 +1587,7 @@ def _form_labels(text: _Text) -> list[int]:
     words, keys = text.words, text.keys
     common = common_words()
     out: list[int] = []
-    for toks in text.lines.values():
-        first = _line_start(text, toks)
-        colon = next((i for i in range(first + 1, min(first + 6, len(toks)))
-                      if words[toks[i]] in (":", "):", "：")), None)
-        if colon is None:
-            continue
-        label = toks[first:colon]
-        bare = tuple(keys[k] for k in label if words[k] not in ("(", "s"))
+    for label, bare, _ in _line_labels(text):
         head = keys[label[0]]
         if bare in NAME_LABELS or (
                 len(label) >= 2 and _capitalised(words[label[0]]) and head in common and
@@ -1590,22 +1605,11 @@ def _labelled_names(text: _Text) -> list[int]:
     a comma, none a stop word (``Name: N/A``, ``Name: see above`` give none)."""
     out: list[int] = []
     words, keys = text.words, text.keys
-    longest = max(len(label) for label in NAME_LABELS)
-    for toks in text.lines.values():
-        first = _line_start(text, toks)
-        for n in range(longest, 0, -1):
-            label = tuple(keys[k] for k in toks[first:first + n])
-            if label in NAME_LABELS:
-                break
-        else:
-            continue
-        j = first + n
-        if j + 1 < len(toks) and words[toks[j]] == "(" and keys[toks[j + 1]] == "s":
-            j += 2  # "name(s):", cut "(", "s", "):"
-        if j >= len(toks) or words[toks[j]] not in (":", "):", "："):
+    for _, bare, after in _line_labels(text):
+        if bare not in NAME_LABELS:
             continue
         value = []
-        for k in toks[j + 1:]:
+        for k in after:
             if words[k] in (",", ";"):
                 break
             if words[k] != "/":  # an airline's SURNAME/GIVEN
