@@ -106,6 +106,16 @@ def found(text: str) -> list[tuple[str, str]]:
     ("Nr rejestracyjny pojazdu: WX 4829K", "LICENSE_PLATE", "WX 4829K"),
     ("placa: ABC-1D23", "LICENSE_PLATE", "ABC-1D23"),
     ("车牌号：京A·12345", "LICENSE_PLATE", "京A·12345"),
+    # member and customer numbers, a number "will be", a person's record id, log-in pairs
+    ("Membership no.: FH-0048213", "PERSONAL_ID", "FH-0048213"),
+    ("お客様番号：KJ-0048213", "PERSONAL_ID", "KJ-0048213"),
+    ("N° adhérent : HM-4829173", "PERSONAL_ID", "HM-4829173"),
+    ("Your employee code will be PN-77412.", "PERSONAL_ID", "PN-77412"),
+    ('[\n  {"id": "EMP-3310", "name": "Zanele Dlamini", "office": "JHB-2"}\n]', "PERSONAL_ID",
+     "EMP-3310"),
+    ('{\n  "id": "u_48213977",\n  "first_name": "Ana"\n}', "PERSONAL_ID", "u_48213977"),
+    ("Admin login reset to: admin / Nile#Cairo77", "PASSWORD", "Nile#Cairo77"),
+    ("credentials: jdoe/Tr0ub4dor&3", "PASSWORD", "Tr0ub4dor&3"),
 ])
 def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value):
     assert (label, value) in found(text)
@@ -128,6 +138,9 @@ def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value
     "Reference 1234567893 attached.",                # a valid NPI without 'NPI'
     "Version 00:1A:2B:3C:4D was out.",               # five pairs, not a MAC
     "Mixed 00:1A-2B:3C-4D:5E noted.",                # two kinds of separator
+    '{"id": "ORD-4471", "total": 23.85}',            # a record's id, no person named in it
+    '{"id": "ORD-4471", "items": [{"sku": 1}], "customer": {"name": "Ana"}}',  # another's
+    "Login: 10/2024 attempts",                       # no user name before the "/"
     "MRN verified, total 2003.",                     # words between the label and a number
     "Patient ID checked on 2021-03-04.",
     "Patient ID 2021-03-04, paid $12345.",           # a date; an amount

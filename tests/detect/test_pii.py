@@ -132,6 +132,15 @@ def test_other_shapes_and_bare_digits_are_not_taken_by_shape(text):
      "C4J7F2K9R", "PASSPORT", "C4J7F2K9R"),
     ("Agent: can I get your date of birth?\nYou: 03/11/1994", "DATE_OF_BIRTH", "03/11/1994"),
     ("Agent: whats your account number?\nCustomer: 48291753", "US_BANK_NUMBER", "48291753"),
+    # a request without a question mark, its answer a list, a request to a group
+    ("Agent (Lwazi): I've sent a one-time PIN to that number, please read it back to me.\n"
+     "Customer: 558213\nAgent (Lwazi): Perfect", "PASSWORD", "558213"),
+    ("Aarav (HSBC): To verify, please confirm your full name, date of birth and postcode.\n"
+     "You: Chloe Marie Dubois, 03/11/1994, E14 5AB", "DATE_OF_BIRTH", "03/11/1994"),
+    ("Aarav: please confirm your name and date of birth\nYou: Chloe Dubois, March 4, 1994",
+     "DATE_OF_BIRTH", "March 4, 1994"),
+    ("Papa: beta send everyone's aadhaar no for the booking\nAnkit: mine is 9863 9221 7173\n"
+     "Sneha: 422271698889\nPapa: and dadi?", "NATIONAL_ID", "422271698889"),
 ])
 def test_a_value_answering_a_question_that_names_its_label_is_taken(text, label, value):
     """A chat asks for a value in one turn and gets it in the next."""
@@ -152,9 +161,18 @@ def test_the_items_of_a_list_take_the_kind_its_heading_names():
     "A: how many people came?\nB: 12345678",            # no label in the question
     "Is it ok?\nYes, 2024 was great",
     "what's your account number?\n\nSee you at 10:30 on 2021-03-04",  # not the next line
+    "Agent: please confirm the order total and the delivery date.\nYou: 4471, 2024-05-02",
+    # after the asker's own next turn, and after another request, no answer to the first
+    "A: can you send the cvv\nB: sure\nA: thanks, 418 people came",
+    "A: can you send the cvv\nB: what for?\nC: 418",
 ])
 def test_answers_to_other_questions_are_not_taken(text):
     assert not [m for m in find_pii(text, IDENTIFIER_LABELS) if m.label != "PHONE"]
+
+
+def test_an_amount_with_its_currency_sign_after_it_is_no_phone():
+    assert "PHONE" not in [lab for lab, _ in found("Text me 91 881 952 €.")]
+    assert ("PHONE", "555-123-4567") in found("call 555-123-4567 $5 fee")  # the next amount's
 
 
 def test_bare_digits_are_a_phone_only_right_after_a_phone_word():

@@ -53,6 +53,9 @@ def test_postcodes_of_many_countries(text, codes):
     "Route 66 Chicago", "A4 paper", "NHS 943 476 5919", "IL 627", "room 12-345",
     "ZIP code unknown, call 555-0101.",
     "We met at 19 Mill Lane in 2019 and 4500 people came.",  # no town beside the number
+    # a phone's groups on an address's town lines
+    "Address: 1420 Pine St Apt 4B, Philadelphia\nPhone: (215) 847-3390",
+    "12B Ogunlana Drive, Surulere. 0809 223 4471",
 ])
 def test_other_numbers_are_not_postcodes(text):
     assert taken(text) == []

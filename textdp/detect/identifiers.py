@@ -275,6 +275,11 @@ _SECRET_GAP = label_gap("is", "was", "number", "no",
 _SECRET = re.compile(r"\S{4,128}")
 # A numeric code read out in groups ("Your verification code is 739 214", "PIN 48-21-77").
 _GROUPED_CODE = re.compile(r"\d{2,4}(?:[ -]\d{2,4}){1,3}(?![\w/]|[.,:-]?\d)")
+# A user name and its password after a log-in's label: "Admin login reset to: admin /
+# Nile#Cairo77", "credentials: jdoe/Tr0ub4dor&3".
+_CREDENTIALS = re.compile(r"\b(?:log-?in|sign-?in|credentials)\b[^\n:=]{0,20}[:=][ \t]*"
+                          r"(?=[\w.@+-]*[^\W\d_])[\w.@+-]{2,40}[ \t]*/[ \t]*(?P<secret>\S)",
+                          re.IGNORECASE)
 # Keys of public formats, taken alone (gitleaks' rules: AWS, GitHub, Stripe, Slack, Google).
 _KEY = re.compile(r"(?<![\w-])(?:(?:AKIA|ASIA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{36}|"
                   r"github_pat_\w{82}|[sr]k_live_[0-9A-Za-z]{24,99}|"
@@ -283,16 +288,36 @@ _KEY = re.compile(r"(?<![\w-])(?:(?:AKIA|ASIA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]
                   r"eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*)(?![\w-])")
 # An identifier an organisation gives a person, after its label ("Employee ID: EMP-204981").
 _PERSONAL_LABEL = re.compile(
-    r"\b(?:employee|staff|student|customer|client|member|user|badge|applicant|"
-    r"account\s+holder)[\s_]*(?:id|no|number|#|code)\b|"
-    # employee and customer numbers in other languages
-    r"\b(?:personalnummer|mitarbeiternummer|kundennummer|personeelsnummer|klantnummer|"
-    r"matricule|numéro\s+(?:d['’]employé|client)|número\s+de\s+(?:empleado|cliente)|"
-    r"numero\s+(?:di\s+matricola|cliente))\b|사번|고객번호|社員番号|従業員番号|顧客番号|工号|"
-    r"员工编号|客户编号", re.IGNORECASE)
-_PERSONAL_GAP = label_gap("is", "was")
+    r"\b(?:employee|staff|student|customer|client|member(?:ship)?|user|badge|applicant|"
+    r"patron|subscriber|loyalty|account\s+holder)[\s_]*(?:id|no|number|#|code)\b|"
+    # employee, customer and member numbers in other languages
+    r"\b(?:personalnummer|mitarbeiternummer|kundennummer|mitgliedsnummer|personeelsnummer|"
+    r"klantnummer|lidnummer|matricule|(?:numéro|n[°º])\s*(?:d['’]employé|d['’]adhérent|"
+    r"adhérent|client|de\s+membre)|número\s+de\s+(?:empleado|cliente|socio)|"
+    r"numero\s+(?:di\s+matricola|cliente|socio))(?!\w)|사번|고객번호|회원번호|社員番号|従業員番号|"
+    r"顧客番号|お客様番号|会員番号|工号|员工编号|客户编号|会员号", re.IGNORECASE)
+_PERSONAL_GAP = label_gap("is now", "will be", "is", "was")
 _PERSONAL = re.compile(r"(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{2,19}(?![\w/]|[.,:-]\w)|"
                        r"(?<=[\"'])(?=(?:[A-Za-z_-]*\d){3})[A-Za-z0-9][\w-]{2,19}(?=[\"'])")
+# A record's own "id" (JSON or a Python dict) where the same object names a person:
+# {"id": "EMP-3310", "name": "Zanele Dlamini", …}.
+_RECORD_ID = re.compile(r"""(?P<q>["'])_?id(?P=q)\s*:\s*(?P=q)(?P<value>[^"'\n]{3,20})(?P=q)""",
+                        re.IGNORECASE)
+_NAME_KEY = re.compile(r"""["'](?:(?:full|first|last|given|family|display)[_ ]?)?name["']\s*:|"""
+                       r"""["'](?:surname|forename)["']\s*:""", re.IGNORECASE)
+
+
+def _object(text: str, m: re.Match[str]) -> str:
+    """The text of the ``{…}`` object around a match (its line where no brace encloses it)."""
+    start = max(text.rfind("{", 0, m.start()), text.rfind("}", 0, m.start()))
+    end = min((i for i in (text.find("}", m.end()), text.find("{", m.end())) if i >= 0),
+              default=len(text))
+    if start < 0 or text[start] != "{":
+        start = text.rfind("\n", 0, m.start()) + 1
+        end = text.find("\n", m.end()) % (len(text) + 1)
+    return text[start:end]
+
+
 #: Context words a list's heading may give its items ("licence numbers for the renewal:" ⏎
 #: "- Andre Williams – NY 742 918 365"): those of the labels taken within
 #: :data:`CONTEXT_WINDOW` characters after their word, or right after their label.
@@ -407,6 +432,10 @@ def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str
             if found:
                 yield found[0], found[1], PASSWORD
         yield from ((m.start(), m.end(), PASSWORD) for m in _KEY.finditer(text))
+        for m in _CREDENTIALS.finditer(text):
+            found = _secret(text, m.start("secret"), False)
+            if found:
+                yield found[0], found[1], PASSWORD
     if not any(c.isdigit() for c in text):
         return
     if MEDICAL_LICENSE in labels:
@@ -466,6 +495,10 @@ def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str
             m = _PERSONAL.match(text, gap.end()) if gap else None
             if m and not _other_number(text, m.end(), m.group(), hyphen_thousands=False):
                 yield m.start(), m.end(), PERSONAL_ID
+        for m in _RECORD_ID.finditer(text):
+            v = _PERSONAL.match(text, m.start("value"))
+            if v and v.end() == m.end("value") and _NAME_KEY.search(_object(text, m)):
+                yield m.start("value"), m.end("value"), PERSONAL_ID
     if MEDICAL_RECORD in labels:
         for m in _RECORD.finditer(text):
             body = m.group().replace("-", "")

@@ -48,9 +48,8 @@ labels (valid ``targets``, :data:`PII_LABELS`):
   phone and nothing else (``phone``, ``tel``, ``mobile``, ``cell``, ``fax``, ``call me``,
   ``reach me``: ``Mobile: 0579868282880``); after a ``+`` and a country code, groups of
   up to ten digits (``+3197-9711471``); an extension after a number is part of it
-  (``555-123-4567x890``, ``ext. 12``). Not
-  phones: an amount (a currency sign before it, or two groups joined by one ``.``) and a
-  valid ISBN-13 (:mod:`stdnum.isbn`);
+  (``555-123-4567x890``, ``ext. 12``). Not phones: an amount (a currency sign before or
+  after it, or two groups joined by one ``.``) and a valid ISBN-13 (:mod:`stdnum.isbn`);
 * ``IBAN``: an international bank account number, ungrouped or in groups of four by
   spaces (``DE89 3704 0044 0532 0130 00``), capitals only, with its country's length and
   BBAN format and the ISO 7064 mod-97 checksum (:mod:`stdnum.iban`, from SWIFT's registry);
@@ -435,11 +434,16 @@ _EXTENSION = re.compile(r"\s?(?:x|ext\.?|extn\.?|extension)\s?\d{1,6}(?![\w@/]|[
 _PHONE_WINDOW = re.compile(r"[+(]?\d(?:[\d \-.()/]|\u00a0){5,}\d\)?")
 
 
+# A currency sign after an amount ("91 881 952 €"), not one opening the next ("$5 fee").
+_TRAILING_CURRENCY = re.compile(" ?[" + re.escape("".join(_CURRENCY)) + r"](?!\s?\d)")
+
+
 def _other_number(text: str, start: int, value: str) -> bool:
     """Whether a grammar match is another kind of number: an amount (a currency sign before
-    it, or one ``.`` between two groups: a decimal) or a valid ISBN-13 (``978``/``979``,
-    :mod:`stdnum.isbn`)."""
-    if text[max(0, start - 2):start].strip()[-1:] in tuple(_CURRENCY):
+    or after it, or one ``.`` between two groups: a decimal) or a valid ISBN-13
+    (``978``/``979``, :mod:`stdnum.isbn`)."""
+    after = _TRAILING_CURRENCY.match(text, start + len(value))
+    if text[max(0, start - 2):start].strip()[-1:] in tuple(_CURRENCY) or after:
         return True
     groups, seps = _groups(value)
     if seps == ["."]:
@@ -818,26 +822,89 @@ def _after_label(label: str, value: str, offset: int, labels: frozenset[str],
             yield PIIMatch(m.start - lead + offset, m.end - lead + offset, m.label)
 
 
-# A question and the next line, past a chat's speaker label: "and the cvv?⏎Sasha: 418",
-# "send me your passport number? the hostel wants it⏎Max: sure it's C4J7F2K9R".
-_ASKED = re.compile(r"(?P<asked>[^\W\d_][^\n?]{0,60})\?[^\n?]{0,120}\n(?:[^\n:]{1,30}:)?"
-                    r"[ \t]*(?P<answer>[^\n]{1,120})")
+# A turn that asks for values: a question, or a request ("please confirm your full name, date
+# of birth and postcode", "I've sent a PIN to that number, please read it back to me", "send
+# everyone's aadhaar no").
+_REQUEST = re.compile(r"\b(?:confirm|provide|send|give|read|tell|share|enter|type|verify|"
+                      r"spell)\b", re.IGNORECASE)
+# A chat's speaker label opening a line ("Sasha: ", "Agent (Lwazi): ").
+_SPEAKER = re.compile(r"[^\n:?]{1,30}:(?!\d)[ \t]*")
+# The words that end a request's phrases: each phrase's last words may be a value's label.
+_PHRASE_END = re.compile(r"[,;.!?]+(?:\s|$)|\s+(?:and|or|to|for|from|with|on)\s+",
+                         re.IGNORECASE)
 _LAST_WORDS = re.compile(r"(?:\S+\s+){0,3}\S+$")
+# Words that end a phrase but no value's label ("please read it back to me").
+_NO_LABEL_END = frozenset("me it back you us them him her this that please thanks now again "
+                          "here there today pls".split())
+# (not the comma before a date's year: "March 04, 1990")
+_ITEM_SEP = re.compile(r",(?!\s*\d{4}(?![\w/.-]))\s*|\s+and\s+|;\s*")
+#: How many lines after a request may answer it (a request to a group gets several answers).
+ANSWER_LINES = 3
+
+
+def _asked_labels(line: str) -> set[str]:
+    """The words of a request that may name the values asked for: the last four words of
+    each of its phrases (punctuation, a question mark or :data:`_PHRASE_END`'s joining words
+    end one)."""
+    out: set[str] = set()
+    for phrase in _PHRASE_END.split(line):
+        last = _LAST_WORDS.search(phrase.strip())
+        if last is not None and any(c.isalpha() for c in last.group()) and \
+                last.group().rsplit(None, 1)[-1].casefold() not in _NO_LABEL_END:
+            out.add(last.group())
+    return out
 
 
 def _answered_candidates(text: str, labels: frozenset[str], region: str | None
                          ) -> Iterable[PIIMatch]:
-    """The values of an answer to a question that names their label: a chat or a call asks
-    for a value in one turn and gets it in the next line. The four words before the
-    question mark are read as the answer's label (``cvv: 418``); only matches inside the
-    answer count."""
-    if "?" not in text:
+    """The values of an answer to a request that names their label: a chat or a call asks
+    for values in one turn (a question, or ``please confirm …``, ``read it back``) and gets
+    them in the next lines, up to :data:`ANSWER_LINES`, until an empty line, the asker's
+    own turn or a line after a request of its own. The last four words of each phrase of
+    the request are read as the label of the answer and of each of its items (``full name,
+    date of birth and postcode`` ⏎ ``Chloe Marie Dubois, 03/11/1994, E14 5AB``); only
+    matches inside the answer count."""
+    if "\n" not in text or ("?" not in text and _REQUEST.search(text) is None):
         return
-    for m in _ASKED.finditer(text):
-        asked = _LAST_WORDS.search(m.group("asked").rstrip())
-        if asked is not None and any(c.isalnum() for c in m.group("answer")):
-            yield from _after_label(asked.group(), m.group("answer"), m.start("answer"),
-                                    labels, region)
+    lines, starts, pos = text.split("\n"), [], 0
+    for line in lines:
+        starts.append(pos)
+        pos += len(line) + 1
+    for i, line in enumerate(lines):
+        if "?" not in line and _REQUEST.search(line) is None:
+            continue
+        speaker = _SPEAKER.match(line)
+        asked = _asked_labels(line[speaker.end() if speaker else 0:])
+        # an answer without a digit (a user name, a password of letters) is read only after
+        # the question's own last words
+        question = _LAST_WORDS.search(line[:line.rfind("?")].rstrip()) if "?" in line \
+            else None
+        for j in range(i + 1, min(i + 1 + ANSWER_LINES, len(lines))):
+            answer = lines[j]
+            who = _SPEAKER.match(answer)
+            if not answer.strip() or (j > i + 1 and speaker and who and
+                                      who.group().strip() == speaker.group().strip()):
+                break
+            body = answer[who.end() if who else 0:]
+            offset = starts[j] + (who.end() if who else 0)
+            digits = any(c.isdigit() for c in body)
+            for label in asked if digits else [question.group()] if question and \
+                    any(c.isalnum() for c in body) else []:
+                # a list's items each after the label (its first item opens the answer)
+                for a, b in _items(body) or [(0, len(body))]:
+                    yield from _after_label(label, body[a:b], offset + a, labels, region)
+            if "?" in answer or _REQUEST.search(answer) is not None:
+                break  # a request of its own: the next lines answer it
+
+
+def _items(answer: str) -> list[tuple[int, int]]:
+    """The character ranges of an answer's items when it lists several (``Chloe Marie
+    Dubois, 03/11/1994, E14 5AB``): the first, and the others holding a digit."""
+    cuts = [(m.start(), m.end()) for m in _ITEM_SEP.finditer(answer)]
+    if not cuts:
+        return []
+    bounds = zip([0, *(e for _, e in cuts)], [*(s for s, _ in cuts), len(answer)])
+    return [(a, b) for a, b in bounds if not a or any(c.isdigit() for c in answer[a:b])]
 
 
 # A list's heading line ending in a colon, and the items under it ("- …", "• …", "2) …").

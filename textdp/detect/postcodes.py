@@ -80,9 +80,10 @@ _TOWN_AFTER = re.compile(r",? (?:(?:da|de|do|dos|das|di|du|la|le|el|les|los) )?"
                          NAME_OPENING)
 # A code of an address's town line: 4–6 digits (a "-" may join it to its town:
 # "Hospet-436687"), Poland's 12-345, Brazil's 12345-678 (or 12345678), the Netherlands'
-# 1234 AB.
-_DIGITS_CODE = re.compile(r"(?<![\w.,/:$€£])(?:\d{4,6}|\d\d-\d{3}|\d{5}-?\d{3}|\d{4} ?[A-Z]{2})"
-                          r"(?![\w/-]|[.,:]\d)")
+# 1234 AB; not a group of a longer number ("(215) 847-3390", "0809 223 4471": a phone's).
+_DIGITS_CODE = re.compile(r"(?<![\w.,/:$€£])(?<!\d[ -])"
+                          r"(?:\d{4,6}|\d\d-\d{3}|\d{5}-?\d{3}|\d{4} ?[A-Z]{2})"
+                          r"(?![\w/-]|[.,:]\d| \d)")
 
 
 def _after_street(text: str, streets: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:

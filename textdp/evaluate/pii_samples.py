@@ -516,10 +516,13 @@ def password(rng: np.random.Generator) -> tuple[str, str]:
         return _pick(rng, ("Your password is {}, please change it.", "password: {}",
                            "Passcode: {}", "pwd={} for the wifi", "contraseña: {}",
                            "Das Passwort ist {}", "mot de passe : {}", "senha {}",
-                           "пароль: {}", "WiFi 密码：{}", "the password for the wifi is {}")), value
+                           "пароль: {}", "WiFi 密码：{}", "the password for the wifi is {}",
+                           "Admin login reset to: admin / {}")), value
     if kind == 1:
         value = "".join(_pick(rng, "0123456789") for _ in range(int(rng.integers(4, 7))))
-        return _pick(rng, ("Enter PIN {} to continue.", "PIN: {}", "Her PIN is {}.")), value
+        return _pick(rng, ("Enter PIN {} to continue.", "PIN: {}", "Her PIN is {}.",
+                           "Agent: I've sent a one-time PIN to your phone, please read it "
+                           "back to me.\nCustomer: {}")), value
     value = "".join(_pick(rng, "0123456789") for _ in range(6))
     if rng.random() < 0.5:
         if rng.random() < 0.3:  # read out in groups
@@ -544,7 +547,9 @@ def personal_id(rng: np.random.Generator) -> tuple[str, str]:
                         f"{digits[:3]}-{digits[3:]}"))
     return _pick(rng, ("My employee ID is {}.", "Customer ID: {} called.",
                        "Student no. {} enrolled.", "Badge number {} was scanned.",
-                       "Client ID is {} per file.")), value
+                       "Client ID is {} per file.", "Membership no.: {}", "お客様番号：{}",
+                       "N° adhérent : {}", "Your employee code will be {}.",
+                       '{{"id": "{}", "name": "Ana Lima", "office": "JHB-2"}}')), value
 
 
 #: Phrases with a secret's or a personal number's label and neither (``taken`` counts a
@@ -577,7 +582,9 @@ def birth(rng: np.random.Generator) -> tuple[str, str]:
                             f"{day.day} de {INTL_MONTHS['es'][day.month - 1]} de {day.year}"))
     return _pick(rng, ("DOB: {}", "Date of birth: {}.", "She was born on {} in Lyon.",
                        "Patient (D.O.B. {}) seen today.", "born in Rio de Janeiro on {}",
-                       "Nata a Roma il {}", "Né(e) le : {}", "geboren in Köln am {}")), value
+                       "Nata a Roma il {}", "Né(e) le : {}", "geboren in Köln am {}",
+                       "Agent: please confirm your full name, date of birth and postcode."
+                       "\nYou: Ana Lima, {}, E14 5AB")), value
 
 
 def variant(label: str) -> Callable[[np.random.Generator], tuple[str, str]]:
@@ -736,7 +743,10 @@ CONTEXT_TEMPLATES = ("The bank holiday falls on {}.", "Account opened {}.",
                      # the contexts of plates, VINs, BICs, cards, user names and bare phones
                      "Registration closes {}.", "Car plate renewed {}.", "VIN checked {}.",
                      "SWIFT transfer of {}.", "Card payment of {}.", "Login failed {}.",
-                     "Mobile data used: {}.", "Call me at {}.", "Text me {}.")
+                     "Mobile data used: {}.", "Call me at {}.", "Text me {}.",
+                     # a request for other values, and a record's id where no person is named
+                     "Agent: please confirm the order total and the delivery date.\nYou: {}",
+                     '{{"id": "{}", "status": "shipped"}}')
 
 
 def context_negatives(n: int, seed: int = 0) -> list[Item]:
