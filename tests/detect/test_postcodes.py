@@ -27,6 +27,10 @@ def taken(text: str) -> list[str]:
     ("Keizersgracht 12, 1012 AB Amsterdam", ["1012 AB"]),
     ("Deliver to MG Road, PIN code 560001.", ["560001"]),
     ("Postcode 95-883 is outside the area.", ["95-883"]),              # Poland
+    ("Col. Americana, C.P. 44160, Guadalajara", ["44160"]),            # Mexico's C.P.
+    ("col. Tlacopac, CP 01040 verdad?", ["01040"]),
+    ("Blk 123 Ang Mo Kio Avenue 6, #08-215, Singapore 560123", ["560123"]),  # after a city
+    ("Lekki Phase 1, Lagos 106104", ["106104"]), ("Paris 2024 Olympics", []),
     # the town line of a street address, whatever the town
     ("Sontagweg 190\n54009 Neunburg vorm Wald", ["54009"]),
     ("58, Maharaj Marg\nBhopal 160285", ["160285"]),

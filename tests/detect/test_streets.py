@@ -23,6 +23,7 @@ def taken(text: str) -> list[str]:
     ("She lives at 1900 Main Street.", "1900 Main Street"),      # a year-like number, a cue
     ("3 rue de la Paix, Paris", "3 rue de la Paix"),
     ("Via Roma 12, Milano", "Via Roma 12"),
+    ("Residenza: Via dei Serpenti 34, 00184 Roma", "Via dei Serpenti 34"),  # dei, degli, delle
     ("Canale Faggiani, 240", "Canale Faggiani, 240"),
     ("aleja Żeromskiego 24", "aleja Żeromskiego 24"),
     ("Jost-Klingelhöfer-Straße 93-15", "Jost-Klingelhöfer-Straße 93-15"),

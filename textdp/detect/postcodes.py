@@ -14,10 +14,15 @@ Sweeney, 2000), so the ``quasi`` preset replaces it. What is read:
   state's or territory's code (``QLD 4000``, ``NSW 2000``);
 * a code of 3–10 digits and capitals (at least three digits, optionally one space or ``-``
   inside: ``10115``, ``1012 AB``, ``1100-053``, ``01310-100``) right after ``postcode``,
-  ``post code``, ``postal code``, ``zip``/``zip code``, ``PLZ``, ``CEP`` or ``PIN code``
-  (only punctuation between), or, with four digits or more, before a city of the place lookup
-  (:func:`textdp.detect.places.lookup_names`) where the continent writes it so (``10115
-  Berlin``, ``1100-053 Lisboa``, ``75008 Paris``).
+  ``post code``, ``postal code``, ``zip``/``zip code``, ``PLZ``, ``CEP``, ``CP``/``C.P.``,
+  ``código postal``, ``code postal``, ``Eircode``, ``우편번호``, ``郵便番号``, ``邮编`` or
+  ``PIN code`` (only punctuation between), or, with four digits or more, before a city of the
+  place lookup (:func:`textdp.detect.places.lookup_names`) where the continent writes it so
+  (``10115 Berlin``, ``1100-053 Lisboa``, ``75008 Paris``);
+* five or six digits right after a city or country of the place lookup (``Singapore
+  560123``, ``Bengaluru 560087``), not a year;
+* on the town line of a street address, a code beside a capitalised town or ending its line
+  (:func:`_after_street`), not a group of a longer number (a phone's).
 
 Not read: a bare five-digit number (an amount, a count, a ZIP the reader cannot tell), a year
 before a city ("1990 Berlin"). The surrogate keeps the layout and draws every character anew
@@ -47,13 +52,34 @@ _AU = re.compile(r"(?<![\w-])(?:NSW|QLD|VIC|TAS|SA|WA|ACT|NT)\.?,? (?P<zip>\d{4}
                  r"(?![\w-]|[.,]\d)")
 _CODE = re.compile(r"(?<![\w.,/:$€£-])(?=(?:[A-Z]*[ -]?[A-Z]*\d){3})[A-Z0-9]{2,8}"
                    r"(?:[ -][A-Z0-9]{2,4})?(?![\w/]|[.,:-]\w)")
-_CONTEXT = re.compile(r"\b(?:post(?:al)?\s*code|zip(?:\s*code)?|plz|cep|pin\s*code)\b",
-                      re.IGNORECASE)
+_CONTEXT = re.compile(r"\b(?:post(?:al)?\s*code|zip(?:\s*code)?|plz|cep|pin\s*code|cp|"
+                      r"c[oó]digo\s+postal|code\s+postal|eircode)\b|\bc\.\s?p\.|우편번호|"
+                      r"郵便番号|邮编|邮政编码", re.IGNORECASE)
 _GAP = label_gap("no", "is")
 _CITY_AFTER = re.compile(r" ([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2})")
 _YEAR = re.compile(r"(?:1[89]|2[01])\d\d")
 #: How far before a code its label may stand (characters).
 WINDOW = 24
+
+
+# A city's or country's name and a code of five or six digits after it ("Singapore 560123",
+# "Bengaluru 560087").
+_CITY_CODE = re.compile(r"(?<![\w'’.-])" + NAME_OPENING +
+                        r"[\w'’.-]*,? (\d{5,6})(?![\w/-]|[.,:]\d| \d)")
+
+
+def _after_city(text: str) -> list[tuple[int, int]]:
+    """Codes of five or six digits right after a city or country of the place lookup
+    (``Singapore 560123``, ``Lagos 106104``); not a year."""
+    from textdp.detect.places import lookup_names
+
+    names = lookup_names()
+    out = []
+    for m in _CITY_CODE.finditer(text):
+        word = m.group().rsplit(" ", 1)[0].rstrip(",")
+        if names.get(word) in ("city", "town", "country") and not _YEAR.fullmatch(m.group(1)):
+            out.append((m.start(1), m.end(1)))
+    return out
 
 
 def _before_city(text: str, end: int, value: str) -> bool:
@@ -129,6 +155,7 @@ def find_postcodes(text: str, streets: Sequence[tuple[int, int]] | None = None
     if streets is None:
         streets = find_streets(text)
     found += _after_street(text, streets)
+    found += _after_city(text)
     kept: list[tuple[int, int]] = []
     for a, b in sorted(found, key=lambda s: (s[0] - s[1], s[0])):
         if all(b <= x or y <= a for x, y in kept):

@@ -76,7 +76,7 @@ NAME_OPENING = r"(?![a-zß-öø-ÿа-яё])[^\W\d_]"
 _CAP = rf"{NAME_OPENING}[\w'’.-]*"
 # (not an article or a preposition in capitals: "12 Cue The Lonely Island" is a song)
 _NAME_WORD = rf"(?!(?:The|A|An|And|Of|For|To|In|On|At|By)\b)(?:{_CAP}|\d{{1,3}}(?:st|nd|rd|th))"
-_PARTICLE = r"(?:de|del|della|di|da|do|dos|das|la|le|les|du|des|von|van|der|den)"
+_PARTICLE = r"(?:de|del|della|dei|degli|delle|di|da|do|dos|das|la|le|les|du|des|von|van|der|den)"
 #: Words of a unit in an address (flat, floor, suite, ...): written as they are.
 UNIT_WORDS = ("Apt", "Apartment", "Suite", "Ste", "Unit", "Flat", "Floor", "Fl", "Room", "Rm",
               "Bldg", "Building", "Studio", "H.No", "Piso", "Puerta", "Piano", "Appartamento",
