@@ -834,8 +834,9 @@ _PHRASE_END = re.compile(r"[,;.!?]+(?:\s|$)|\s+(?:and|or|to|for|from|with|on)\s+
                          re.IGNORECASE)
 _LAST_WORDS = re.compile(r"(?:\S+\s+){0,3}\S+$")
 # Words that end a phrase but no value's label ("please read it back to me").
-_NO_LABEL_END = frozenset("me it back you us them him her this that please thanks now again "
-                          "here there today pls".split())
+_NO_LABEL_END = frozenset({"me", "it", "back", "you", "us", "them", "him", "her", "this",
+                           "that", "please", "thanks", "now", "again", "here", "there",
+                           "today", "pls"})
 # (not the comma before a date's year: "March 04, 1990")
 _ITEM_SEP = re.compile(r",(?!\s*\d{4}(?![\w/.-]))\s*|\s+and\s+|;\s*")
 #: How many lines after a request may answer it (a request to a group gets several answers).
