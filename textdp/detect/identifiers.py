@@ -308,14 +308,14 @@ _NAME_KEY = re.compile(r"""["'](?:(?:full|first|last|given|family|display)[_ ]?)
 
 
 def _object(text: str, m: re.Match[str]) -> str:
-    """The text of the ``{…}`` object around a match (its line where no brace encloses it)."""
+    """The text of the innermost ``{…}`` object around a match, up to a nested one (its
+    line where no brace encloses it)."""
     start = max(text.rfind("{", 0, m.start()), text.rfind("}", 0, m.start()))
-    end = min((i for i in (text.find("}", m.end()), text.find("{", m.end())) if i >= 0),
-              default=len(text))
-    if start < 0 or text[start] != "{":
-        start = text.rfind("\n", 0, m.start()) + 1
-        end = text.find("\n", m.end()) % (len(text) + 1)
-    return text[start:end]
+    if start >= 0 and text[start] == "{":
+        ends = [i for i in (text.find("}", m.end()), text.find("{", m.end())) if i >= 0]
+        return text[start:min(ends, default=len(text))]
+    end = text.find("\n", m.end())
+    return text[text.rfind("\n", 0, m.start()) + 1:end if end >= 0 else len(text)]
 
 
 #: Context words a list's heading may give its items ("licence numbers for the renewal:" ⏎

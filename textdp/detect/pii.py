@@ -888,9 +888,13 @@ def _answered_candidates(text: str, labels: frozenset[str], region: str | None
                 break
             body = answer[who.end() if who else 0:]
             offset = starts[j] + (who.end() if who else 0)
-            digits = any(c.isdigit() for c in body)
-            for label in asked if digits else [question.group()] if question and \
-                    any(c.isalnum() for c in body) else []:
+            if any(c.isdigit() for c in body):
+                read_after = asked
+            elif question is not None and any(c.isalnum() for c in body):
+                read_after = {question.group()}
+            else:
+                read_after = set()
+            for label in read_after:
                 # a list's items each after the label (its first item opens the answer)
                 for a, b in _items(body) or [(0, len(body))]:
                     yield from _after_label(label, body[a:b], offset + a, labels, region)
