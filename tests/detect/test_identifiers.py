@@ -116,6 +116,9 @@ def found(text: str) -> list[tuple[str, str]]:
     ('{\n  "id": "u_48213977",\n  "first_name": "Ana"\n}', "PERSONAL_ID", "u_48213977"),
     ("Admin login reset to: admin / Nile#Cairo77", "PASSWORD", "Nile#Cairo77"),
     ("credentials: jdoe/Tr0ub4dor&3", "PASSWORD", "Tr0ub4dor&3"),
+    ("Police (Officer Reyes, badge 4471) at bedside", "PERSONAL_ID", "4471"),
+    ("Our account ID is ACC-55219. Can we", "PERSONAL_ID", "ACC-55219"),
+    ("DOB: 17/05/1985   Hosp No: RX0049211", "MEDICAL_RECORD", "RX0049211"),
 ])
 def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value):
     assert (label, value) in found(text)
@@ -141,6 +144,7 @@ def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value
     '{"id": "ORD-4471", "total": 23.85}',            # a record's id, no person named in it
     '{"id": "ORD-4471", "items": [{"sku": 1}], "customer": {"name": "Ana"}}',  # another's
     "Login: 10/2024 attempts",                       # no user name before the "/"
+    "a badge of honour 300 times",                   # no number right after "badge"
     "MRN verified, total 2003.",                     # words between the label and a number
     "Patient ID checked on 2021-03-04.",
     "Patient ID 2021-03-04, paid $12345.",           # a date; an amount

@@ -49,8 +49,8 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   grouped by ``-`` (``00482913``, ``MR-0048-2913``), right after (:data:`RECORD_WINDOW`
   characters at most, only punctuation and ``no``, ``number``, ``is``, ``id`` between)
   ``MRN``, ``MR#``, ``medical record``, ``patient ID``/``no``/``number``/``#``,
-  ``pt ID``, ``chart no``/``number``/``#``, ``hospital no``/``number`` or ``unit no``, and a
-  health plan's beneficiary number after ``insurance``, ``member``, ``policy``,
+  ``pt ID``, ``chart no``/``number``/``#``, ``hospital``/``hosp`` ``no``/``number`` or
+  ``unit no``, and a health plan's beneficiary number after ``insurance``, ``member``, ``policy``,
   ``subscriber``, ``beneficiary``, ``Medicare``/``Medicaid`` ``ID``/``no``/``number``; not a
   date, a list of years or an amount. Not in Presidio's registry; the i2b2/n2c2
   de-identification guidelines list it among HIPAA's identifiers;
@@ -89,15 +89,19 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   ``パスワード``, ``비밀번호``, …; also ``for the Wi-Fi`` between): one token of 4–64
   characters (128 for a key or token) that looks like a secret (a digit, a symbol or a
   capital inside it; ``Your password is incorrect`` holds none), not a masked value
-  (``********``), or a numeric code read out in groups (``739 214``); ``PIN code`` is India's
-  postcode (:mod:`textdp.detect.postcodes`). Alone, the keys of public formats: AWS access
+  (``********``), or a numeric code read out in groups (``739 214``); after a user name and
+  ``/`` behind a log-in's label (``login reset to: admin / Nile#Cairo77``); ``PIN code`` is
+  India's postcode (:mod:`textdp.detect.postcodes`). Alone, the keys of public formats: AWS access
   key IDs (``AKIA`` + 16), GitHub tokens (``ghp_`` + 36, ...), Stripe secret keys
   (``sk_live_``), Slack tokens (``xoxb-``), Google API keys (``AIza`` + 35), JSON Web
   Tokens (``eyJ…``). Not in Presidio's registry;
 * ``PERSONAL_ID``: an identifier an organisation gives a person, right after ``employee``,
-  ``staff``, ``student``, ``customer``, ``client``, ``member``, ``user``, ``badge``,
-  ``applicant`` or ``account holder`` and ``ID``/``no``/``number``/``#``/``code``, or
-  an employee or customer number's label in seven other languages (``Personalnummer``,
+  ``staff``, ``student``, ``customer``, ``client``, ``member(ship)``, ``user``, ``badge``,
+  ``applicant``, ``patron``, ``subscriber``, ``loyalty`` or ``account holder`` and
+  ``ID``/``no``/``number``/``#``/``code``, ``account ID``, ``badge`` right before a number
+  (``is``, ``was``, ``is now``, ``will be`` may stand between); a person's record ``"id"``
+  in JSON (its object has a name key); or an employee, customer or member number's label in
+  seven other languages (``Personalnummer``,
   ``matricule``, ``número de empleado``, ``사번``, ``社員番号``, ``工号``, …): 3–20
   capitals, digits and ``-``, with three digits or more (``EMP-204981``, ``CUST948372``;
   as a quoted value of a key-value pair or JSON, ``"user_id": "u_48213977"``, also small
@@ -191,7 +195,7 @@ _ACCOUNT_GAP = label_gap("no", "nr", "number", "num", "is", "corrente", "courant
 _SHORT_ACCOUNT = re.compile(r"(?<![\w.,/:$€£-])\d{5,7}(?:-\d{1,2})?(?![\w/]|[.,:-]?\d)")
 _RECORD_CONTEXT = re.compile(
     r"\bmrn\b|\bmr\s*#|\bmedical\s+record|\bpatient\s*(?:id\b|no\b|number|#)|"
-    r"\bpt\.?\s*(?:id\b|#)|\bchart\s*(?:no\b|number|#)|\bhospital\s*(?:no\b|number)|"
+    r"\bpt\.?\s*(?:id\b|#)|\bchart\s*(?:no\b|number|#)|\bhosp(?:ital|\.)?\s*(?:no\b|number)|"
     r"\bunit\s*no\b|"
     # health plan beneficiary numbers (HIPAA's identifier 8)
     r"\b(?:insurance|member|policy|subscriber|beneficiary|medicare|medicaid|health\s+plan)"
@@ -290,6 +294,7 @@ _KEY = re.compile(r"(?<![\w-])(?:(?:AKIA|ASIA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]
 _PERSONAL_LABEL = re.compile(
     r"\b(?:employee|staff|student|customer|client|member(?:ship)?|user|badge|applicant|"
     r"patron|subscriber|loyalty|account\s+holder)[\s_]*(?:id|no|number|#|code)\b|"
+    r"\baccount[\s_]*id\b|\bbadge\b(?=\s*#?\s*\d)|"
     # employee, customer and member numbers in other languages
     r"\b(?:personalnummer|mitarbeiternummer|kundennummer|mitgliedsnummer|personeelsnummer|"
     r"klantnummer|lidnummer|matricule|(?:numéro|n[°º])\s*(?:d['’]employé|d['’]adhérent|"
