@@ -1068,3 +1068,34 @@ def test_a_bots_speaker_label_is_no_name_and_a_persons_user_name_is(nlp):
     tagged = [(k, k + 1, "PERSON") for k, w in enumerate(words) if w in ("mod_benny", "Nightbot")]
     out = RegisterStage().apply(words, tagged, None)
     assert "Nightbot" not in [w for s, e, lab in out for w in words[s:e]]
+
+
+def test_month_names_read_as_months_are_no_names():
+    """A month's name the text uses as a month ("the April numbers", "on March, but May") is
+    no name at that mention or at its other mentions; a name in a full name, after a kin
+    word or as a speaker's label stays one."""
+    text = ("Can you share the April numbers?\nSure. April was up 12% on March, but May "
+            "looks softer.")
+    assert marked(text, "April", "May") == []
+    assert marked("Dtr April can stay 1-2 wks in April", "April") == ["April"]
+    assert marked("Theresa May met Juncker in May.", "Theresa", "May") == \
+        ["Theresa", "May", "May"]
+    assert marked("April Mensah: hi\nthe April numbers\nApril, you present", "April",
+                  "Mensah") == ["April", "Mensah", "April", "April"]
+    assert marked("April said she would call. Ask April.", "April") == ["April", "April"]
+    assert marked("Ayaan Qureshi (Helpdesk)\nMar 5, 2026", "Ayaan", "Qureshi", "Mar") == \
+        ["Ayaan", "Qureshi"]                                      # a month cut short
+
+
+def test_a_city_before_a_state_code_is_the_city():
+    assert marked("ya Charlotte NC lol", "Charlotte") == []
+    assert marked("moved to Madison, WI last year", "Madison") == []
+    assert marked("Jordan OK? call me", "Jordan") == ["Jordan"]   # a code that is a word
+
+
+def test_a_name_that_is_no_common_word_is_taken_in_lower_case_too():
+    """One detection for every mention: "aoife" after "Aoife Byrne"; "rose" (a common word)
+    in lower case only where the name was found in lower case."""
+    assert marked("Aoife Byrne is here\nok aoife said hi", "Aoife", "Byrne") == \
+        ["Aoife", "Byrne", "aoife"]
+    assert marked("Rose Byrne came\nthe rose is red", "Rose", "Byrne") == ["Rose", "Byrne"]

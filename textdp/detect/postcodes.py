@@ -45,6 +45,8 @@ _US_STATES = ("AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA
               "MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR "
               # territories, freely associated states and the military "states" (USPS)
               "AS FM GU MH MP PW VI AA AE AP")
+#: The USPS codes of the states, territories and military "states".
+US_STATE_CODES = frozenset(_US_STATES.split())
 _ZIP = re.compile(r"(?<![\w-])(?:" + "|".join(_US_STATES.split()) +
                   r")\.?,? (?P<zip>\d{5}(?:-\d{4})?)(?![\w-]|[.,]\d)")
 # Australia Post: four digits after a state's or territory's code ("Brisbane QLD 4000").

@@ -54,6 +54,7 @@ from typing import Any
 
 from textdp.detect.base import Span
 from textdp.detect.delimited import header_cells
+from textdp.detect.postcodes import US_STATE_CODES
 from textdp.detect.rules import (
     GREETINGS,
     LETTER_OPENINGS,
@@ -640,6 +641,9 @@ class RegisterStage:
                                 len(words[k]) >= 2 and not is_first_name(words[k], 1000)
                                 and not is_surname(words[k], 5000) for k in toks):
                     out.update(toks)
+        # Month names read as months ("the April numbers", "12% on March, but May looks
+        # softer"), and their other mentions ("April was up 12%").
+        out.update(_months(text, persons))
         # Subject lines are titles: a person run there stays only with a first name in it,
         # a name the tagger is sure of (with a census name or the NER's PERSON reading), or
         # a mention of its words as a person outside the subject lines that is not itself
@@ -1052,6 +1056,16 @@ class RegisterStage:
                     (n is not None and text.words[n][:1].isdigit())):
                 continue
             out.add(k)
+        # A city before a US state's code is the city, whatever name it is too
+        # ("Charlotte NC", "Madison, WI"; not a code that is a word: "Austin OK?").
+        for k in persons - out:
+            n = text.next(k)
+            if n is not None and text.words[n] == ",":
+                n = text.next(n)
+            if n is not None and text.words[n] in _STATE_CODES and \
+                    listed_kind(text.words[k]) in ("city", "town") and \
+                    not _beside_person(text, k, persons):
+                out.add(k)
         return out
 
     def stray_lower(self, text: _Text, persons: set[int],
@@ -1252,8 +1266,9 @@ class RegisterStage:
     def every_mention(self, text: _Text, persons: set[int], extra: set[int] = frozenset()
                       ) -> set[int]:
         """Every other mention of a name some mention of which is a person: capitalised
-        mentions always; lower-case ones and handles where the name was found in lower
-        case, as a handle or as a speaker label; and its run-together and address forms
+        mentions always; lower-case ones where the name is no common word (``jhun``) or was
+        found in lower case, as a handle or as a speaker label (``rose``); handles where it
+        was found so; and its run-together and address forms
         (``@chiamaka_eze``, ``@chiamakaeze``, ``@tnkosi``, ``summer.rain@…`` beside
         ``Chiamaka Eze``, ``Thandiwe Nkosi``, ``Summer Rain``), whose parts, when the form
         itself is the person (``<wanjiru_mwangi>``), are names at their other mentions."""
@@ -1294,9 +1309,10 @@ class RegisterStage:
         for k, w in enumerate(words):
             if k in persons:
                 continue
-            mention = keys[k] in found and (_capitalised(w) or w.startswith("@")
-                                            or keys[k] in lower or (k in labels and w.islower()))
-            if mention and keys[k] in MONTHS and _dated(text, k):
+            mention = keys[k] in found and (
+                _capitalised(w) or w.startswith("@") or keys[k] in lower or
+                (k in labels and w.islower()) or _uncommon_lower(text, k))
+            if mention and (keys[k] in MONTHS or keys[k] in MONTHS_CUT) and _dated(text, k):
                 continue  # "Dtr April ... can stay 1-2 wks in April": the month
             if mention or _run_together(w, found, full):
                 out.add(k)
@@ -1778,6 +1794,9 @@ def _plain_name_word(word: str) -> bool:
 #: Month names that are also given names (``April``, ``May``, ``June``, ...).
 MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august",
                     "september", "october", "november", "december"})
+#: Months cut short (``Mar 5, 2026``): a month only where the text dates them.
+MONTHS_CUT = frozenset({"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
+                        "nov", "dec"})
 #: Month and weekday names, written out or cut: no speaker and no addressed name.
 _CALENDAR = MONTHS | WEEKDAYS
 #: Words before a month: "in April", "by June", "next May".
@@ -1791,6 +1810,46 @@ def _dated(text: _Text, k: int) -> bool:
     p, n = text.prev(k), text.next(k)
     return (p is not None and (text.keys[p] in _MONTH_BEFORE or _has_digit(text.words[p]))) \
         or (n is not None and _has_digit(text.words[n]))
+
+
+# US state codes after a city, but those that are words or names in capitals too.
+_STATE_CODES = US_STATE_CODES - {"IN", "OR", "ME", "HI", "OK", "OH", "AS", "AL", "LA", "MA",
+                                 "PA", "DE", "ID", "GA", "AA", "AE", "AP", "MO", "VA"}
+
+
+def _months(text: _Text, persons: set[int]) -> set[int]:
+    """Person tokens that are a month's name in a text that uses that name as a month: at
+    one mention at least it stands after a preposition of time or beside a number
+    (:func:`_dated`), after ``the`` before a lower-case word (``the April numbers``), or
+    on a line with another month's name (``on March, but May``). Not a name that is a
+    person's in a full name of the text (``Theresa May``, ``April Mensah`` … ``April,``), a
+    word after a kin word, a companion or a title (``Dtr April``), or a speaker's label."""
+    months = [k for k in range(text.n) if text.keys[k] in MONTHS or text.keys[k] in MONTHS_CUT]
+    if not any(k in persons for k in months):
+        return set()
+    on_line: dict[int, set[str]] = {}
+    for k in months:
+        on_line.setdefault(text.line[k], set()).add(text.keys[k])
+    read_as_month = set()
+    for k in months:
+        p, n = text.prev(k), text.next(k)
+        determined = p is not None and text.keys[p] == "the" and n is not None and \
+            text.words[n].islower()
+        if _dated(text, k) or determined or len(on_line[text.line[k]]) > 1:
+            read_as_month.add(text.keys[k])
+    # a month's name that is a person's in a full name of the text is read as the person's
+    # at every mention ("April Mensah" … "April, I'll present")
+    read_as_month -= {text.keys[k] for k in months
+                      if k in persons and _in_full_name(text, persons, k)}
+    labels = {*text.speaker_labels, *text.plain_labels}
+    out = set()
+    for k in months:
+        p = text.prev(k)
+        cued = p is not None and (text.keys[p] in kin_words() or text.keys[p] in COMPANIONS
+                                  or text.keys[p] in TITLES)
+        if k in persons and text.keys[k] in read_as_month and not cued and k not in labels:
+            out.add(k)
+    return out
 
 
 @functools.cache
@@ -2202,6 +2261,15 @@ def _rebuild(text: _Text, spans: Sequence[Span], persons: set[int]) -> list[Span
     return sorted(out)
 
 
+def _uncommon_lower(text: _Text, k: int) -> bool:
+    """Whether lower-case word ``k`` is a name's mention whatever the case the name was
+    found in: no common English word, and no word with a row in the pipeline's vectors
+    where the text knows them (``Aoife`` … ``aoife said``; not ``rose``, ``sims``)."""
+    w, kk = text.words[k], text.keys[k]
+    return w.islower() and len(w) >= 3 and kk not in common_words() and \
+        not (text.has_vector is not None and text.has_vector(kk))
+
+
 def mention_targets(words: Sequence[str], persons: Iterable[int]) -> set[int]:
     """The tokens of ``words`` that the every-mention rule adds to the person tokens
     ``persons``: their other mentions and their run-together, handle and address forms
@@ -2216,12 +2284,13 @@ def partial_mentions(words: Sequence[str], persons: Iterable[int],
                      counted: Iterable[int] | None = None) -> int:
     """How many names, handles or speaker labels are person tokens at some mentions and not
     at others (the review signal's ``partial_mention``): a word targeted somewhere whose
-    other mention is left (capitalised mentions, handles, and lower-case ones where it was
-    targeted in lower case, as a handle or as a label), or a handle, underscored label or
-    address spelt from targeted names and left. No evidence is asked of the targeted
-    mention: a one-word slip the every-mention rule would not spread counts here, which is
-    what a reviewer should see. ``counted``: the tokens whose being left counts (a chunk's
-    core; ``None``: all). Reads the words, returns a count only."""
+    other mention is left (capitalised mentions, handles, and lower-case ones where it is no
+    common word or was targeted in lower case, as a handle or as a label), or a handle,
+    underscored label or address spelt from targeted names and left. No evidence is asked
+    of the targeted mention: a one-word slip the every-mention rule would not spread counts
+    here, which is what a reviewer should see; nor are the pipeline's vectors, which the
+    words alone do not give (:func:`_uncommon_lower`). ``counted``: the tokens whose being
+    left counts (a chunk's core; ``None``: all). Reads the words, returns a count only."""
     text = _Text(words)
     persons = {k for k in persons if 0 <= k < text.n}
     if not persons:
@@ -2251,7 +2320,7 @@ def partial_mentions(words: Sequence[str], persons: Iterable[int],
             continue
         w = words[k]
         mention = keys[k] in found and (_capitalised(w) or w.startswith("@")
-                                        or keys[k] in lower)
+                                        or keys[k] in lower or _uncommon_lower(text, k))
         if mention or _run_together(w, found, full):
             left.add(keys[k])
     return len(left)
