@@ -1099,3 +1099,15 @@ def test_a_name_that_is_no_common_word_is_taken_in_lower_case_too():
     assert marked("Aoife Byrne is here\nok aoife said hi", "Aoife", "Byrne") == \
         ["Aoife", "Byrne", "aoife"]
     assert marked("Rose Byrne came\nthe rose is red", "Rose", "Byrne") == ["Rose", "Byrne"]
+
+
+def test_common_words_at_the_ends_of_a_name_run_are_no_name():
+    """The tagger carries a run from a name into the words around it; a particle, a listed
+    name and a word inside the name stay."""
+    assert marked("Hi, it's Dave the plumber, I'm outside", "Dave", "the", "plumber") == \
+        ["Dave"]
+    assert marked("Spanish interpreter Ana used (ID 77213)", "Ana", "used") == ["Ana"]
+    assert marked("Ludwig van Beethoven wrote it", "Ludwig", "van", "Beethoven") == \
+        ["Ludwig", "van", "Beethoven"]
+    assert marked("Winnie the Pooh came", "Winnie", "the", "Pooh") == ["Winnie", "the", "Pooh"]
+    assert marked("Will smith came", "Will", "smith") == ["Will", "smith"]

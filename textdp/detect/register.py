@@ -644,6 +644,9 @@ class RegisterStage:
         # Month names read as months ("the April numbers", "12% on March, but May looks
         # softer"), and their other mentions ("April was up 12%").
         out.update(_months(text, persons))
+        # A run the tagger carried from a name into the common words around it ("Dave the
+        # plumber"): those words are no name.
+        out.update(_common_edges(text, persons))
         # Subject lines are titles: a person run there stays only with a first name in it,
         # a name the tagger is sure of (with a census name or the NER's PERSON reading), or
         # a mention of its words as a person outside the subject lines that is not itself
@@ -1815,6 +1818,31 @@ def _dated(text: _Text, k: int) -> bool:
 # US state codes after a city, but those that are words or names in capitals too.
 _STATE_CODES = US_STATE_CODES - {"IN", "OR", "ME", "HI", "OK", "OH", "AS", "AL", "LA", "MA",
                                  "PA", "DE", "ID", "GA", "AA", "AE", "AP", "MO", "VA"}
+
+
+def _common_edges(text: _Text, persons: set[int]) -> set[int]:
+    """The lower-case words at either end of a person run holding a capitalised word that
+    are common English words and no listed name, particle or word joining two name words,
+    peeled one by one (``Dave the plumber``: ``plumber``, then ``the``; not ``Vincent van
+    Gogh``, ``Will smith``, ``Winnie the`` before ``Pooh``)."""
+    from textdp.detect.lexicon import is_listed_name
+
+    out: set[int] = set()
+
+    def common(k: int) -> bool:
+        kk = text.keys[k]
+        return text.words[k].islower() and kk in common_words() and kk not in PARTICLES \
+            and not is_listed_name(kk) and not _inside_name(text, k, persons - out)
+
+    for a, b in runs(persons):
+        toks = [k for k in range(a, b) if _wordlike(text.words[k])]
+        if not any(_capitalised(text.words[k]) for k in toks):
+            continue
+        while toks and common(toks[-1]):
+            out.add(toks.pop())
+        while toks and common(toks[0]):
+            out.add(toks.pop(0))
+    return out
 
 
 def _months(text: _Text, persons: set[int]) -> set[int]:
