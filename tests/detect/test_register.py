@@ -1111,3 +1111,10 @@ def test_common_words_at_the_ends_of_a_name_run_are_no_name():
         ["Ludwig", "van", "Beethoven"]
     assert marked("Winnie the Pooh came", "Winnie", "the", "Pooh") == ["Winnie", "the", "Pooh"]
     assert marked("Will smith came", "Will", "smith") == ["Will", "smith"]
+
+
+def test_the_name_after_a_staff_role_label_is_a_name():
+    assert marked("Midwife: Nomvula\nNotes follow") == ["Nomvula"]
+    assert marked("Scribe: Ryo Tanaka, RN") == ["Ryo", "Tanaka"]
+    assert marked("Dictated by: Amara Okafor") == ["Amara", "Okafor"]
+    assert marked("Agent: Online\nNurse: none") == []   # common words; lower case

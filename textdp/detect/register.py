@@ -1252,6 +1252,7 @@ class RegisterStage:
         out.update(_addressed_lower(text))
         out.update(_labelled_uncased_names(text))
         out.update(_labelled_names(text))
+        out.update(_staff_names(text))
         # Chat transcripts: the speaker labels of timestamped or <bracketed> lines.
         labels = text.speaker_labels
         if len(labels) >= 2:  # not a role ("10:03 Customer:", "<Agent>")
@@ -1638,6 +1639,45 @@ def _labelled_names(text: _Text) -> list[int]:
         if 0 < len(value) <= 4 and all(
                 words[k].isalpha() and keys[k] not in STOP_WORDS and
                 keys[k] not in _NO_NAME_VALUES for k in value):
+            out += value
+    return out
+
+
+#: The roles of a note's or a ticket's staff written as a field before a name ("Midwife:
+#: Nomvula", "Scribe: Ryo", "Assignee: Priya Natarajan").
+#: (Not "Interpreter:", whose value is as often a language: "Interpreter: Spanish".)
+STAFF_LABELS = frozenset({"attending", "resident", "midwife", "scribe", "nurse", "rn",
+                          "chaplain", "surgeon", "physician", "pcp",
+                          "therapist", "pharmacist", "technician", "caseworker", "author",
+                          "reviewer", "assignee", "reporter", "requester", "agent", "advisor",
+                          "supervisor", "consultant", "dictated", "transcribed", "cosigned"})
+
+
+def _staff_names(text: _Text) -> list[int]:
+    """The name after a staff role's field label and its colon, anywhere on a line
+    (:data:`STAFF_LABELS`; ``Dictated by:`` too): one to three capitalised words or initials
+    up to the next other token, one a plain name word (:func:`_plain_name_word`) that is no
+    common English word unless a listed name (``Agent: Online`` gives none)."""
+    from textdp.detect.lexicon import is_listed_name
+
+    out: list[int] = []
+    words, keys = text.words, text.keys
+    for k, kk in enumerate(keys):
+        if kk not in STAFF_LABELS or not _capitalised(words[k]):
+            continue
+        j = text.next(k)
+        if j is not None and keys[j] == "by":  # "Dictated by:"
+            j = text.next(j)
+        if j is None or words[j] != ":":
+            continue
+        value: list[int] = []
+        j = text.next(j)
+        while j is not None and len(value) < 3 and (
+                _plain_name_word(words[j]) or _initials(words[j])):
+            value.append(j)
+            j = text.next(j)
+        if any(_plain_name_word(words[v]) and (keys[v] not in common_words() or
+                                               is_listed_name(keys[v])) for v in value):
             out += value
     return out
 
