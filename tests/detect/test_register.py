@@ -1118,3 +1118,10 @@ def test_the_name_after_a_staff_role_label_is_a_name():
     assert marked("Scribe: Ryo Tanaka, RN") == ["Ryo", "Tanaka"]
     assert marked("Dictated by: Amara Okafor") == ["Amara", "Okafor"]
     assert marked("Agent: Online\nNurse: none") == []   # common words; lower case
+
+
+def test_a_lower_case_name_after_an_abbreviated_honorific_is_a_name():
+    assert marked("pt seen w/ dr. lim on rounds") == ["lim"]
+    assert marked("mrs okafor called") == ["okafor"]
+    assert marked("dr. appointment tomorrow") == []      # a common word
+    assert marked("This lady poops in a shop") == []     # a noun, not an honorific

@@ -1220,6 +1220,18 @@ class RegisterStage:
             if j is not None and _cued_name(words[j]) and (
                     not bracket or ((e := text.next(j)) is not None and words[e] == ")")):
                 out.add(j)
+        # A name written in lower case after an abbreviated honorific ("pt seen w/ dr.
+        # lim", "mrs okafor called"; not "this lady poops"): a word no common-word list
+        # holds, or a listed name.
+        for k in range(len(words)):
+            if keys[k] not in ("mr", "mrs", "ms", "mx", "dr", "prof"):
+                continue
+            j = text.next(k)
+            if j is not None and words[j] == ".":
+                j = text.next(j)
+            if j is not None and words[j].isalpha() and words[j].islower() and \
+                    len(words[j]) > 1 and keys[j] not in STOP_WORDS and uncommon(j):
+                out.add(j)
         # A clinician before a credential: "— Price, PA-C", "Okafor, MD", "Lin RN", and in
         # a note in capitals "SEEN BY SAOIRSE NP" (a word no common-word list holds).
         def named(j: int) -> bool:  # in capitals: a listed name or a word with no vector
