@@ -1125,3 +1125,13 @@ def test_a_lower_case_name_after_an_abbreviated_honorific_is_a_name():
     assert marked("mrs okafor called") == ["okafor"]
     assert marked("dr. appointment tomorrow") == []      # a common word
     assert marked("This lady poops in a shop") == []     # a noun, not an honorific
+
+
+def test_a_common_first_name_addressed_after_a_greeting_is_a_name():
+    """"thanks joy!": a common census first name closing its clause after a greeting; not
+    a word of address, nor one the sentence goes on from."""
+    assert marked("lgtm from billing side, thanks joy!") == ["joy"]
+    assert marked("hey summer, wanna come?") == ["summer"]
+    assert marked("thanks buddy!") == []
+    assert marked("thanks, will do") == []
+    assert marked("thanks will do it") == []

@@ -2008,6 +2008,11 @@ def _addressed_lower(text: _Text) -> set[int]:
         if keys[k] not in GREETINGS and keys[k] not in ADDRESS_VERBS:
             continue
         j = text.next(k)
+        if j is not None and keys[j] in ("u", "you") and keys[k] in ("thank", "thanks"):
+            j = text.next(j)  # "ok thank u sunny"
+        if j is not None and _vocative(text, j) and keys[k] in GREETINGS:
+            out.add(j)  # "thanks joy!", "hey summer,": a common first name, addressed
+            continue
         if j is None or not name(j):
             continue
         out.add(j)
@@ -2028,6 +2033,28 @@ def _addressed_lower(text: _Text) -> set[int]:
                     listed_kind(words[said[-1]].title()) in (None, "town"):  # "mila": a town
                 out.add(said[-1])
     return out
+
+
+#: Words of address that are first names too ("thanks buddy!", "hey man").
+_ENDEARMENTS = frozenset({"buddy", "angel", "man", "love", "honey", "babe", "baby", "dear",
+                          "mate", "bro", "boss", "champ", "hun", "sweetie", "darling", "doll",
+                          "girl", "dude", "guys", "all", "sunshine", "sugar", "king", "queen",
+                          "chief", "captain", "sister", "brother"})
+
+
+def _vocative(text: _Text, j: int) -> bool:
+    """Whether lower-case word ``j`` after a greeting is a common first name addressed
+    (``thanks joy!``, ``hey summer,``): one of the 1,000 most common census first names, no
+    word of address (:data:`_ENDEARMENTS`), a month or weekday, and the last word of its
+    clause (punctuation, an emoji or the line's end after it; not ``thanks, will do``)."""
+    from textdp.detect.lexicon import is_first_name
+
+    w, kk = text.words[j], text.keys[j]
+    if not (w.isalpha() and w.islower() and is_first_name(kk, 1000)) or \
+            kk in _ENDEARMENTS or kk in _CALENDAR:
+        return False
+    n = text.next(j)
+    return n is None or not _wordlike(text.words[n])
 
 
 def _caps_word(word: str) -> bool:
