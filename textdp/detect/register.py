@@ -1328,7 +1328,7 @@ class RegisterStage:
             mention = keys[k] in found and (
                 _capitalised(w) or w.startswith("@") or keys[k] in lower or
                 (k in labels and w.islower()) or _uncommon_lower(text, k))
-            if mention and (keys[k] in MONTHS or keys[k] in MONTHS_CUT) and _dated(text, k):
+            if mention and keys[k] in _MONTH_NAMES and _dated(text, k):
                 continue  # "Dtr April ... can stay 1-2 wks in April": the month
             if mention or _run_together(w, found, full):
                 out.add(k)
@@ -1852,6 +1852,7 @@ MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "jul
 #: Months cut short (``Mar 5, 2026``): a month only where the text dates them.
 MONTHS_CUT = frozenset({"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
                         "nov", "dec"})
+_MONTH_NAMES = MONTHS | MONTHS_CUT
 #: Month and weekday names, written out or cut: no speaker and no addressed name.
 _CALENDAR = MONTHS | WEEKDAYS
 #: Words before a month: "in April", "by June", "next May".
@@ -1904,7 +1905,7 @@ def _months(text: _Text, persons: set[int]) -> set[int]:
     on a line with another month's name (``on March, but May``). Not a name that is a
     person's in a full name of the text (``Theresa May``, ``April Mensah`` … ``April,``), a
     word after a kin word, a companion or a title (``Dtr April``), or a speaker's label."""
-    months = [k for k in range(text.n) if text.keys[k] in MONTHS or text.keys[k] in MONTHS_CUT]
+    months = [k for k in range(text.n) if text.keys[k] in _MONTH_NAMES]
     if not any(k in persons for k in months):
         return set()
     on_line: dict[int, set[str]] = {}
@@ -2044,8 +2045,8 @@ _ENDEARMENTS = frozenset({"buddy", "angel", "man", "love", "honey", "babe", "bab
 
 def _vocative(text: _Text, j: int) -> bool:
     """Whether lower-case word ``j`` after a greeting is a common first name addressed
-    (``thanks joy!``, ``hey summer,``): one of the 1,000 most common census first names, no
-    word of address (:data:`_ENDEARMENTS`), a month or weekday, and the last word of its
+    (``thanks joy!``, ``hey summer,``): one of the 1,000 most common census first names, not
+    a word of address (:data:`_ENDEARMENTS`), a month or a weekday, and the last word of its
     clause (punctuation, an emoji or the line's end after it; not ``thanks, will do``)."""
     from textdp.detect.lexicon import is_first_name
 
