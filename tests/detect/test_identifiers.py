@@ -119,6 +119,9 @@ def found(text: str) -> list[tuple[str, str]]:
     ("Police (Officer Reyes, badge 4471) at bedside", "PERSONAL_ID", "4471"),
     ("Our account ID is ACC-55219. Can we", "PERSONAL_ID", "ACC-55219"),
     ("DOB: 17/05/1985   Hosp No: RX0049211", "MEDICAL_RECORD", "RX0049211"),
+    ("Employee #: 00482", "PERSONAL_ID", "00482"),            # "#" before a colon
+    ("Frequent flyer #: 48213977", "PERSONAL_ID", "48213977"),
+    ("login: jsmith82 / pw: Summer2024!", "PASSWORD", "Summer2024!"),
 ])
 def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value):
     assert (label, value) in found(text)

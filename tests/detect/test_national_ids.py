@@ -47,6 +47,7 @@ def test_numbers_with_their_checks(text, value):
     ("NRIC/FIN: S4912270E / Date of birth", "S4912270E"),       # a second label after "/"
     ("Residence card no.: UH48291736EA", "UH48291736EA"),
     ("My Number: 5774 9788 9850", "5774 9788 9850"),            # Japan's, in capitals
+    ("Tax ID (TIN): 12-3456789", "12-3456789"),                  # a label in brackets
 ])
 def test_any_number_right_after_a_generic_label_is_taken_checksum_or_not(text, value):
     """A mistyped, foreign or generated number identifies a person as well as a valid one."""

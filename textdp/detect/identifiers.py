@@ -78,7 +78,7 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   2001 to 2025, three letters: ``YX15 KDU``). No other country's format is checked (none
   has a checksum). Not in Presidio's registry;
 * ``PASSWORD``: a secret right after its label (only punctuation and ``is``, ``was``,
-  ``number``, ``no`` between): ``password``, ``passwd``, ``pwd``, ``passcode``,
+  ``number``, ``no`` between): ``password``, ``passwd``, ``pwd``, ``pw:``, ``passcode``,
   ``passphrase``, ``pass is``, ``PIN``, ``OTP``, ``one-time code``/``password``,
   ``verification``/``security``/``access``/``door``/``gate``/``alarm``/``login``/
   ``sign-in``/``confirmation``/``authentication``/``2FA``/``SMS code``,
@@ -97,7 +97,8 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   Tokens (``eyJ…``). Not in Presidio's registry;
 * ``PERSONAL_ID``: an identifier an organisation gives a person, right after ``employee``,
   ``staff``, ``student``, ``customer``, ``client``, ``member(ship)``, ``user``, ``badge``,
-  ``applicant``, ``patron``, ``subscriber``, ``loyalty`` or ``account holder`` and
+  ``applicant``, ``patron``, ``subscriber``, ``loyalty``, ``frequent flyer`` or ``account
+  holder`` and
   ``ID``/``no``/``number``/``#``/``code``, ``account ID``, ``badge`` right before a number
   (``is``, ``was``, ``is now``, ``will be`` may stand between); a person's record ``"id"``
   in JSON (its object has a name key); or an employee, customer or member number's label in
@@ -260,6 +261,7 @@ _MAC = re.compile(r"(?<![\w:.-])(?:[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0
 # A secret's label ("password: ", "PIN ", "one-time code is "); "PIN code" is a postcode's.
 _SECRET_LABEL = re.compile(
     r"(?:\b|(?<=_))(?:pass(?:word|wd|code|phrase)s?|pass(?=\s*(?:is\b|[:=]))|pwd|"
+    r"pw(?=\s*[:=])|"
     r"pin(?!\s*code)|otp|one[- ]time\s+(?:code|password|pin)|"
     r"(?:verification|security|access|door|gate|alarm|entry|lock|key|login|log-?in|"
     r"sign[- ]?in|confirmation|authentication|auth|2fa|mfa|sms)\s+code|"
@@ -293,7 +295,8 @@ _KEY = re.compile(r"(?<![\w-])(?:(?:AKIA|ASIA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]
 # An identifier an organisation gives a person, after its label ("Employee ID: EMP-204981").
 _PERSONAL_LABEL = re.compile(
     r"\b(?:employee|staff|student|customer|client|member(?:ship)?|user|badge|applicant|"
-    r"patron|subscriber|loyalty|account\s+holder)[\s_]*(?:id|no|number|#|code)\b|"
+    r"patron|subscriber|loyalty|frequent\s+flyer|account\s+holder)[\s_]*"
+    r"(?:(?:id|no|number|code)\b|#)|"
     r"\baccount[\s_]*id\b|\bbadge\b(?=\s*#?\s*\d)|"
     # employee, customer and member numbers in other languages
     r"\b(?:personalnummer|mitarbeiternummer|kundennummer|mitgliedsnummer|personeelsnummer|"

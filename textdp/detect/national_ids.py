@@ -15,7 +15,7 @@ the issuing authority's rule, as stdnum implements it). A scheme is taken
   digits that pass a checksum are as often an order or an account number.
 
 Right after a generic context word (``social security number is``, ``National Insurance:``,
-``EIN``, ``tax ID``), any number of 6+ digits (with capitals and ``-``/``.``/space between
+``EIN``, ``TIN``, ``tax ID``), any number of 6+ digits (with capitals and ``-``/``.``/space between
 groups, 5–24 characters) is taken as well, checksum or not: a mistyped, foreign or generated
 number (``ZZ 00 37 90 T``, ``740015-1446290``, ``47-4767403``) identifies a person as well
 as a valid one, and the label says what it is.
@@ -114,7 +114,7 @@ _GENERIC = re.compile(
     r"aadhaa?r|burgerservicenummer|steuer-?id|steueridentifikationsnummer|pesel|"
     r"personnummer|henkil[öo]tunnus|hetu|f[øo]dselsnummer|kimlik|teudat\s+zehut|"
     r"codice\s+fiscale|n[uú]mero\s+de\s+(?:seguridad|identidad)|s[ée]curit[ée]\s+sociale|"
-    r"insee|c[ée]dula|curp|rfc|nric|ic\s+number|ni\s+number|nino|ein|fein|employer\s+"
+    r"insee|c[ée]dula|curp|rfc|nric|ic\s+number|ni\s+number|nino|ein|fein|tin|employer\s+"
     r"identification|residence\s+card|(?-i:My\s+Number)|"
     r"personal\s+(?:id|identity|identification)\s+(?:number|no|code)|"
     # a bare "ID" in capitals, no word before it on its line ("Name: Zhang Wei⏎ID: 1101…";
