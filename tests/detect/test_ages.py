@@ -22,6 +22,17 @@ def test_ages_are_read_and_rewritten(expr, age, as_70):
     assert rewrite(expr, 70) == as_70
 
 
+@pytest.mark.parametrize("text, expr, as_70", [
+    ("She's 34 and lives in Leeds.", "She's 34", "She's 70"),
+    ("I am 25!", "I am 25", "I am 70"),
+    ("My dad turned 39 last week.", "turned 39", "turned 70"),
+    ("he'll be 40 in May", "he'll be 40", "he'll be 70"),
+])
+def test_ages_a_person_states_are_read(text, expr, as_70):
+    assert [text[a:b] for a, b in find_ages(text)] == [expr]
+    assert rewrite(expr, 70) == as_70
+
+
 @pytest.mark.parametrize("text", [
     "A $34M budget and 2M people.",
     "A 30-year mortgage, 5 years ago.",
@@ -29,6 +40,8 @@ def test_ages_are_read_and_rewritten(expr, age, as_70):
     "Page 34, line 12.",
     "Sizes 34m and 28f.",             # glued sex: capitals only
     "Add 3/4 cup; an F/5 lens; 34/m.",  # slashed: capitals and two digits only
+    "He is 5 minutes away, I'm 6 foot tall, they are 3 of us.",  # a unit after it
+    "It's 5 and sunny; the total is 34.",                        # no person's pronoun
 ])
 def test_other_numbers_are_not_ages(text):
     assert find_ages(text) == []

@@ -6,6 +6,9 @@ What is read (a whole number of years, 0–120, as the expression's one number):
 * after the number: ``67 y/o``, ``67yo``, ``67-y/o``, ``67 y.o.``, ``67-year-old``,
   ``67 years old``, ``67 yrs old``, ``67 year old``, ``67 years of age``;
 * before it: ``aged 34``, ``age 34``, ``age: 52``, ``Age - 52``;
+* an age stated with a pronoun: ``She's 34 and lives in Leeds``, ``I am 25!``, ``my dad
+  turned 70 last week`` (the clause ends or goes on with ``and``, ``but`` or a time word
+  after the number: not ``he is 5 minutes away``, ``I'm 6 foot``);
 * a clinical note's age and sex glued together: ``34M``, ``34F`` (two digits and a capital;
   not after a currency sign or another number: ``$34M``, ``2M`` are amounts), ``34yo M``,
   or joined by a slash: ``67/M``, ``F/34`` (capitals and two digits; ``3/4`` is a
@@ -35,7 +38,17 @@ _BEFORE = re.compile(r"(?<!\w)(?:aged|age)\s*(?:[:=-]\s*)?(?P<n>\d{1,3})(?![\w.,
                      re.IGNORECASE)
 
 
-_PATTERNS = (_AFTER, _BEFORE, _SLASHED)
+# An age a person states or is said to be: "She's 34 and lives in Leeds", "I am 25!", "my
+# dad turned 70 last week", "he'll be 40 in May": a pronoun and "is"/"am"/"was"/"turned"
+# before the number, and the clause's end (or "and", "but", a time word) after it, so
+# "he is 5 minutes away" and "I'm 6 foot" are no ages.
+_STATED = re.compile(
+    r"(?<!\w)(?:(?:i|he|she|they|you|u)\s*(?:['’](?:s|m|re|ll\s+be)|\s+(?:is|am|are|was|"
+    r"were|will\s+be))(?:\s+(?:just|now|only|almost|nearly|turning))?|"
+    r"(?:turned|turns|turning))\s+(?P<n>\d{1,3})"
+    r"(?=\s*(?:[.,!?;)]|$)|\s+(?:and|but|now|today|tomorrow|yesterday|next|last|this|in|on)"
+    r"\b)", re.IGNORECASE)
+_PATTERNS = (_AFTER, _BEFORE, _SLASHED, _STATED)
 
 
 def _number(m: re.Match[str]) -> str:
