@@ -571,6 +571,10 @@ class RegisterStage:
                 out.add(k)  # "Foley catheter", "Apgar 8/9", "Parkinson's": what it names
             elif text.clinical and w[:1].isupper() and (chain := _eponym_chain(text, k)):
                 out.update(chain)  # "Dix-Hallpike +", "Wolff-Parkinson-White pattern"
+            elif kk == "will" and w.isupper() and text.caps and nxt is not None and \
+                    words[nxt].isupper() and words[nxt].isalpha() and \
+                    not is_surname(keys[nxt], 5000):
+                out.add(k)  # "WILL RECHECK IN 1 HR": the modal (not "WILL SMITH CALLED")
             elif kk in CAPS_KIN and w.isupper() and nxt is not None and \
                     words[nxt].isupper() and text.caps:
                 out.add(k)  # kin before a name in capitals ("SON EMEKA")
