@@ -1138,7 +1138,8 @@ def test_a_common_first_name_addressed_after_a_greeting_is_a_name():
 
 
 def test_will_in_a_note_in_capitals_is_the_modal_before_a_verb():
-    text = "PT ALERT. PAIN 4/10.\nDR SINGH AWARE.\nWILL RECHECK IN 1 HR."
+    text = ("NURSING NOTE 0700: PT ALERT, ORIENTED X3. PAIN 4/10. DR SINGH AWARE OF BP "
+            "160/95. WILL RECHECK IN 1 HR.")
     assert marked(text, "WILL", "SINGH") == ["SINGH"]
-    assert marked("SON WILL SMITH CALLED AT 1400.\nPT RESTING.\nBP 120/80.", "WILL",
-                  "SMITH") == ["WILL", "SMITH"]
+    assert marked("NURSING NOTE 0700: PT ALERT, ORIENTED X3. SON WILL SMITH CALLED AT 1400.",
+                  "WILL", "SMITH") == ["WILL", "SMITH"]
