@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from textdp.detect.ages import find_ages, parse, rewrite
+from textdp.detect.ages import find_ages, parse, rewrite, spelt
 
 
 @pytest.mark.parametrize("expr, age, as_70", [
@@ -27,6 +27,13 @@ def test_ages_are_read_and_rewritten(expr, age, as_70):
     ("I am 25!", "I am 25", "I am 70"),
     ("My dad turned 39 last week.", "turned 39", "turned 70"),
     ("he'll be 40 in May", "he'll be 40", "he'll be 70"),
+    ("My grandma is 92 and lives in Kraków.", "grandma is 92", "grandma is 70"),
+    # spelt out, and written back so
+    ("my grandma is ninety-two and lives in Kraków", "grandma is ninety-two",
+     "grandma is seventy"),
+    ("A forty-year-old man was hurt.", "forty-year-old", "seventy-year-old"),
+    ("Patient, aged Sixty, was seen.", "aged Sixty", "aged Seventy"),
+    ("she is twenty one and", "she is twenty one", "she is seventy"),
 ])
 def test_ages_a_person_states_are_read(text, expr, as_70):
     assert [text[a:b] for a, b in find_ages(text)] == [expr]
@@ -42,6 +49,14 @@ def test_ages_a_person_states_are_read(text, expr, as_70):
     "Add 3/4 cup; an F/5 lens; 34/m.",  # slashed: capitals and two digits only
     "He is 5 minutes away, I'm 6 foot tall, they are 3 of us.",  # a unit after it
     "It's 5 and sunny; the total is 34.",                        # no person's pronoun
+    "One of the two; a thirty-year mortgage; twenty years ago.",  # words, no age
 ])
 def test_other_numbers_are_not_ages(text):
     assert find_ages(text) == []
+
+
+def test_ages_are_spelt_as_written():
+    assert [spelt(a) for a in (1, 10, 19, 20, 42, 99, 100)] == \
+        ["one", "ten", "nineteen", "twenty", "forty-two", "ninety-nine", "a hundred"]
+    assert spelt(42, "Twenty One") == "Forty two"
+    assert parse("aged ninety-two")[0] == 92 and parse("a hundred years old")[0] == 100

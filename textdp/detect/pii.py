@@ -722,6 +722,8 @@ def _candidates(text: str, labels: frozenset[str],
                         for a, b in postcodes.find_postcodes(text, found))
         if streets.STREET_ADDRESS in labels:
             yield from (PIIMatch(a, b, streets.STREET_ADDRESS) for a, b in found)
+    if ages.AGE in labels:  # (spelt out too: "a forty-year-old man")
+        yield from (PIIMatch(a, b, ages.AGE) for a, b in ages.find_ages(text))
     if not any(c.isdigit() for c in text):
         return
     if CREDIT_CARD in labels:
@@ -747,8 +749,6 @@ def _candidates(text: str, labels: frozenset[str],
     if dates.DATE_OF_BIRTH in labels:
         yield from (PIIMatch(m.start, m.end, dates.DATE_OF_BIRTH)
                     for m in dates.find_births(text))
-    if ages.AGE in labels:
-        yield from (PIIMatch(a, b, ages.AGE) for a, b in ages.find_ages(text))
     if coordinates.COORDINATES in labels:
         yield from (PIIMatch(a, b, coordinates.COORDINATES)
                     for a, b in coordinates.find_coordinates(text))

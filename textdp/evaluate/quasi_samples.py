@@ -40,6 +40,7 @@ import re
 
 import numpy as np
 
+from textdp.detect.ages import spelt
 from textdp.evaluate.pii_samples import (
     ORDINARY_TEMPLATES,
     Item,
@@ -67,11 +68,14 @@ NOT_AGES = ("a 30-year mortgage", "5 years ago", "a $34M budget", "2M people", "
             "a 10-year plan", "over 200 years old buildings", "in 34 days", "size 34m",
             "aged cheese", "2 years later", "3/4 cup", "F/5 lens", "may 5 times",
             "march 3 miles", "he is 5 minutes away", "I'm 6 foot tall", "they are 3 of us",
-            "it's 5 and sunny", "the total is 34")
-#: Ages a person states, each a whole sentence with ``{a}`` for the number and the stated
-#: expression in brackets (the value).
+            "it's 5 and sunny", "the total is 34", "one of the two", "a thirty-year mortgage",
+            "twenty years ago", "in fifty years")
+#: Ages a person states or written in words, each a whole sentence with ``{a}`` for the
+#: number (``{w}`` spelt out) and the age's expression in brackets (the value).
 STATED_AGES = ("[She's {a}] and lives in Leeds.", "[I am {a}]!", "My dad [turned {a}] last week.",
-               "[he'll be {a}] in May", "They said [he is {a}], not older.")
+               "[he'll be {a}] in May", "They said [he is {a}], not older.",
+               "My [grandma is {w}] and lives in Kraków.", "A [{w}-year-old] man was hurt.",
+               "Patient, [aged {w}], was seen.")
 
 
 def _ordinal(day: int) -> str:
@@ -287,7 +291,8 @@ NOT_STREETS = ("In 2019 Apple Park opened.", "I have 3 Green apples.", "the 5 St
 
 def positives(per_label: int, seed: int = 0) -> list[Item]:
     """``per_label`` dates, ages, places, postcodes and street addresses in sentences, and a
-    quarter as many ages a person states (:data:`STATED_AGES`) (fixed ``seed``)."""
+    quarter as many ages a person states or written in words (:data:`STATED_AGES`) (fixed
+    ``seed``)."""
     rng = np.random.default_rng(seed + 10)
     out = []
     for label, make, templates in (("DATE", date_value, DATE_TEMPLATES),
@@ -299,7 +304,8 @@ def positives(per_label: int, seed: int = 0) -> list[Item]:
             out.append(Item(_pick(rng, templates).format(written), value, label, label))
     stated_rng = np.random.default_rng(seed + 17)  # the other draws stay as they were
     for _ in range(per_label // 4):
-        sentence = _pick(stated_rng, STATED_AGES).format(a=int(stated_rng.integers(1, 100)))
+        a = int(stated_rng.integers(1, 100))
+        sentence = _pick(stated_rng, STATED_AGES).format(a=a, w=spelt(a))
         value = sentence[sentence.index("[") + 1:sentence.index("]")]
         out.append(Item(sentence.replace("[", "").replace("]", ""), value, "AGE", "AGE"))
     place_rng = np.random.default_rng(seed + 12)  # the dates and ages stay as they were
