@@ -159,6 +159,9 @@ SIGN_OFF_TAILS = frozenset({"regards", "wishes", "thanks"})
 # Honorifics kept on a name the tagger took them with ("Mrs Doubtfire", "Lord Hanuman").
 HONORIFICS = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "lord",
                         "lady", "rev", "reverend", "professor", "doctor"})
+#: The honorifics written cut short, which name no noun in lower case ("dr. lim"; not
+#: "this lady …").
+SHORT_HONORIFICS = frozenset({"mr", "mrs", "ms", "mx", "dr", "prof"})
 #: Role words that are surnames too, so the roles list leaves them out: no name in lower case
 #: before a name ("account holder Ravi Menon"; "Eric Holder" keeps his name).
 LOWER_ROLES = frozenset({"holder"})
@@ -352,6 +355,11 @@ class _Text:
         return _plain_labels(self)
 
     @functools.cached_property
+    def labels(self) -> frozenset[int]:
+        """Every speaker label of the text, stamped or not."""
+        return frozenset(self.speaker_labels) | frozenset(self.plain_labels)
+
+    @functools.cached_property
     def caps(self) -> bool:
         """Whether the text is written in capitals (:func:`_mostly_upper`)."""
         return _mostly_upper(self.words)
@@ -527,7 +535,7 @@ class RegisterStage:
         # street's; a records' header line names columns ("first_name,sort_code")
         out.update(text.street_and_header_tokens & persons if persons else ())
         # a bot's or a service's speaker label ("PagerDuty:", "Nightbot:")
-        out.update(k for k in persons & {*text.speaker_labels, *text.plain_labels}
+        out.update(k for k in persons & text.labels
                    if _bot_label(words[k]))
         for k, w in enumerate(words):
             kk = keys[k]
@@ -1228,7 +1236,7 @@ class RegisterStage:
         # lim", "mrs okafor called"; not "this lady poops"): a word no common-word list
         # holds, or a listed name.
         for k in range(len(words)):
-            if keys[k] not in ("mr", "mrs", "ms", "mx", "dr", "prof"):
+            if keys[k] not in SHORT_HONORIFICS:
                 continue
             j = text.next(k)
             if j is not None and words[j] == ".":
@@ -1295,7 +1303,7 @@ class RegisterStage:
         words, keys = text.words, text.keys
         from textdp.detect.lexicon import is_first_name, is_surname
 
-        labels = set(text.speaker_labels) | set(text.plain_labels)
+        labels = text.labels
         multi = {k for k in persons if _in_full_name(text, persons, k)}
         found: set[str] = set()
         lower: set[str] = set()
@@ -1926,7 +1934,7 @@ def _months(text: _Text, persons: set[int]) -> set[int]:
     # at every mention ("April Mensah" … "April, I'll present")
     read_as_month -= {text.keys[k] for k in months
                       if k in persons and _in_full_name(text, persons, k)}
-    labels = {*text.speaker_labels, *text.plain_labels}
+    labels = text.labels
     out = set()
     for k in months:
         p = text.prev(k)
@@ -2408,7 +2416,7 @@ def partial_mentions(words: Sequence[str], persons: Iterable[int],
     if not persons:
         return 0
     words, keys = text.words, text.keys
-    labels = set(text.speaker_labels) | set(text.plain_labels)
+    labels = text.labels
     found: set[str] = set()
     lower: set[str] = set()
     for k in persons:
