@@ -655,6 +655,44 @@ def test_a_clinician_before_a_credential_is_a_name():
     assert marked(text) == ["Price"]
 
 
+def test_a_city_before_its_state_code_that_is_a_credential_too_is_no_clinician():
+    # PA and MD are states and credentials: a ZIP after the code, or a city of the place
+    # list that is no common name, is the city; a listed name before it is a clinician
+    assert marked("1420 Pine St Apt 4B , Philadelphia , PA 19102") == []
+    assert marked("We moved to Philadelphia , PA last year") == []
+    assert marked("Notes by Houston , PA") == ["Houston"]
+    assert marked("Seen by Price , PA-C") == ["Price"]
+
+
+def test_a_weak_value_of_an_organisations_field_is_no_name():
+    form = ("Name: Tyler Okafor\nEmployer: Lyft , Senior Data Engineer\nBank: Lloyds\n"
+            "Make/colour: Ford Fiesta / Blue\nEmployeur : SNCF")
+    read = {"Tyler": 0.99, "Okafor": 0.99, "Lyft": 0.09, "Lloyds": 0.08, "Ford": 0.03,
+            "Fiesta": 0.02, "Employeur": 0.02, "SNCF": 0.06}
+    assert weak(form, read) == ["Tyler", "Okafor"]
+    # a value read as a name, or after an honorific, stays one
+    assert weak("Employer: Joan Bright", {"Joan": 0.95, "Bright": 0.9}) == ["Joan", "Bright"]
+    assert weak("Employer: Mrs Bright", {"Mrs": 0.05, "Bright": 0.1}) == ["Mrs", "Bright"]
+
+
+def test_a_weak_name_before_what_a_service_runs_is_no_name():
+    text = "Thanks for contacting Spotify support ! Not even Monzo staff ask for it ."
+    assert weak(text, {"Spotify": 0.1, "Monzo": 0.02}) == []
+    assert weak("Ask Maria support staff", {"Maria": 0.7}) == ["Maria"]
+    assert weak("Call Maria about it", {"Maria": 0.1}) == ["Maria"]
+
+
+def test_labs_in_a_list_kin_and_lower_case_words_in_a_note_are_no_names():
+    note = "Pt 29F w/ HA . Labs : plt 98 , AST 88 , ALT 102 . Mag per protocol ."
+    assert weak(note, {"ALT": 0.3, "AST": 0.2}) == []
+    # outside a list of values the surname stays
+    assert weak("Pt seen w/ Dr ALT 102 times . HTN", {"ALT": 0.3}) == ["ALT"]
+    discharge = "Pt d/c home w/ HTN meds . Son Bao to manage meds ."
+    assert weak(discharge, {"Son": 0.02, "Bao": 0.12}) == ["Bao"]
+    assert weak("Pt restless , pulled at IV x2 . Daughter Faith called .",
+                {"restless": 0.42, "Faith": 0.83}) == ["Faith"]
+
+
 def test_a_label_before_an_address_and_a_word_glued_to_a_label_are_no_names():
     assert marked("Email j.smith@example.co.uk today", "Email") == []
     doc = NLP("Steuer-ID 65929970489, Anna - Tel: 555 0100")

@@ -168,6 +168,21 @@ LOWER_ROLES = frozenset({"holder"})
 # Fields whose value is never a name ("Importance: High").
 VALUE_FIELDS = frozenset({"importance", "priority", "sensitivity", "x-priority", "product",
                           "item", "model", "device", "sku"})
+#: Labels of a form's fields whose value is an organisation, a place or a thing, not a person
+#: ("Employer: Lyft", "Bank: Lloyds", "Make/colour: Ford Fiesta", "Zorgverzekeraar: Zilveren
+#: Kruis"): there a value the tagger reads only weakly is no name (a firm named after its
+#: founder, "Employer: Wells Fargo", is not the founder; "Employer: Mrs Joan Bright" keeps hers).
+ORG_FIELDS = frozenset({"employer", "company", "organisation", "organization", "firm", "bank",
+                        "insurer", "insurance", "make", "vehicle", "laptop", "occupation",
+                        "hotel", "airline", "school", "university", "college", "employeur",
+                        "entreprise", "banque", "assureur", "mutuelle", "arbeitgeber", "firma",
+                        "krankenkasse", "versicherung", "empresa", "banco",
+                        "aseguradora", "escuela", "azienda", "banca", "datore",
+                        "werkgever", "zorgverzekeraar", "verzekeraar", "arbetsgivare",
+                        "pracodawca", "empregador"})
+#: What a firm or a service runs or employs, after its name ("Spotify support", "Monzo staff").
+SERVICE_NOUNS = frozenset({"support", "helpdesk", "staff", "app", "account", "store",
+                           "subscription", "website", "employees", "customer"})
 #: Determiners before a product in a mail ("your Kindle Paperwhite", "the Bose QuietComfort").
 DETERMINERS = frozenset({"the", "a", "an", "your", "my", "our", "their", "his", "her", "this",
                          "that", "new"})
@@ -583,9 +598,13 @@ class RegisterStage:
                     words[nxt].isupper() and words[nxt].isalpha() and \
                     not is_surname(keys[nxt], 5000):
                 out.add(k)  # "WILL RECHECK IN 1 HR": the modal (not "WILL SMITH CALLED")
-            elif kk in CAPS_KIN and w.isupper() and nxt is not None and \
-                    words[nxt].isupper() and text.caps:
-                out.add(k)  # kin before a name in capitals ("SON EMEKA")
+            elif kk in CAPS_KIN and nxt is not None and _capitalised(nw) and (
+                    (w.isupper() and nw.isupper() and text.caps) or (
+                        w.istitle() and text.clinical and (scores or {}).get(k, 0.0) <
+                        WEAK_SCORE and _opens_sentence(text, k))):
+                out.add(k)  # kin before a name ("SON EMEKA"; in a note "Son Bao to …")
+            elif text.clinical and _lab_in_list(text, k, clinical):
+                out.add(k)  # "AST 88, ALT 102": a lab value in a list of lab values
             elif kk in drugs and (text.clinical or (scores or {}).get(k, 0.0) < SUBJECT_SCORE):
                 # a drug name ("Eliquis", "LASIX"); outside a note only a weak reading: drug
                 # brands are surnames too ("Evra can cope with Anfield abuse")
@@ -781,6 +800,26 @@ class RegisterStage:
                 p = text.prev(a)
                 if toks and p is not None and keys[p] in DETERMINERS and all(
                         k in scores and scores[k] < DOC_WEAK_SCORE for k in toks):
+                    out.update(toks)
+        # A firm's or a service's name before what it runs or employs, read weakly
+        # ("contacting Spotify support", "not even Monzo staff", "my Venmo account").
+        if scores:
+            for k, w in enumerate(words):
+                if keys[k] not in SERVICE_NOUNS or not w.islower():
+                    continue
+                run = text.cap_run_before(k, 2)
+                if run and all(j in persons and scores.get(j, 1.0) < DOC_WEAK_SCORE
+                               for j in run):
+                    out.update(run)
+        # Values of an organisation's or a thing's field read weakly ("Employer: Lyft").
+        if scores:
+            for label, bare, after in _line_labels(text):
+                if not bare or (bare[0] not in ORG_FIELDS and bare[-1] not in ORG_FIELDS):
+                    continue
+                out.update(label)  # the label is no name either ("Employeur : SNCF")
+                toks = [k for k in after if _wordlike(words[k])]
+                if toks and keys[toks[0]].rstrip(".") not in HONORIFICS and all(
+                        scores.get(k, 0.0) < DOC_WEAK_SCORE for k in toks):
                     out.update(toks)
         # Values of fields that never hold a name ("Importance: High", "Product: Sonos Arc").
         for k in range(len(words)):
@@ -1087,18 +1126,22 @@ class RegisterStage:
                     scores: dict[int, float] | None = None) -> set[int]:
         """Lone lower-case person words in a text of three lines or more (mail, notes,
         transcripts: "reply by noon", "pepper"), unless a known first name or a word the
-        tagger is sure of (:data:`SUBJECT_SCORE`: "what priya posted" in a chat log).
-        Names written in lower case there come back through their handles, labels and
-        addresses (steps 2 and 3), which this never blocks."""
-        if len(text.lines) < 3:
+        tagger is sure of (:data:`SUBJECT_SCORE`: "what priya posted" in a chat log); in a
+        shorter clinical note, those that no list holds as a name either ("Pt restless,
+        pulled at IV"; not "pt destiny gold seen"). Names written in lower case there come
+        back through their handles, labels and addresses (steps 2 and 3), which this never
+        blocks."""
+        short = len(text.lines) < 3
+        if short and not text.clinical:
             return set()
-        from textdp.detect.lexicon import is_first_name
+        from textdp.detect.lexicon import is_first_name, is_listed_name
 
         scores = scores or {}
         return {k for k in _lone_person_tokens(text, persons)
                 if text.words[k].isalpha() and text.words[k].islower()
                 and scores.get(k, 0.0) < SUBJECT_SCORE
-                and not is_first_name(text.words[k], 1000)}
+                and not is_first_name(text.words[k], 1000)
+                and not (short and is_listed_name(text.words[k]))}
 
     def entity_evidence(self, text: _Text, persons: set[int], entities: Sequence[Span]
                         ) -> set[int]:
@@ -1257,7 +1300,8 @@ class RegisterStage:
                 p = text.prev(k)
                 if p is not None and words[p] == ",":
                     p = text.prev(p)
-                if p is not None and named(p):  # not "Pharmacy, PT", "CHARGE RN"
+                # not "Pharmacy, PT", "CHARGE RN", nor a city before its state
+                if p is not None and named(p) and not _city_state(text, p, k):
                     run = [*text.cap_run_before(p, 1), p]
                     out.update(j for j in run if named(j) and uncommon(j))
         # A patient before an age and sex ("BED 2 - TRAN, 54F", "Halloran, 66M"), and a
@@ -1883,6 +1927,50 @@ def _dated(text: _Text, k: int) -> bool:
 # US state codes after a city, but those that are words or names in capitals too.
 _STATE_CODES = US_STATE_CODES - {"IN", "OR", "ME", "HI", "OK", "OH", "AS", "AL", "LA", "MA",
                                  "PA", "DE", "ID", "GA", "AA", "AE", "AP", "MO", "VA"}
+
+
+def _opens_sentence(text: _Text, k: int) -> bool:
+    """Whether ``k`` opens the text, its line or a sentence."""
+    p = text.prev(k)
+    return p is None or text.line[p] != text.line[k] or text.words[p] in (".", "!", "?", ";")
+
+
+def _lab_in_list(text: _Text, k: int, clinical: frozenset[str]) -> bool:
+    """Whether ``k`` is a lab's short name with its value in a note's list of lab values
+    (``Labs: plt 98, AST 88, ALT 102``): a word of up to five letters with a number after it
+    and, before it, a comma after a number that a word of the clinical list heads (a name
+    written so in a list of lab values is no name's use: ``ALT`` is a surname too)."""
+    w = text.words[k]
+    n, c = text.next(k), text.prev(k)
+    if not (w.isalpha() and len(w) <= 5 and _capitalised(w)) or n is None or c is None or \
+            text.words[c] != "," or not _NUMBER.fullmatch(text.words[n]):
+        return False
+    v = text.prev(c)
+    if v is None or not _NUMBER.fullmatch(text.words[v]):
+        return False
+    lab = text.prev(v)
+    return lab is not None and text.keys[lab] in clinical
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?%?")
+
+
+def _city_state(text: _Text, k: int, code: int) -> bool:
+    """Whether ``k`` is a city before its US state's code ``code`` that is also a credential
+    (``Philadelphia, PA``, ``Baltimore, MD``): a ZIP code after the code, or a city of the
+    place list that is no common name (:data:`PLACE_FIRST_RANK`, :data:`PLACE_SURNAME_RANK`:
+    ``Houston, PA`` stays a clinician)."""
+    from textdp.detect.lexicon import is_first_name, is_surname
+    from textdp.detect.places import listed_kind
+
+    if text.words[code] not in US_STATE_CODES:
+        return False
+    n = text.next(code)
+    if n is not None and re.fullmatch(r"\d{5}(?:-\d{4})?", text.words[n]):
+        return True
+    kk = text.keys[k]
+    return listed_kind(text.words[k]) == "city" and not is_first_name(kk, PLACE_FIRST_RANK) \
+        and not is_surname(kk, PLACE_SURNAME_RANK)
 
 
 def _common_edges(text: _Text, persons: set[int]) -> set[int]:
