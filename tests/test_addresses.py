@@ -29,6 +29,8 @@ def _parts(token: str, names=NAMES):
     ("@maryjohnson", [("", "mary"), ("", "johnson")]),
     ("(@mary)", [("", "mary")]),
     ("@alan_smith", [("", "alan"), ("_", "smith")]),  # fewest parts: not al + an
+    ("@mary.johnson.", [("", "mary"), (".", "johnson")]),  # a dot inside; the full stop after
+    ("@mary-smith", [("", "mary"), ("-", "smith")]),
     ("@_mary__", [("_", "mary")]),
     ("j.smith@acme.com", [("", "j"), (".", "smith")]),   # johnson is the name beside smith
     ("@JSmith", [("", "J"), ("", "Smith")]),

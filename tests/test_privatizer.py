@@ -209,6 +209,8 @@ def test_surface_form():
 
 @pytest.mark.parametrize("original, written", [
     ("@jessie_k", "@vivian"), ("@BigMike99", "@Vivian"), ("(@JOHN)", "(@VIVIAN)"),
+    # dots and hyphens inside a handle, a full stop after it
+    ("@ashwin.dev", "@vivian"), ("@maria-g.", "@vivian."),
     (".@john", ".@vivian"), ("@@john", "@@vivian"),
     ("mary.johnson@acme.com", "vivian@example.com"),
     ("<J.Smith@uni.ac.uk>", "<Vivian@example.com>"),

@@ -39,6 +39,9 @@ from textdp.tokenization import (
     ('Bob;Alice said"hi"to{Mary}', ["Bob", ";", "Alice", "said", '"', "hi", '"', "to", "{",
                                     "Mary", "}"]),
     ("at 12:30 don't e-mail", ["at", "12:30", "do", "n't", "e", "-", "mail"]),
+    # a signature's dash or a bullet glued before a word; not a number's minus
+    ("hi -kenzie\n--John -----Original -1.5", ["hi", "-", "kenzie", "\n", "--", "John",
+                                                "-----", "Original", "-1.5"]),
 ])
 def test_glued_punctuation_is_split_and_the_text_kept(nlp, text, tokens):
     split_glued_punctuation(nlp)

@@ -25,7 +25,7 @@ EMAIL_AT_DOMAIN = r"@[^\W_][\w-]*(?:\.[\w-]+)+"
 # A whole token that is an e-mail address (brackets or quotes around it kept) or an @handle.
 _EMAIL = re.compile(r"(?P<pre>[^\w.%+'-]*)(?P<body>" + EMAIL_LOCAL + ")" + EMAIL_AT_DOMAIN
                     + r"(?P<post>[^\w.-]*)")
-_HANDLE = re.compile(r"(?P<pre>[^\w@]*@+)(?P<body>\w+)(?P<post>\W*)")
+_HANDLE = re.compile(r"(?P<pre>[^\w@]*@+)(?P<body>\w+(?:[.-]\w+)*)(?P<post>\W*)")
 
 
 class Address(NamedTuple):

@@ -31,13 +31,16 @@ import numpy as np
 GLUED_BRACKETS = r"(?<=\S)[()\[\]{}\"“”«»](?=\S)"
 #: A colon or semicolon glued between two letters.
 GLUED_COLONS = r"(?<=[^\W\d_])[:;](?=[^\W\d_])"
+#: Hyphens glued before a letter at a word's start: a signature's dash (``-kenzie``, ``-PRIYA``)
+#: or a bullet (``-apples``), as spaCy already splits an en or em dash there (``—Maria``).
+GLUED_DASH = r"-+(?=[^\W\d_])"
 
 
 def split_glued_punctuation(nlp: Any) -> Any:
     """Add :data:`GLUED_BRACKETS` and :data:`GLUED_COLONS` to ``nlp``'s tokenizer infixes (in
     place, idempotent); returns ``nlp``. For your own pipeline in front of ``dp_privatizer``:
     ``split_glued_punctuation(nlp)`` before ``nlp.add_pipe("dp_privatizer")``."""
-    from spacy.util import compile_infix_regex
+    from spacy.util import compile_infix_regex, compile_prefix_regex
 
     infixes = list(nlp.Defaults.infixes or ())
     current = getattr(nlp.tokenizer, "infix_finditer", None)
@@ -46,6 +49,8 @@ def split_glued_punctuation(nlp: Any) -> Any:
         return nlp
     regex = compile_infix_regex([*infixes, GLUED_BRACKETS, GLUED_COLONS])
     nlp.tokenizer.infix_finditer = regex.finditer
+    nlp.tokenizer.prefix_search = compile_prefix_regex(
+        [*(nlp.Defaults.prefixes or ()), GLUED_DASH]).search
     tail_suffix_search(nlp)
     return nlp
 

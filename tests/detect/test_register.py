@@ -675,6 +675,13 @@ def test_a_weak_value_of_an_organisations_field_is_no_name():
     assert weak("Employer: Mrs Bright", {"Mrs": 0.05, "Bright": 0.1}) == ["Mrs", "Bright"]
 
 
+def test_a_link_is_no_name_unless_to_a_profile():
+    link = "http://www.business2.com/articles/mag/0,1640,16686,FF.html"
+    assert weak(f"view the article !\n{link}\nthanks", {link: 0.04}) == []
+    profile = "https://twitter.com/johnsmith"
+    assert weak(f"follow {profile}", {profile: 0.9}) == [profile]
+
+
 def test_a_weak_name_before_what_a_service_runs_is_no_name():
     text = "Thanks for contacting Spotify support ! Not even Monzo staff ask for it ."
     assert weak(text, {"Spotify": 0.1, "Monzo": 0.02}) == []

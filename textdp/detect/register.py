@@ -69,6 +69,7 @@ from textdp.detect.rules import (
 from textdp.detect.streets import HAN, HANGUL, KANA, find_streets
 from textdp.detect.wordlists import word_sections
 from textdp.detect.words import common_words
+from textdp.profile_urls import parse_profile_url
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 #: The vocabularies: ``register_<name>.txt`` in :data:`DATA_DIR`.
@@ -569,6 +570,9 @@ class RegisterStage:
                 out.add(k)  # "51M" cut by the tokenizer into "51" "M": age and sex
             elif _CODE_TOKEN.fullmatch(w):
                 out.add(k)  # "XJH448821903": capitals and digits are a code, not a name
+            elif w.casefold().startswith(("http://", "https://", "www.")) and \
+                    parse_profile_url(w) is None:
+                out.add(k)  # a link, unless to a person's profile (read as a handle)
             elif w.isupper() and kk in CODE_ACRONYMS and nxt is not None and (
                     _code_like(nw) or (key(nw) in CODE_KINDS and
                                        (n2 := text.next(nxt)) is not None and
