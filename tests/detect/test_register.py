@@ -199,6 +199,9 @@ def test_streets_after_a_number_or_preposition_and_the_city_after():
     assert marked(text, "Flat", "Mill", "Lane", "Bristol") == []
     # Without a number or a place preposition, "Gary Lane" is a person.
     assert marked("a letter from Gary Lane today", "Gary", "Lane") == ["Gary", "Lane"]
+    # a street type nobody bears as a name needs neither ("Albert Road car park")
+    assert marked("Theft from vehicle , Albert Road car park", "Albert", "Road") == []
+    assert marked("ask Della Street", "Della", "Street") == ["Della", "Street"]
 
 
 def test_subject_lines_keep_only_names_seen_elsewhere():
@@ -692,6 +695,7 @@ def test_a_weak_name_before_what_a_service_runs_is_no_name():
 def test_labs_in_a_list_kin_and_lower_case_words_in_a_note_are_no_names():
     note = "Pt 29F w/ HA . Labs : plt 98 , AST 88 , ALT 102 . Mag per protocol ."
     assert weak(note, {"ALT": 0.3, "AST": 0.2}) == []
+    assert weak("Pt w/ HTN . Mother dx SLE aged 40 .", {"SLE": 0.4}) == []
     # outside a list of values the surname stays
     assert weak("Pt seen w/ Dr ALT 102 times . HTN", {"ALT": 0.3}) == ["ALT"]
     discharge = "Pt d/c home w/ HTN meds . Son Bao to manage meds ."

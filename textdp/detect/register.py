@@ -184,6 +184,11 @@ ORG_FIELDS = frozenset({"employer", "company", "organisation", "organization", "
 #: What a firm or a service runs or employs, after its name ("Spotify support", "Monzo staff").
 SERVICE_NOUNS = frozenset({"support", "helpdesk", "staff", "app", "account", "store",
                            "subscription", "website", "employees", "customer"})
+#: Street types that are nobody's name: after one or two capitalised words, a street even
+#: without a house number or a preposition before it ("Albert Road car park"; "Gary Lane"
+#: and "Della Street" need one).
+STREET_ONLY = frozenset({"road", "rd", "avenue", "ave", "boulevard", "blvd", "crescent",
+                         "drive", "gardens", "highway", "mews", "parkway", "terrace"})
 #: Determiners before a product in a mail ("your Kindle Paperwhite", "the Bose QuietComfort").
 DETERMINERS = frozenset({"the", "a", "an", "your", "my", "our", "their", "his", "her", "this",
                          "that", "new"})
@@ -784,8 +789,9 @@ class RegisterStage:
             if not before:
                 continue
             p = text.prev(before[0])
-            if p is None or not (_has_digit(words[p]) or keys[p] in STREET_PREPOSITIONS):
-                continue
+            if (p is None or not (_has_digit(words[p]) or keys[p] in STREET_PREPOSITIONS)) \
+                    and not (keys[k] in STREET_ONLY and len(before) <= 2):
+                continue  # "Albert Road car park": a type no person bears needs no number
             out.update([*before, k])
             nxt = text.next(k)
             if nxt is not None and words[nxt] == ",":
