@@ -678,6 +678,26 @@ def test_a_weak_value_of_an_organisations_field_is_no_name():
     assert weak("Employer: Mrs Bright", {"Mrs": 0.05, "Bright": 0.1}) == ["Mrs", "Bright"]
 
 
+def test_a_title_after_a_letters_opening_and_a_particulars_label_are_no_names():
+    # the tagger read the opening and the title with the name
+    assert weak("Chère Madame Lefebvre , suite", {"Chère": 0.3, "Madame": 0.9,
+                                                  "Lefebvre": 0.99}) == ["Lefebvre"]
+    assert weak("Bonjour Monsieur Dupont", {"Bonjour": 0.2, "Monsieur": 0.4,
+                                            "Dupont": 0.99}) == ["Dupont"]
+    assert weak("Pt : Brown , Hyacinth   Age : 77   Sex : F",
+                {"Brown": 0.97, "Hyacinth": 0.8, "Age": 0.8}) == ["Brown", "Hyacinth"]
+
+
+def test_a_handle_spoken_to_is_a_person_and_so_is_its_speaker_label():
+    chat = "yo @jaz_the_great you still owe me 20 quid\njaz : ill pay u friday"
+    assert marked(chat) == ["@jaz_the_great", "jaz"]
+    assert marked("thanks @li.wen !") == ["@li.wen"]
+    assert marked("cc @tolu if it blocks") == ["@tolu"]
+    # spoken of, not to: the handle detector's lexicon decides
+    assert marked("check out @nasa today") == []
+    assert marked("mail jaz@example.com you") == []
+
+
 def test_a_link_is_no_name_unless_to_a_profile():
     link = "http://www.business2.com/articles/mag/0,1640,16686,FF.html"
     assert weak(f"view the article !\n{link}\nthanks", {link: 0.04}) == []
@@ -695,7 +715,7 @@ def test_a_weak_name_before_what_a_service_runs_is_no_name():
 def test_labs_in_a_list_kin_and_lower_case_words_in_a_note_are_no_names():
     note = "Pt 29F w/ HA . Labs : plt 98 , AST 88 , ALT 102 . Mag per protocol ."
     assert weak(note, {"ALT": 0.3, "AST": 0.2}) == []
-    assert weak("Pt w/ HTN . Mother dx SLE aged 40 .", {"SLE": 0.4}) == []
+    assert weak("Pt w/ HTN . Mother dx SLE aged 40 .", {"SLE": 0.6}) == []
     # outside a list of values the surname stays
     assert weak("Pt seen w/ Dr ALT 102 times . HTN", {"ALT": 0.3}) == ["ALT"]
     discharge = "Pt d/c home w/ HTN meds . Son Bao to manage meds ."

@@ -730,7 +730,9 @@ class RegisterStage:
             p, nxt = text.prev(k), text.next(k)
             if nxt is not None and words[nxt] == ".":  # "Sr . Gutiérrez", "dhr . Jansen"
                 nxt = text.next(nxt)
-            if (p is None or p not in persons) and nxt is not None and nxt in persons and \
+            # (a greeting or a letter's opening before it is no name: "Chère Madame X")
+            if (p is None or p not in persons or keys[p] in LETTER_OPENINGS or
+                    keys[p] in GREETINGS) and nxt is not None and nxt in persons and \
                     _capitalised(words[nxt]):
                 out.add(k)
         # A letter's opening before a title ("Cher M. Dupont", "Gentile dott.ssa Ferrari").
@@ -1327,6 +1329,7 @@ class RegisterStage:
             out.add(last)
         out.update(_caps_names(text))
         out.update(_addressed(text))
+        out.update(_addressed_handles(text))
         out.update(_addressed_lower(text))
         out.update(_labelled_uncased_names(text))
         out.update(_labelled_names(text))
@@ -2090,6 +2093,32 @@ def _addressed(text: _Text) -> set[int]:
         if after is None or words[after] in (",", ".", "!", "?", ":") or \
                 text.line[after] != text.line[run[-1]]:
             out.update(run)
+    return out
+
+
+#: Second-person words after a handle that opens a line: it is spoken to ("@jaz you owe me").
+SECOND_PERSON = frozenset({"you", "u", "ur", "your", "youre", "you're", "r", "are"})
+
+
+def _addressed_handles(text: _Text) -> set[int]:
+    """@handles spoken to: after a greeting or ``tell``/``ask``/``ping``/``cc`` ("yo
+    @jaz_the_great", "thanks @li.wen", "cc @tolu"), or opening a line before a second-person
+    word ("@jaz you still owe me"). A handle spoken to is a person's account nearly always,
+    whatever its letters; the lexicon rule of the handle detector reads only handles with a
+    listed name in them."""
+    from textdp.surface import parse_address
+
+    words, keys = text.words, text.keys
+    out: set[int] = set()
+    for k, w in enumerate(words):
+        if not w.startswith("@") or (address := parse_address(w)) is None or address.email:
+            continue
+        p, n = text.prev(k), text.next(k)
+        if (p is not None and text.line[p] == text.line[k] and
+                (keys[p] in GREETINGS or keys[p] in ADDRESS_VERBS)) or (
+                (p is None or text.line[p] != text.line[k]) and n is not None and
+                keys[n] in SECOND_PERSON):
+            out.add(k)
     return out
 
 
