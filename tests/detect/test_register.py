@@ -698,6 +698,16 @@ def test_a_handle_spoken_to_is_a_person_and_so_is_its_speaker_label():
     assert marked("mail jaz@example.com you") == []
 
 
+def test_family_words_of_chats_are_no_names_in_lower_case():
+    assert marked("my nan turned 90 last week", "nan") == []
+    assert marked("pick up gran at 10 then meet sean", "gran", "sean") == ["sean"]
+    assert marked("ur hubby called and nani too", "hubby", "nani") == []
+    # capitalised they are names ("Nan Goldin", "Papa Censor")
+    assert marked("Nan Goldin 's photos", "Nan", "Goldin") == ["Nan", "Goldin"]
+    # a label's word in lower case that is no English word is no name either
+    assert marked("send everyone 's aadhaar no", "aadhaar") == []
+
+
 def test_a_link_is_no_name_unless_to_a_profile():
     link = "http://www.business2.com/articles/mag/0,1640,16686,FF.html"
     assert weak(f"view the article !\n{link}\nthanks", {link: 0.04}) == []

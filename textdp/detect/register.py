@@ -189,6 +189,10 @@ SERVICE_NOUNS = frozenset({"support", "helpdesk", "staff", "app", "account", "st
 #: and "Della Street" need one).
 STREET_ONLY = frozenset({"road", "rd", "avenue", "ave", "boulevard", "blvd", "crescent",
                          "drive", "gardens", "highway", "mews", "parkway", "terrace"})
+#: Family words that are given names too, so the kinship list leaves them out: in lower case
+#: the kin ("pick up gran at 10", "my nan turned 90"; "Nan Goldin", "Papa Censor" keep theirs).
+KIN_NAMES = frozenset({"nan", "nana", "nanna", "gran", "granda", "papa", "dadi", "dada",
+                       "oma", "bibi"})
 #: Determiners before a product in a mail ("your Kindle Paperwhite", "the Bose QuietComfort").
 DETERMINERS = frozenset({"the", "a", "an", "your", "my", "our", "their", "his", "her", "this",
                          "that", "new"})
@@ -583,6 +587,8 @@ class RegisterStage:
                                        (n2 := text.next(nxt)) is not None and
                                        _code_like(words[n2]))):
                 out.add(k)  # "SWIFT code LJJAGB3X", "MAC de:7a:36:33:1f:a6"
+            elif kk in fields and w.islower() and kk not in common_words():
+                out.add(k)  # a label's word in lower case ("send everyone's aadhaar no")
             elif kk in fields and (nw == ":" or w.endswith(":") or _has_digit(nw) or
                                  "@" in nw or (
                     key(nw) in ("is", "no", "number", "nr", "#") and nxt is not None and
@@ -619,7 +625,8 @@ class RegisterStage:
                 # brands are surnames too ("Evra can cope with Anfield abuse")
                 out.add(k)
             elif (kk in PERSON_NOUNS or kk in COMPANIONS or (
-                    w.islower() and kk in kin_words())) and not _inside_name(text, k, persons):
+                    w.islower() and (kk in kin_words() or kk in KIN_NAMES))) and \
+                    not _inside_name(text, k, persons):
                 out.add(k)  # "cust Faith Adeleke", "Agent (Imani)", "per son Xu Jian"
             elif kk in clinical or kk in STOP_WORDS or (
                     # an interjection that is also a name only in lower case ("ty", "Ty")
