@@ -346,6 +346,29 @@ def test_speaker_labels_of_a_transcript_without_stamps():
         ["Ann", "Lee", "Bob"]
 
 
+def test_a_forms_labels_are_no_speakers_unless_names():
+    """Labels whose values read as a form's, not as speech, are speakers only when a list
+    holds them as names or no vector row holds them (a list of contacts)."""
+    form = "Claim no : 4471\nDeductible : $ 500 .\nAdjuster : Samantha Price\nPolicy : PL-22"
+    assert marked(form, "Samantha", "Price") == ["Samantha", "Price"]
+    contacts = "Contacts :\nPriya : 0412 555 019\nTom : 0413 555 020\nChiamaka : 0414 555 021"
+    assert marked(contacts, "Priya") == ["Priya", "Tom", "Chiamaka"]
+    chat = "Victor : can u check the build\nInes : on it\nVictor : thx"
+    assert marked(chat) == ["Victor", "Ines", "Victor"]
+    # a script without case speaks too
+    arabic = "أحمد : وصلت الشقة ؟\nفاطمة : نعم الحمد لله\nأحمد : ممتاز"
+    assert marked(arabic) == ["أحمد", "فاطمة", "أحمد"]
+
+
+def test_a_forms_weak_labels_of_other_languages_are_no_names():
+    form = "Naam : Jan de Vries\nKenmerk : 2024.01.118\nCuota : 62\nFörälder : Johan"
+    read = {"Jan": 0.99, "Vries": 0.99, "Kenmerk": 0.12, "Cuota": 0.11, "Förälder": 0.03,
+            "Johan": 0.9}
+    assert weak(form, read) == ["Jan", "de", "Vries", "Johan"]  # the particle inside
+    # a label the tagger reads surely, or a listed name, stays
+    assert "Priya" in weak("Priya : 0412\nTom : 0413\nAli : 0414", {"Priya": 0.2})
+
+
 def test_partial_mentions_count_what_is_still_left():
     from textdp.detect.register import mention_targets, partial_mentions
 

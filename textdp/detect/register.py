@@ -556,6 +556,7 @@ class RegisterStage:
         orgs, streets = vocabulary("organisations"), vocabulary("street")
         address = vocabulary("address")
         out: set[int] = set(_form_labels(text))
+        out.update(_weak_field_labels(text, persons, scores))
         # a street address's words ("Calle Juárez 58", "Via Garibaldi 12") are the
         # street's; a records' header line names columns ("first_name,sort_code")
         out.update(text.street_and_header_tokens & persons if persons else ())
@@ -1488,6 +1489,7 @@ def _plain_labels(text: _Text) -> list[int]:
     words, keys = text.words, text.keys
     runs = []
     own = 0  # the exporter's own lines ("You: …")
+    spoken = 0  # lines whose words after the label read as speech, not as a form's value
     for toks in text.lines.values():
         if len(toks) >= 2 and _label_word(words[toks[0]]) and _wordlike(words[toks[0]]):
             run = _label_run(text, toks)
@@ -1495,6 +1497,7 @@ def _plain_labels(text: _Text) -> list[int]:
                 own += 1
             elif run:
                 runs.append(run)
+                spoken += _spoken(text, toks[toks.index(run[-1]) + 1:])
     out = [k for run in runs for k in run if words[k] != "-"]
     names: set[str] = set()
     for run in runs:
@@ -1505,9 +1508,31 @@ def _plain_labels(text: _Text) -> list[int]:
     if not runs or len(runs) + own < 2 or any(
             n in STOP_WORDS or _in_any_vocabulary(n) or n in NON_NAMES for n in names):
         return []
+    if 2 * spoken < len(runs):
+        # a form's labels ("Deductible: $500.", "Adjuster: Samantha Price") unless names by a
+        # list or words no vector row holds (a list of contacts: "Tom: 0413 555 020",
+        # "Chiamaka: 0414 555 021")
+        from textdp.detect.lexicon import is_listed_name
+
+        out = [k for k in out if is_listed_name(keys[k]) or (
+            text.has_vector is not None and not text.has_vector(words[k]))]
     if len(runs) >= 3 and len({keys[run[0]] for run in runs}) >= 2:
         return out
     return out if _unknown_labels(text, out) else []
+
+
+def _spoken(text: _Text, toks: Sequence[int]) -> bool:
+    """Whether the words after a label read as something said: a word in lower case or in a
+    script without case, a question or an exclamation, or an emoji ("on it", "ok!", "where r
+    u?", "👍", "وصلت الشقة؟"); a form's values ("$500.", "Samantha Price", "PL-22", "0412 555
+    019") have none."""
+    for k in toks:
+        w = text.words[k]
+        if w in ("?", "!", "؟") or any(c.isalpha() and not c.isupper() for c in w[:1]) or (
+                w and not any(c.isalnum() or c.isspace() for c in w) and
+                any(ord(c) > 0x2000 for c in w)):
+            return True
+    return False
 
 
 _NAME_PREFIX_CAPS = re.compile(r"(?:Mc|Mac|De|Di|Da|Du|Le|La|Van|Von|Fitz)[A-Z]")
@@ -1704,6 +1729,30 @@ def _form_labels(text: _Text) -> list[int]:
                     for k in label[1:])):
             out += label
     return out
+
+
+#: Label lines (a label, then a colon, opening the line) that make a text a form.
+FORM_MIN_LABELS = 3
+
+
+def _weak_field_labels(text: _Text, persons: set[int],
+                       scores: dict[int, float] | None) -> set[int]:
+    """A form's field labels of one word that the tagger reads weakly (below
+    :data:`SUBJECT_SCORE`) and no list holds as a name, in a text with
+    :data:`FORM_MIN_LABELS` label lines or more and no speaker labels ("Cuota: 62",
+    "Kenmerk: 2024.01.118", "Förälder: Johan", "Adjuster: Samantha Price"): labels of other
+    languages and trades that no word list holds. A listed name stays ("Priya: 0412 555 019"
+    in a list of contacts), and so does a label the tagger reads surely."""
+    if not scores or not persons or text.labels:
+        return set()
+    from textdp.detect.lexicon import is_listed_name
+
+    labels = [label for label, _, _ in _line_labels(text)]
+    if len(labels) < FORM_MIN_LABELS:
+        return set()
+    return {label[0] for label in labels if len(label) == 1 and label[0] in persons and
+            scores.get(label[0], 1.0) < SUBJECT_SCORE and
+            not is_listed_name(text.keys[label[0]])}
 
 
 def _labelled_names(text: _Text) -> list[int]:
