@@ -718,6 +718,7 @@ def test_a_handle_spoken_to_is_a_person_and_so_is_its_speaker_label():
     assert marked("cc @tolu if it blocks") == ["@tolu"]
     # spoken of, not to: the handle detector's lexicon decides
     assert marked("check out @nasa today") == []
+    assert marked("ask @support or see the docs") == []  # a service's account
     assert marked("mail jaz@example.com you") == []
 
 

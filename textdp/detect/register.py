@@ -2160,8 +2160,9 @@ def _addressed_handles(text: _Text) -> set[int]:
     """@handles spoken to: after a greeting or ``tell``/``ask``/``ping``/``cc`` ("yo
     @jaz_the_great", "thanks @li.wen", "cc @tolu"), or opening a line before a second-person
     word ("@jaz you still owe me"). A handle spoken to is a person's account nearly always,
-    whatever its letters; the lexicon rule of the handle detector reads only handles with a
-    listed name in them."""
+    whatever its letters (not one that is a common word: ``ask @support``); the lexicon rule
+    of the handle detector reads only handles with a listed name in them."""
+    from textdp.detect.lexicon import is_listed_name
     from textdp.surface import parse_address
 
     words, keys = text.words, text.keys
@@ -2169,6 +2170,9 @@ def _addressed_handles(text: _Text) -> set[int]:
     for k, w in enumerate(words):
         if not w.startswith("@") or (address := parse_address(w)) is None or address.email:
             continue
+        body = address.body.casefold()
+        if body in common_words() and not is_listed_name(body):
+            continue  # a service's account: "ask @support", "cc @helpdesk"
         p, n = text.prev(k), text.next(k)
         if (p is not None and text.line[p] == text.line[k] and
                 (keys[p] in GREETINGS or keys[p] in ADDRESS_VERBS)) or (
