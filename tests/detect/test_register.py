@@ -732,6 +732,13 @@ def test_family_words_of_chats_are_no_names_in_lower_case():
     assert marked("send everyone 's aadhaar no", "aadhaar") == []
 
 
+def test_a_lower_case_word_after_an_article_is_a_noun_unless_a_listed_name():
+    assert marked("Dr. Goldstein prescribed an inhaler but", "Goldstein", "inhaler") == \
+        ["Goldstein"]
+    assert marked("the trump admin is a mess", "trump") == ["trump"]
+    assert marked("and Nathan the prophet : for", "Nathan", "prophet") == ["Nathan", "prophet"]
+
+
 def test_a_link_is_no_name_unless_to_a_profile():
     link = "http://www.business2.com/articles/mag/0,1640,16686,FF.html"
     assert weak(f"view the article !\n{link}\nthanks", {link: 0.04}) == []

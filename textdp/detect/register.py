@@ -193,6 +193,8 @@ STREET_ONLY = frozenset({"road", "rd", "avenue", "ave", "boulevard", "blvd", "cr
 #: the kin ("pick up gran at 10", "my nan turned 90"; "Nan Goldin", "Papa Censor" keep theirs).
 KIN_NAMES = frozenset({"nan", "nana", "nanna", "gran", "granda", "papa", "dadi", "dada",
                        "oma", "bibi"})
+#: Articles in lower case: a lower-case word after one that no list holds as a name is a noun.
+ARTICLES = frozenset({"a", "an", "the"})
 #: Determiners before a product in a mail ("your Kindle Paperwhite", "the Bose QuietComfort").
 DETERMINERS = frozenset({"the", "a", "an", "your", "my", "our", "their", "his", "her", "this",
                          "that", "new"})
@@ -590,6 +592,12 @@ class RegisterStage:
                 out.add(k)  # "SWIFT code LJJAGB3X", "MAC de:7a:36:33:1f:a6"
             elif kk in fields and w.islower() and kk not in common_words():
                 out.add(k)  # a label's word in lower case ("send everyone's aadhaar no")
+            elif w.islower() and w.isalpha() and (a := text.prev(k)) is not None and \
+                    words[a] in ARTICLES and not is_listed_name(kk) and \
+                    text.prev(a) not in persons:
+                # "prescribed an inhaler": a noun; not "the trump admin", nor a name's
+                # epithet ("Nathan the prophet", "roger the roo")
+                out.add(k)
             elif kk in fields and (nw == ":" or w.endswith(":") or _has_digit(nw) or
                                  "@" in nw or (
                     key(nw) in ("is", "no", "number", "nr", "#") and nxt is not None and
