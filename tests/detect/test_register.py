@@ -739,6 +739,15 @@ def test_a_lower_case_word_after_an_article_is_a_noun_unless_a_listed_name():
     assert marked("and Nathan the prophet : for", "Nathan", "prophet") == ["Nathan", "prophet"]
 
 
+def test_a_saints_name_alone_and_more_street_types():
+    assert marked("in hospital at St . Vincent 's since", "St", "Vincent") == []
+    assert marked("pray to St Anthony", "St", "Anthony") == []
+    # a name's part stays
+    assert marked("Jill St . John starred", "Jill", "St", "John") == ["Jill", "St", "John"]
+    assert marked("St . John Smith visited", "St", "John", "Smith") == ["St", "John", "Smith"]
+    assert marked("Our address is 5 Meadow View , Ashby .", "Meadow", "View", "Ashby") == []
+
+
 def test_a_link_is_no_name_unless_to_a_profile():
     link = "http://www.business2.com/articles/mag/0,1640,16686,FF.html"
     assert weak(f"view the article !\n{link}\nthanks", {link: 0.04}) == []

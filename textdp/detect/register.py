@@ -592,6 +592,13 @@ class RegisterStage:
                 out.add(k)  # "SWIFT code LJJAGB3X", "MAC de:7a:36:33:1f:a6"
             elif kk in fields and w.islower() and kk not in common_words():
                 out.add(k)  # a label's word in lower case ("send everyone's aadhaar no")
+            elif kk in ("st", "saint") and _capitalised(w) and nxt is not None and \
+                    _capitalised(nw) and (text.prev(k) is None or text.prev(k) not in persons) \
+                    and ((n2 := text.next(nxt)) is None or not _capitalised(words[n2])):
+                # a saint's name alone: a church, school, hospital or town ("at St.
+                # Vincent's", "St Helens"); not a name's part ("Jill St. John", "St. John
+                # Smith")
+                out.update((k, nxt))
             elif w.islower() and w.isalpha() and (a := text.prev(k)) is not None and \
                     words[a] in ARTICLES and not is_listed_name(kk) and \
                     text.prev(a) not in persons:
