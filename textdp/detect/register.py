@@ -592,13 +592,12 @@ class RegisterStage:
                 out.add(k)  # "SWIFT code LJJAGB3X", "MAC de:7a:36:33:1f:a6"
             elif kk in fields and w.islower() and kk not in common_words():
                 out.add(k)  # a label's word in lower case ("send everyone's aadhaar no")
-            elif kk in ("st", "saint") and _capitalised(w) and nxt is not None and \
-                    _capitalised(nw) and (text.prev(k) is None or text.prev(k) not in persons) \
-                    and ((n2 := text.next(nxt)) is None or not _capitalised(words[n2])):
+            elif kk in ("st", "saint") and _capitalised(w) and \
+                    (saint := _saints_name(text, k, persons)) is not None:
                 # a saint's name alone: a church, school, hospital or town ("at St.
                 # Vincent's", "St Helens"); not a name's part ("Jill St. John", "St. John
                 # Smith")
-                out.update((k, nxt))
+                out.update((k, saint))
             elif w.islower() and w.isalpha() and (a := text.prev(k)) is not None and \
                     words[a] in ARTICLES and not is_listed_name(kk) and \
                     text.prev(a) not in persons:
@@ -2011,6 +2010,19 @@ def _dated(text: _Text, k: int) -> bool:
 # US state codes after a city, but those that are words or names in capitals too.
 _STATE_CODES = US_STATE_CODES - {"IN", "OR", "ME", "HI", "OK", "OH", "AS", "AL", "LA", "MA",
                                  "PA", "DE", "ID", "GA", "AA", "AE", "AP", "MO", "VA"}
+
+
+def _saints_name(text: _Text, k: int, persons: set[int]) -> int | None:
+    """The name after ``St``/``St.``/``Saint`` at ``k`` when it stands alone: capitalised,
+    no capitalised word after it, no person word before ``k``."""
+    n = text.next(k)
+    if n is not None and text.words[n] == ".":
+        n = text.next(n)
+    if n is None or not _capitalised(text.words[n]) or (
+            (p := text.prev(k)) is not None and p in persons):
+        return None
+    after = text.next(n)
+    return n if after is None or not _capitalised(text.words[after]) else None
 
 
 def _opens_sentence(text: _Text, k: int) -> bool:
