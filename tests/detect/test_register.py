@@ -192,6 +192,10 @@ def test_a_title_read_as_a_name_of_its_own_before_a_name_stays():
 def test_organisations_and_their_other_mentions():
     text = "Ann Lee joined Acme Logistics . A spokesperson for Acme declined ."
     assert marked(text, "Ann", "Lee", "Acme", "Logistics") == ["Ann", "Lee"]
+    assert marked("Wangari Maathai founded the Green Belt Movement", "Wangari", "Maathai",
+                  "Green", "Belt") == ["Wangari", "Maathai"]
+    # a club is often a person's: its name stays one
+    assert marked("the Rachel Barnhart Fan Club", "Rachel", "Barnhart") == ["Rachel", "Barnhart"]
 
 
 def test_streets_after_a_number_or_preposition_and_the_city_after():
