@@ -1109,6 +1109,18 @@ def test_a_forms_name_labels_mark_their_values_and_its_labels_are_no_names(nlp, 
     assert [w for s, e, lab in out if lab == "PERSON" for w in words[s:e]] == left
 
 
+def test_a_forms_name_in_capitals_in_a_lower_case_text_is_no_acronym():
+    # the acronym rule of a mostly lower-case text left "NEHA RAJESH" (not census names)
+    form = ("visa application summary\n1. Surname : PATEL\n2. First name ( s ): NEHA RAJESH\n"
+            "13. travel document : ordinary passport , issued in the spring , valid until "
+            "the end of the decade\n21. main purpose : tourism for twelve days with family")
+    read = {"PATEL": 0.99, "NEHA": 0.99, "RAJESH": 0.99}
+    assert weak(form, read) == ["PATEL", "NEHA", "RAJESH"]
+    # an acronym of such a text is still none
+    assert weak(form + "\nsent via the FERC portal", {**read, "FERC": 0.3}) == \
+        ["PATEL", "NEHA", "RAJESH"]
+
+
 @pytest.mark.parametrize("text, speakers", [
     ("أحمد: السلام عليكم، وصلت الشقة؟\nفاطمة: نعم الحمد لله\nأحمد: ممتاز\nفاطمة: شكراً",
      ["أحمد", "فاطمة"]),

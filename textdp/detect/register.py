@@ -692,6 +692,9 @@ class RegisterStage:
         # "ECOELECTRICA") none of which is a common name ("Abby LOPEZ" stays).
         if _mostly_lower(words) and len(text.lines) >= 3:  # mail and notes, not a post
             signed = _signature_lines(text)
+            # (a form's name in capitals after its label is none: "First name(s): NEHA
+            # RAJESH")
+            labelled = set(_labelled_names(text))
             for a, b in runs(persons):
                 toks = [k for k in range(a, b) if _wordlike(words[k])]
                 if len(toks) == 1 and _beside_person(text, toks[0], persons):
@@ -701,7 +704,8 @@ class RegisterStage:
                 toks = [k for k in toks if text.line[k] not in signed]
                 if toks and all(words[k].isalpha() and words[k].isupper() and
                                 len(words[k]) >= 2 and not is_first_name(words[k], 1000)
-                                and not is_surname(words[k], 5000) for k in toks):
+                                and not is_surname(words[k], 5000) and k not in labelled
+                                for k in toks):
                     out.update(toks)
         # Month names read as months ("the April numbers", "12% on March, but May looks
         # softer"), and their other mentions ("April was up 12%").
