@@ -641,6 +641,7 @@ def test_lower_case_names_after_a_greeting_or_a_verb_of_address():
     # the NER's reading of a lower-case name (aoife: NORP) does not overrule the tagger
     assert weak(text, {"aoife": 0.06}, {"aoife": "NORP"}) == ["siobhan", "aoife", "li"]
     assert marked("hey eun ji", "x") == ["eun", "ji"]
+    assert marked("sorry kwame !! coming down now . sorry all") == ["kwame"]
 
 
 def test_the_brand_and_line_before_a_model_code_are_no_names():

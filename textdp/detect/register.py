@@ -209,8 +209,10 @@ SIGN_OFFS = frozenset({"thanks", "thank", "regards", "best", "cheers", "sincerel
 MAIL_FIELDS = frozenset({"from", "to", "cc", "bcc", "attn", "attendees", "sender", "recipient"})
 # What ends the name on a signature line ("Zara – Samsung Online Store", "Li Wei, Support").
 SIGNATURE_SEPARATORS = frozenset({"-", "–", "—", "|", ",", "/", "(", "@"})
-# Verbs a lower-case name follows in a chat ("tell aoife", "ask bilal", "@ping niamh").
-ADDRESS_VERBS = frozenset({"tell", "ask", "ping", "cc", "goodnight", "gn", "gm", "ily"})
+# Verbs and apologies a lower-case name follows in a chat ("tell aoife", "ask bilal", "@ping
+# niamh", "sorry kwame!!").
+ADDRESS_VERBS = frozenset({"tell", "ask", "ping", "cc", "goodnight", "gn", "gm", "ily", "sorry",
+                           "sry", "soz"})
 # Verbs after a person's name and phrases before one, in notes and messages.
 AFTER_NAME = frozenset({"called", "phoned", "rang", "emailed", "texted", "messaged"})
 BEFORE_NAME = (("ask", "for"), ("spoke", "with"), ("spoke", "to"), ("speak", "to"),
