@@ -175,6 +175,17 @@ def test_an_amount_with_its_currency_sign_after_it_is_no_phone():
     assert ("PHONE", "555-123-4567") in found("call 555-123-4567 $5 fee")  # the next amount's
 
 
+def test_a_postcode_by_its_context_is_no_phone_where_postcodes_are_no_target():
+    """Under ``pii`` a ZIP+4 after its state's code or a code after ``CEP`` or ``〒`` was
+    read (and written back) as a phone number; the phone beside it still is one."""
+    text = "Dallas, TX 75219-3504\n(469) 555-0199. CEP 01304-001. 〒150-0001"
+    assert [(m.label, text[m.start:m.end]) for m in find_pii(text, IDENTIFIER_LABELS)] == \
+        [("PHONE", "(469) 555-0199")]
+    # where postcodes are targets they are postcodes
+    assert ("POSTCODE", "75219-3504") in [(m.label, text[m.start:m.end])
+                                          for m in find_pii(text, PII_LABELS)]
+
+
 def test_bare_digits_are_a_phone_only_right_after_a_phone_word():
     """A bare run of ten digits is a record number or an amount, unless a phone word stands
     right before it; an international prefix 00 reads as +."""

@@ -768,6 +768,9 @@ def find_pii(text: str, labels: Iterable[str] = PII_LABELS,
                     *_answered_candidates(text, wanted, region),
                     *_listed_candidates(text, wanted, region)],
                    key=lambda m: (rank[m.label], m.start))
+    if PHONE in wanted and postcodes.POSTCODE not in wanted and \
+            any(m.label == PHONE for m in found):
+        found = _without_postcodes(text, found)
     kept: list[PIIMatch] = []
     for m in found:
         if all(m.end <= k.start or k.end <= m.start for k in kept):
@@ -776,6 +779,16 @@ def find_pii(text: str, labels: Iterable[str] = PII_LABELS,
         if all(m.end <= k.start or k.end <= m.start for k in kept):
             kept.append(m)
     return sorted(kept, key=lambda m: m.start)
+
+
+def _without_postcodes(text: str, found: list[PIIMatch]) -> list[PIIMatch]:
+    """``found`` without the phone numbers that are postcodes by their context (``TX
+    75219-3504``, ``1200-195 Lisboa``, ``CEP 01304-001``, ``〒150-0001``) where ``POSTCODE``
+    is no target: the phone recogniser reads a ZIP+4 or a Portuguese code as a number, and
+    a postcode written back as a phone number reads wrong and tells the reader less."""
+    codes = postcodes.find_postcodes(text, streets.find_streets(text))
+    return [m for m in found if m.label != PHONE or
+            not any(a < m.end and m.start < b for a, b in codes)]
 
 
 #: Labels found after their label word whose other values of the same written shape in the

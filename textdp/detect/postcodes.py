@@ -15,7 +15,7 @@ Sweeney, 2000), so the ``quasi`` preset replaces it. What is read:
 * a code of 3–10 digits and capitals (at least three digits, optionally one space or ``-``
   inside: ``10115``, ``1012 AB``, ``1100-053``, ``01310-100``) right after ``postcode``,
   ``post code``, ``postal code``, ``zip``/``zip code``, ``PLZ``, ``CEP``, ``CP``/``C.P.``,
-  ``código postal``, ``code postal``, ``Eircode``, ``우편번호``, ``郵便番号``, ``邮编`` or
+  ``código postal``, ``code postal``, ``Eircode``, ``우편번호``, ``郵便番号``, ``〒``, ``邮编`` or
   ``PIN code`` (only punctuation between), or, with four digits or more, before a city of the
   place lookup (:func:`textdp.detect.places.lookup_names`) where the continent writes it so
   (``10115 Berlin``, ``1100-053 Lisboa``, ``75008 Paris``);
@@ -56,7 +56,7 @@ _CODE = re.compile(r"(?<![\w.,/:$€£-])(?=(?:[A-Z]*[ -]?[A-Z]*\d){3})[A-Z0-9]{
                    r"(?:[ -][A-Z0-9]{2,4})?(?![\w/]|[.,:-]\w)")
 _CONTEXT = re.compile(r"\b(?:post(?:al)?\s*code|zip(?:\s*code)?|plz|cep|pin\s*code|cp|"
                       r"c[oó]digo\s+postal|code\s+postal|eircode)\b|\bc\.\s?p\.|우편번호|"
-                      r"郵便番号|邮编|邮政编码", re.IGNORECASE)
+                      r"郵便番号|〒|邮编|邮政编码", re.IGNORECASE)
 _GAP = label_gap("no", "is")
 _CITY_AFTER = re.compile(r" ([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2})")
 _YEAR = re.compile(r"(?:1[89]|2[01])\d\d")
