@@ -771,6 +771,8 @@ def test_labs_in_a_list_kin_and_lower_case_words_in_a_note_are_no_names():
     note = "Pt 29F w/ HA . Labs : plt 98 , AST 88 , ALT 102 . Mag per protocol ."
     assert weak(note, {"ALT": 0.3, "AST": 0.2}) == []
     assert weak("Pt w/ HTN . Mother dx SLE aged 40 .", {"SLE": 0.6}) == []
+    assert weak("Pt w/ HTN . Vaccines : MMR # 1 , Varicella # 1 given .",
+                {"MMR": 0.6, "Varicella": 0.7}) == []
     # outside a list of values the surname stays
     assert weak("Pt seen w/ Dr ALT 102 times . HTN", {"ALT": 0.3}) == ["ALT"]
     discharge = "Pt d/c home w/ HTN meds . Son Bao to manage meds ."
