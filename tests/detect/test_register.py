@@ -753,6 +753,16 @@ def test_a_saints_name_alone_and_more_street_types():
     assert marked("Our address is 5 Meadow View , Ashby .", "Meadow", "View", "Ashby") == []
 
 
+def test_a_label_with_its_plural_and_an_honorific_heading_no_name_are_no_names():
+    # a form of several columns: "Forename(s):" after the title's value
+    text = "Title : Mr   Forename ( s ): Daniel   Surname : Okoro"
+    read = {"Mr": 0.99, "Forename": 0.99, "Daniel": 0.66, "Okoro": 0.46}
+    assert weak(text, read) == ["Daniel", "Okoro"]
+    # an honorific heading a name stays with it
+    assert weak("Dear Mr . Eriksen , thanks", {"Mr": 0.99, "Eriksen": 0.99}) == \
+        ["Mr", "Eriksen"]
+
+
 def test_a_link_is_no_name_unless_to_a_profile():
     link = "http://www.business2.com/articles/mag/0,1640,16686,FF.html"
     assert weak(f"view the article !\n{link}\nthanks", {link: 0.04}) == []

@@ -607,6 +607,7 @@ class RegisterStage:
                 # epithet ("Nathan the prophet", "roger the roo")
                 out.add(k)
             elif kk in fields and (nw == ":" or w.endswith(":") or _has_digit(nw) or
+                                 "".join(words[k + 1:k + 4]).startswith("(s):") or
                                  "@" in nw or (
                     key(nw) in ("is", "no", "number", "nr", "#") and nxt is not None and
                     (n2 := text.next(nxt)) is not None and _has_digit(words[n2]))):
@@ -906,6 +907,17 @@ class RegisterStage:
         # Its mail system's routing forms: "@ENRON" after an address, and an address of
         # the organisation's own unit ("ENRON_DEVELOPMENT@ENRON").
         out.update(k for k in persons if _organisation_route(words[k], org_names))
+        # An honorific that heads no name once the words after it are out ("Title: Mr
+        # Forename(s): Daniel": a field's value; a honorific stays with the name it heads).
+        left = persons - out
+        for k in sorted(left):
+            if keys[k].rstrip(".") not in SHORT_HONORIFICS:
+                continue
+            n = text.next(k)
+            if n is not None and words[n] == ".":  # "Mr . Eriksen"
+                n = text.next(n)
+            if n is None or n not in left:
+                out.add(k)
         return out
 
     def subject_words(self, text: _Text, persons: set[int], subject_lines: set[int],
