@@ -759,8 +759,7 @@ def test_a_label_with_its_plural_and_an_honorific_heading_no_name_are_no_names()
     read = {"Mr": 0.99, "Forename": 0.99, "Daniel": 0.66, "Okoro": 0.46}
     assert weak(text, read) == ["Daniel", "Okoro"]
     # an honorific heading a name stays with it
-    assert weak("Dear Mr . Eriksen , thanks", {"Mr": 0.99, "Eriksen": 0.99}) == \
-        ["Mr", "Eriksen"]
+    assert weak("Dear Mr Eriksen , thanks", {"Mr": 0.99, "Eriksen": 0.99}) == ["Mr", "Eriksen"]
 
 
 def test_a_link_is_no_name_unless_to_a_profile():
