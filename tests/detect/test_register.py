@@ -762,6 +762,23 @@ def test_a_label_with_its_plural_and_an_honorific_heading_no_name_are_no_names()
     assert weak("Dear Mr Eriksen , thanks", {"Mr": 0.99, "Eriksen": 0.99}) == ["Mr", "Eriksen"]
 
 
+def test_lower_case_words_of_cased_prose_in_another_language_are_no_names(nlp):
+    def left(text, tagged):
+        doc = nlp.tokenizer(text)  # the pipeline's vectors tell English words
+        spans = [(t.i, t.i + 1, "PERSON") for t in doc if t.text in tagged]
+        return [t.text for s, e, lab in RegisterStage()([doc], [spans])[0]
+                if lab == "PERSON" for t in doc[s:e]]
+
+    text = "Ciao Marco, ho parlato con Giulia: la riunione è spostata a giovedì. A presto, Elena"
+    assert left(text, {"Marco", "Giulia", "riunione", "spostata", "giovedì", "Elena"}) == \
+        ["Marco", "Giulia", "Elena"]
+    # English prose keeps a lower-case name; a chat in lower case is no cased prose
+    assert left("Great game tonight. Loved how klay played, what a shot.", {"klay"}) == \
+        ["klay"]
+    assert left("ok so riunione said hi. and spostata too", {"riunione", "spostata"}) == \
+        ["riunione", "spostata"]
+
+
 def test_a_link_is_no_name_unless_to_a_profile():
     link = "http://www.business2.com/articles/mag/0,1640,16686,FF.html"
     assert weak(f"view the article !\n{link}\nthanks", {link: 0.04}) == []

@@ -528,6 +528,7 @@ class RegisterStage:
             if self.entities:
                 persons -= self.entity_evidence(text, persons, entities)
             persons -= self.stray_lower(text, persons, scores)
+            persons -= _foreign_lower(text, persons)
         if self.recall:
             # the text's own evidence takes back what only the NER's weak reading dropped
             added = self.names(text, persons) - (drop - weak)
@@ -2041,6 +2042,52 @@ def _saints_name(text: _Text, k: int, persons: set[int]) -> int | None:
         return None
     after = text.next(n)
     return n if after is None or not _capitalised(text.words[after]) else None
+
+
+#: Sentence openings a text needs, capitalised in the main, to read as written in cased
+#: prose (not a chat written in lower case).
+CASED_MIN_OPENINGS = 2
+
+
+def _cased_prose(text: _Text) -> bool:
+    """Whether the text writes its sentences with a capital: :data:`CASED_MIN_OPENINGS` or
+    more sentence openings of letters, at most one of them in lower case."""
+    lower = upper = 0
+    for k, w in enumerate(text.words):
+        if w[:1].isalpha() and _opens_sentence(text, k):
+            if w[:1].islower():
+                lower += 1
+            elif w[:1].isupper():
+                upper += 1
+    return upper >= CASED_MIN_OPENINGS and lower <= 1
+
+
+#: Lower-case words a text needs, and the share of them that no vector row of the English
+#: pipeline holds, to read as written in another language.
+FOREIGN_MIN_WORDS = 5
+FOREIGN_MIN_SHARE = 0.3
+
+
+def _foreign_lower(text: _Text, persons: set[int]) -> set[int]:
+    """In cased prose of another language (sentences open with a capital; of its lower-case
+    words, :data:`FOREIGN_MIN_WORDS` or more, :data:`FOREIGN_MIN_SHARE` have no vector row
+    in the English pipeline), the lower-case words inside a sentence that no vector row and
+    no name list holds and that no ``@`` or ``#`` heads: words of that language ("la
+    riunione è spostata a giovedì", "Importo richiesto"), which the tagger, trained on
+    English, reads as names. Where sentences open with a capital, names are written with
+    one too; English text, where a lower-case name is a slip or a handle, is left alone."""
+    if text.has_vector is None or not persons or not _cased_prose(text):
+        return set()
+    lower = [w for w in text.words if w.isalpha() and w.islower()]
+    unknown = sum(not text.has_vector(w) for w in lower)
+    if len(lower) < FOREIGN_MIN_WORDS or unknown < FOREIGN_MIN_SHARE * len(lower):
+        return set()
+    from textdp.detect.lexicon import is_listed_name
+
+    return {k for k in persons if (w := text.words[k]).isalpha() and w.islower() and
+            not _opens_sentence(text, k) and not text.has_vector(w) and
+            not is_listed_name(text.keys[k]) and
+            ((p := text.prev(k)) is None or text.words[p] not in ("@", "#"))}
 
 
 def _opens_sentence(text: _Text, k: int) -> bool:
