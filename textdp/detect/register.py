@@ -853,8 +853,7 @@ class RegisterStage:
                 if run and all(j in persons and scores.get(j, 1.0) < DOC_WEAK_SCORE
                                for j in run):
                     out.update(run)
-        # Values of an organisation's or a thing's field read weakly ("Employer: Lyft").
-        if scores:
+            # Values of an organisation's or a thing's field read weakly ("Employer: Lyft").
             for label, bare, after in _line_labels(text):
                 if not bare or (bare[0] not in ORG_FIELDS and bare[-1] not in ORG_FIELDS):
                     continue
