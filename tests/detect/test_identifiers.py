@@ -122,6 +122,10 @@ def found(text: str) -> list[tuple[str, str]]:
     ("Employee #: 00482", "PERSONAL_ID", "00482"),            # "#" before a colon
     ("Frequent flyer #: 48213977", "PERSONAL_ID", "48213977"),
     ("login: jsmith82 / pw: Summer2024!", "PASSWORD", "Summer2024!"),
+    # a beneficiary number in groups of digits, whole; "emp" and "cust" labels
+    ("My Medicare number is 2953 17184 1 and", "MEDICAL_RECORD", "2953 17184 1"),
+    ("Emp ID: E-20931 | PAN", "PERSONAL_ID", "E-20931"),
+    ("Cust no. 448213", "PERSONAL_ID", "448213"),
 ])
 def test_identifiers_are_taken_with_their_context_or_checksum(text, label, value):
     assert (label, value) in found(text)

@@ -779,6 +779,14 @@ def test_lower_case_words_of_cased_prose_in_another_language_are_no_names(nlp):
         ["riunione", "spostata"]
 
 
+def test_labels_of_a_form_of_several_columns_and_a_city_before_its_state_and_zip():
+    text = "Last name : Okonkwo   First name : Adaeze   Middle initial : N\nPAN : AFZPK7190K"
+    assert marked(text, "Okonkwo", "First", "Adaeze", "Middle", "PAN") == ["Okonkwo", "Adaeze"]
+    # VA is a word too: before a ZIP it is the state, and the city before it the city
+    assert marked("Apt 2C , Richmond , VA 23220", "Richmond") == []
+    assert marked("Call Richmond , VA about it", "Richmond") == ["Richmond"]
+
+
 def test_a_link_is_no_name_unless_to_a_profile():
     link = "http://www.business2.com/articles/mag/0,1640,16686,FF.html"
     assert weak(f"view the article !\n{link}\nthanks", {link: 0.04}) == []

@@ -46,7 +46,8 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   with the Luhn check over ``80840`` + the first nine (CMS, 45 CFR 162.406), after ``NPI``;
 * ``MEDICAL_RECORD``: a medical record number (no national format exists: each hospital
   numbers its own), 4–16 capitals and digits holding at least four digits, optionally
-  grouped by ``-`` (``00482913``, ``MR-0048-2913``), right after (:data:`RECORD_WINDOW`
+  grouped by ``-`` (``00482913``, ``MR-0048-2913``) or 8–16 digits in groups split by a
+  space (``2953 17184 1``), right after (:data:`RECORD_WINDOW`
   characters at most, only punctuation and ``no``, ``number``, ``is``, ``id`` between)
   ``MRN``, ``MR#``, ``medical record``, ``patient ID``/``no``/``number``/``#``,
   ``pt ID``, ``chart no``/``number``/``#``, ``hospital``/``hosp`` ``no``/``number`` or
@@ -95,8 +96,8 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   key IDs (``AKIA`` + 16), GitHub tokens (``ghp_`` + 36, ...), Stripe secret keys
   (``sk_live_``), Slack tokens (``xoxb-``), Google API keys (``AIza`` + 35), JSON Web
   Tokens (``eyJ…``). Not in Presidio's registry;
-* ``PERSONAL_ID``: an identifier an organisation gives a person, right after ``employee``,
-  ``staff``, ``student``, ``customer``, ``client``, ``member(ship)``, ``user``, ``badge``,
+* ``PERSONAL_ID``: an identifier an organisation gives a person, right after ``employee``
+  (``emp``), ``staff``, ``student``, ``customer`` (``cust``), ``client``, ``member(ship)``, ``user``, ``badge``,
   ``applicant``, ``patron``, ``subscriber``, ``loyalty``, ``frequent flyer`` or ``account
   holder`` and
   ``ID``/``no``/``number``/``#``/``code``, ``account ID``, ``badge`` right before a number
@@ -253,6 +254,8 @@ _PLATE_GAP = label_gap("no", "nr", "number", "num", "is", "was")
 _RECORD_GAP = label_gap("no", "nr", "number", "num", "is", "was", "id")
 _RECORD = re.compile(r"(?<![\w.,/:$€£-])[A-Z]{0,4}-?\d[A-Z0-9]{0,15}(?:-[A-Z0-9]{1,8}){0,3}"
                      r"(?![\w/]|[.,:-]\w)")
+# A record number in groups of digits ("2953 17184 1"), not the first of a longer run.
+_RECORD_SPACED = re.compile(r"(?<![\w.,/:$€£-])\d{2,6}(?: \d{1,6}){1,3}(?![\w/]|[.,:-]?\d| \d)")
 # not inside a file name or path ("LA1118909.DOC", "AB1234563/2"), as the patterns above
 _DEA = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z9]\d{7}(?![\w/-]|[.,:]\w)")
 _NPI = re.compile(r"(?<![\w.,/:-])\d{10}(?![\w/]|[.,:-]?\d)")
@@ -294,8 +297,8 @@ _KEY = re.compile(r"(?<![\w-])(?:(?:AKIA|ASIA)[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]
                   r"eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]*)(?![\w-])")
 # An identifier an organisation gives a person, after its label ("Employee ID: EMP-204981").
 _PERSONAL_LABEL = re.compile(
-    r"\b(?:employee|staff|student|customer|client|member(?:ship)?|user|badge|applicant|"
-    r"patron|subscriber|loyalty|frequent\s+flyer|account\s+holder)[\s_]*"
+    r"\b(?:employee|emp|staff|student|customer|cust|client|member(?:ship)?|user|badge|"
+    r"applicant|patron|subscriber|loyalty|frequent\s+flyer|account\s+holder)[\s_]*"
     r"(?:(?:id|no|number|code)\b|#)|"
     r"\baccount[\s_]*id\b|\bbadge\b(?=\s*#?\s*\d)|"
     # employee, customer and member numbers in other languages
@@ -508,9 +511,16 @@ def candidates(text: str, labels: Iterable[str]) -> Iterable[tuple[int, int, str
             if v and v.end() == m.end("value") and _NAME_KEY.search(_object(text, m)):
                 yield m.start("value"), m.end("value"), PERSONAL_ID
     if MEDICAL_RECORD in labels:
+        # written in groups of digits ("Medicare number is 2953 17184 1"): the whole number
+        spaced = [(m.start(), m.end()) for m in _RECORD_SPACED.finditer(text)
+                  if 8 <= sum(c.isdigit() for c in m.group()) <= 16 and
+                  labelled(text, m.start(), _RECORD_CONTEXT, RECORD_WINDOW, _RECORD_GAP)]
+        for a, b in spaced:
+            yield a, b, MEDICAL_RECORD
         for m in _RECORD.finditer(text):
             body = m.group().replace("-", "")
             if 4 <= len(body) <= 16 and sum(c.isdigit() for c in body) >= 4 and \
+                    not any(a <= m.start() < b for a, b in spaced) and \
                     not _other_number(text, m.end(), m.group(), hyphen_thousands=False) and \
                     labelled(text, m.start(), _RECORD_CONTEXT, RECORD_WINDOW, _RECORD_GAP):
                 yield m.start(), m.end(), MEDICAL_RECORD

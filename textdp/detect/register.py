@@ -589,7 +589,7 @@ class RegisterStage:
                     parse_profile_url(w) is None:
                 out.add(k)  # a link, unless to a person's profile (read as a handle)
             elif w.isupper() and kk in CODE_ACRONYMS and nxt is not None and (
-                    _code_like(nw) or (key(nw) in CODE_KINDS and
+                    nw == ":" or _code_like(nw) or (key(nw) in CODE_KINDS and
                                        (n2 := text.next(nxt)) is not None and
                                        _code_like(words[n2]))):
                 out.add(k)  # "SWIFT code LJJAGB3X", "MAC de:7a:36:33:1f:a6"
@@ -615,6 +615,13 @@ class RegisterStage:
                 # "MRN: 0048", "SIN 130 692 544", "Aadhaar is 2341 2345 6708",
                 # "Email j.smith@example.com"
                 out.add(k)
+                # and the common word that opens the label with it, anywhere on its line
+                # ("Okonkwo-Bright    First name: Adaeze    Middle initial: N")
+                q = text.prev(k)
+                if nw == ":" and w.islower() and q is not None and \
+                        text.line[q] == text.line[k] and _capitalised(words[q]) and \
+                        keys[q] in common_words() and not is_listed_name(keys[q]):
+                    out.add(q)
                 p = text.prev(k)
                 if p is not None and words[p] == "-":
                     q = text.prev(p)
@@ -1168,10 +1175,10 @@ class RegisterStage:
             n = text.next(k)
             if n is not None and text.words[n] == ",":
                 n = text.next(n)
-            if n is not None and text.words[n] in _STATE_CODES and \
+            if n is not None and (text.words[n] in _STATE_CODES or _zip_after(text, n)) and \
                     listed_kind(text.words[k]) in ("city", "town") and \
                     not _beside_person(text, k, persons):
-                out.add(k)
+                out.add(k)  # (a code that is a word too counts before a ZIP: "VA 23220")
         return out
 
     def stray_lower(self, text: _Text, persons: set[int],
@@ -2115,6 +2122,16 @@ def _lab_in_list(text: _Text, k: int, clinical: frozenset[str]) -> bool:
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?%?")
 
 
+def _zip_after(text: _Text, code: int) -> bool:
+    """Whether ``code`` is a US state's code with a ZIP code after it (``VA 23220``)."""
+    n = text.next(code)
+    return text.words[code] in US_STATE_CODES and n is not None and \
+        _ZIP_CODE.fullmatch(text.words[n]) is not None
+
+
+_ZIP_CODE = re.compile(r"\d{5}(?:-\d{4})?")
+
+
 def _city_state(text: _Text, k: int, code: int) -> bool:
     """Whether ``k`` is a city before its US state's code ``code`` that is also a credential
     (``Philadelphia, PA``, ``Baltimore, MD``): a ZIP code after the code, or a city of the
@@ -2125,8 +2142,7 @@ def _city_state(text: _Text, k: int, code: int) -> bool:
 
     if text.words[code] not in US_STATE_CODES:
         return False
-    n = text.next(code)
-    if n is not None and re.fullmatch(r"\d{5}(?:-\d{4})?", text.words[n]):
+    if _zip_after(text, code):
         return True
     kk = text.keys[k]
     return listed_kind(text.words[k]) == "city" and not is_first_name(kk, PLACE_FIRST_RANK) \
