@@ -97,9 +97,9 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   (``sk_live_``), Slack tokens (``xoxb-``), Google API keys (``AIza`` + 35), JSON Web
   Tokens (``eyJ…``). Not in Presidio's registry;
 * ``PERSONAL_ID``: an identifier an organisation gives a person, right after ``employee``
-  (``emp``), ``staff``, ``student``, ``customer`` (``cust``), ``client``, ``member(ship)``, ``user``, ``badge``,
-  ``applicant``, ``patron``, ``subscriber``, ``loyalty``, ``frequent flyer`` or ``account
-  holder`` and
+  (``emp``), ``staff``, ``student``, ``customer`` (``cust``), ``client``, ``member(ship)``,
+  ``user``, ``badge``, ``applicant``, ``patron``, ``subscriber``, ``loyalty``, ``frequent
+  flyer`` or ``account holder`` and
   ``ID``/``no``/``number``/``#``/``code``, ``account ID``, ``badge`` right before a number
   (``is``, ``was``, ``is now``, ``will be`` may stand between); a person's record ``"id"``
   in JSON (its object has a name key); or an employee, customer or member number's label in
