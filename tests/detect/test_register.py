@@ -787,6 +787,12 @@ def test_labels_of_a_form_of_several_columns_and_a_city_before_its_state_and_zip
     assert marked("Call Richmond , VA about it", "Richmond") == ["Richmond"]
 
 
+def test_a_role_before_a_name_in_brackets_and_attn_are_no_names():
+    assert marked("call plumber ( Gavin ) about the leak", "plumber", "Gavin") == ["Gavin"]
+    assert marked("FAO : Accounts Payable , Attn : Mr . Hendrik de Wit", "Attn", "Hendrik",
+                  "de", "Wit") == ["Hendrik", "de", "Wit"]
+
+
 def test_a_link_is_no_name_unless_to_a_profile():
     link = "http://www.business2.com/articles/mag/0,1640,16686,FF.html"
     assert weak(f"view the article !\n{link}\nthanks", {link: 0.04}) == []

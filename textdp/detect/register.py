@@ -595,6 +595,10 @@ class RegisterStage:
                 out.add(k)  # "SWIFT code LJJAGB3X", "MAC de:7a:36:33:1f:a6"
             elif kk in fields and w.islower() and kk not in common_words():
                 out.add(k)  # a label's word in lower case ("send everyone's aadhaar no")
+            elif w.islower() and nw == "(" and kk in common_words() and \
+                    (j := text.next(nxt)) is not None and j in persons and \
+                    (e := text.next(j)) is not None and words[e] == ")":
+                out.add(k)  # the role a name in brackets follows ("call plumber (Gavin)")
             elif kk in ("st", "saint") and _capitalised(w) and \
                     (saint := _saints_name(text, k, persons)) is not None:
                 # a saint's name alone: a church, school, hospital or town ("at St.
