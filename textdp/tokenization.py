@@ -37,9 +37,10 @@ GLUED_DASH = r"-+(?=[^\W\d_])"
 
 
 def split_glued_punctuation(nlp: Any) -> Any:
-    """Add :data:`GLUED_BRACKETS` and :data:`GLUED_COLONS` to ``nlp``'s tokenizer infixes (in
-    place, idempotent); returns ``nlp``. For your own pipeline in front of ``dp_privatizer``:
-    ``split_glued_punctuation(nlp)`` before ``nlp.add_pipe("dp_privatizer")``."""
+    """Add :data:`GLUED_BRACKETS` and :data:`GLUED_COLONS` to ``nlp``'s tokenizer infixes and
+    :data:`GLUED_DASH` to its prefixes (in place, idempotent); returns ``nlp``. For your own
+    pipeline in front of ``dp_privatizer``: ``split_glued_punctuation(nlp)`` before
+    ``nlp.add_pipe("dp_privatizer")``."""
     from spacy.util import compile_infix_regex, compile_prefix_regex
 
     infixes = list(nlp.Defaults.infixes or ())

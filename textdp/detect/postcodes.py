@@ -47,8 +47,10 @@ _US_STATES = ("AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA
               "AS FM GU MH MP PW VI AA AE AP")
 #: The USPS codes of the states, territories and military "states".
 US_STATE_CODES = frozenset(_US_STATES.split())
+#: A U.S. ZIP code, five digits and optionally ``-`` and four more (ZIP+4).
+ZIP_CODE = re.compile(r"\d{5}(?:-\d{4})?")
 _ZIP = re.compile(r"(?<![\w-])(?:" + "|".join(_US_STATES.split()) +
-                  r")\.?,? (?P<zip>\d{5}(?:-\d{4})?)(?![\w-]|[.,]\d)")
+                  r")\.?,? (?P<zip>" + ZIP_CODE.pattern + r")(?![\w-]|[.,]\d)")
 # Australia Post: four digits after a state's or territory's code ("Brisbane QLD 4000").
 _AU = re.compile(r"(?<![\w-])(?:NSW|QLD|VIC|TAS|SA|WA|ACT|NT)\.?,? (?P<zip>\d{4})"
                  r"(?![\w-]|[.,]\d)")

@@ -54,7 +54,7 @@ from typing import Any
 
 from textdp.detect.base import Span
 from textdp.detect.delimited import header_cells
-from textdp.detect.postcodes import US_STATE_CODES
+from textdp.detect.postcodes import US_STATE_CODES, ZIP_CODE
 from textdp.detect.rules import (
     GREETINGS,
     LETTER_OPENINGS,
@@ -2130,10 +2130,7 @@ def _zip_after(text: _Text, code: int) -> bool:
     """Whether ``code`` is a US state's code with a ZIP code after it (``VA 23220``)."""
     n = text.next(code)
     return text.words[code] in US_STATE_CODES and n is not None and \
-        _ZIP_CODE.fullmatch(text.words[n]) is not None
-
-
-_ZIP_CODE = re.compile(r"\d{5}(?:-\d{4})?")
+        ZIP_CODE.fullmatch(text.words[n]) is not None
 
 
 def _city_state(text: _Text, k: int, code: int) -> bool:
