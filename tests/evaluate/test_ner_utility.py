@@ -226,6 +226,24 @@ def test_untrained_model_does_not_score():
     assert nu.score_ner(nlp, held_out)[f"{nu.PERSON}_f"] < 0.5
 
 
+def test_the_model_reads_the_embedded_pipelines_vectors_unless_told_not_to():
+    from textdp.defaults import load_pipeline
+
+    assert nu.ner_model(False) == nu.NER_MODEL
+    assert nu.ner_model(True)["tok2vec"]["pretrained_vectors"] is True
+    assert nu.NER_MODEL["tok2vec"]["pretrained_vectors"] is None  # not changed by the call
+    with_vectors = nu.new_ner_pipeline(0)
+    assert with_vectors.vocab.vectors is load_pipeline().vocab.vectors
+    assert with_vectors.vocab["Berger"].has_vector
+    assert not nu.new_ner_pipeline(0, vectors=False).vocab["Berger"].has_vector
+    # trained without them, a model learns from the hashed features alone
+    train = synthetic(120, FIRST[:10], LAST[:10], seed=0)
+    settings = nu.TrainingSettings(epochs=2, vectors=False, batch_start=8.0, batch_stop=8.0)
+    nlp, _ = nu.train_ner(train, settings, seed=0)
+    assert not nlp.vocab["Berger"].has_vector
+    assert nu.score_ner(nlp, train)[f"{nu.PERSON}_f"] > 0.5
+
+
 def test_training_settings_are_checked():
     for bad in ({"epochs": 0}, {"epochs": 1, "dropout": 1.0},
                 {"epochs": 1, "train_sentences": 0}):
@@ -242,6 +260,8 @@ def test_cli_parses_variants():
     assert args.handler is ner_utility_command.run and args.quick and args.epsilon == 2.0
     extra = dict(nu.parse_variant_definition(v) for v in args.variant)
     assert nu.parse_variants(args.variants, extra) == {"original": None, "word": {}}
+    assert args.vectors
+    assert not build_parser().parse_args(["evaluate", "ner-utility", "--no-vectors"]).vectors
     default = build_parser().parse_args(["evaluate", "ner-utility"])
     assert nu.parse_variants(default.variants) == {
         "original": None, "word": {"replace": "word"}, "name": {"replace": "name"}}

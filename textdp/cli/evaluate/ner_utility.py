@@ -3,7 +3,7 @@ privatized, score each on the original dev (:mod:`textdp.evaluate.ner_utility`).
 
     textdp evaluate ner-utility [--data ../shared/data] [--variants original,word,name] \\
         [--variant 'NAME={"replace": "tag"}'] [--epsilon E] [--seeds 0,1,2] [--quick] \\
-        [--json OUT]
+        [--no-vectors] [--json OUT]
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from textdp.evaluate.ner_utility import (
     DEFAULT_VARIANTS,
     FULL,
     KNOWN_VARIANTS,
-    NER_MODEL,
     ORIGINAL,
     QUICK,
     check_seeds,
     conll_paths,
     evaluate_ner_utility,
+    ner_model,
     parse_variant_definition,
     parse_variants,
     results_table,
@@ -65,6 +65,10 @@ def add_parser(sub: Any) -> None:
                         f"{FULL.epochs} epochs)")
     p.add_argument("--epochs", type=int, default=None,
                    help="override the number of training epochs")
+    p.add_argument("--no-vectors", dest="vectors", action="store_false",
+                   help="train the NER on hashed word features alone, without the embedded "
+                        "pipeline's static vectors (default: with them, as spaCy's md and lg "
+                        "pipelines train theirs)")
     p.add_argument("--curve", action="store_true",
                    help="also score dev after every epoch (the learning curve, in the JSON)")
     p.add_argument("--json", default=None, metavar="OUT",
@@ -92,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     epsilon = None if args.epsilon is None else check_epsilon(args.epsilon)
     seeds = check_seeds(parse_seeds(args.seeds))
     settings = QUICK if args.quick else FULL
+    settings = replace(settings, vectors=args.vectors)
     if args.epochs is not None:
         settings = replace(settings, epochs=args.epochs)
     conll_paths(args.data)
@@ -114,9 +119,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         with atomic_output(args.json) as f:
             json.dump({"command": command_line(), "settings": asdict(settings),
-                       "model": NER_MODEL, "seeds": seeds, "quick": bool(args.quick),
-                       "seconds": seconds, "cpu_seconds": cpu_seconds,
-                       "results": [r.as_dict() for r in results],
+                       "model": ner_model(settings.vectors), "seeds": seeds,
+                       "quick": bool(args.quick), "seconds": seconds,
+                       "cpu_seconds": cpu_seconds, "results": [r.as_dict() for r in results],
                        "summary": summarise(results)}, f, indent=2)
         print(f"ner-utility: wrote {args.json}")
     return 0
