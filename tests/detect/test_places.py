@@ -157,6 +157,12 @@ def nlp():
     ("NYC Sky !", ["NYC"]),
     ("Flat 3, 12 Mill Lane, Leeds LS6 2AB", ["Leeds"]),
     ("Leeds called about the match.", []),
+    # a town after a town line's postal code, by its own language's name too
+    ("Via Caracciolo 156, 80134 Napoli", ["Napoli"]),
+    ("Via Nazionale 10, 00184 Roma", ["Roma"]),
+    ("Rua Augusta 100, 1100-053 Lisboa", ["Lisboa"]),
+    ("ul. Marszałkowska 10, 00-590 Warszawa", ["Warszawa"]),
+    ("Roma called in 1996 about the match.", []),
     # a news dateline: a listed place in capitals opening a line, before an ISO date or a
     # comma and a month (a city that is also a word: "Tripoli" has a lower-case key)
     ("TRIPOLI 1996-08-30", ["TRIPOLI"]),

@@ -18,6 +18,8 @@ def taken(text: str) -> list[str]:
     ("221B Baker Street, London NW1 6XE", ["NW1 6XE"]),
     ("Postcode: SW1A 1AA", ["SW1A 1AA"]),
     ("Mail: 24 Sussex Dr, Ottawa ON K1A 0B1", ["K1A 0B1"]),           # Canada
+    ("12 Main St, Dublin 2, D02 X285", ["D02 X285"]),                  # Ireland's Eircode
+    ("Eircode A65F4E2, Co. Louth", ["A65F4E2"]), ("Rathmines, D6W Y2T7", ["D6W Y2T7"]),
     ("42 Elm St, Springfield, IL 62704.", ["62704"]),                  # a ZIP after a state
     ("4/21 Kingsford St, Brisbane QLD 4000.", ["4000"]),               # Australia
     ("Sydney NSW 2000", ["2000"]), ("Raised 4000 dollars in WA in 2019", []),
@@ -55,6 +57,7 @@ def test_postcodes_of_many_countries(text, codes):
     "In 1990 Berlin was one city.",    # a year before a city
     "We sold 300 Paris tickets.",      # under four digits before a city
     "Route 66 Chicago", "A4 paper", "NHS 943 476 5919", "IL 627", "room 12-345",
+    "A41 FACE", "F12 2024 model", "B12 AB34",  # no Eircode: letters only, digits only, B
     "ZIP code unknown, call 555-0101.",
     "We met at 19 Mill Lane in 2019 and 4500 people came.",  # no town beside the number
     # a phone's groups on an address's town lines

@@ -1321,3 +1321,13 @@ def test_will_in_a_note_in_capitals_is_the_modal_before_a_verb():
     assert marked(text, "WILL", "SINGH") == ["SINGH"]
     assert marked("NURSING NOTE 0700: PT ALERT, ORIENTED X3. SON WILL SMITH CALLED AT 1400.",
                   "WILL", "SMITH") == ["WILL", "SMITH"]
+
+
+def test_a_town_after_its_postal_code_is_the_town_whatever_name_it_is_too(nlp):
+    # "Warszawa" is listed by its own language's name; "Roma" is a given name as well
+    assert marked_in(nlp, "ul. Marszałkowska 10, 00-590 Warszawa", "Warszawa") == []
+    assert marked_in(nlp, "Via Nazionale 10, 00184 Roma", "Roma") == []
+    assert marked_in(nlp, "Storgatan 4, 411 38 Göteborg", "Göteborg") == []
+    # a year before a name is no postal code; a town beside a name stays
+    assert marked_in(nlp, "in 1996 Roma called", "Roma") == ["Roma"]
+    assert marked_in(nlp, "00184 Roma Rossi", "Roma", "Rossi") == ["Roma", "Rossi"]

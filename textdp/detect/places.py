@@ -10,7 +10,8 @@ the detectors and the date recogniser own):
   :class:`~textdp.detect.spacy_ner.SpacyNERDetector`), where the detector is not that NER
   already: its spans of those labels;
 * with ``GPE`` among them, a lookup of the public names of countries, US states and cities of
-  5,000 people or more (GeoNames, ``textdp/data/place_lookup.tsv``,
+  5,000 people or more, and the other names of the cities of 100,000 or more ("Lisboa",
+  "München": GeoNames, ``textdp/data/place_lookup.tsv``,
   :class:`GazetteerPlaces`): spaCy's NER alone missed 40 % of the little-known cities of the
   quasi dev sample (``textdp evaluate quasi``).
 
@@ -30,7 +31,7 @@ from typing import Any
 from textdp.detect.base import Finding, Span, find, merge_spans
 from textdp.detect.dates import MONTHS, WEEKDAYS
 from textdp.detect.handles import split_camel
-from textdp.detect.postal_formats import starts_with_postcode
+from textdp.detect.postal_formats import ends_with_town_code, starts_with_postcode
 from textdp.detect.spacy_ner import SpacyNERDetector
 
 #: spaCy's (OntoNotes) place labels: countries, cities and states (GPE); other locations
@@ -81,11 +82,11 @@ REGION_CODES = frozenset([
 @functools.lru_cache(maxsize=1)
 def lookup_names() -> dict[str, str]:
     """The names of ``textdp/data/place_lookup.tsv`` as written → their kind: ``country``,
-    ``state`` (US), ``city`` (100,000 people or more) or ``town`` (GeoNames' countries and
-    cities5000, CC BY 4.0: ``textdp/data/LICENSE_places.md``), and each country, state and
-    city with its diacritics dropped where that spells no other name (``Liege``,
-    ``Montreal``, ``Kecskemet``: English text writes them so; not towns, where folding
-    makes words: ``Göd``, ``Ālot``)."""
+    ``state`` (US), ``city`` (100,000 people or more) or ``town`` (fewer, or a city's other
+    name: GeoNames' countries and cities5000, CC BY 4.0: ``textdp/data/LICENSE_places.md``),
+    and each country, state and city with its diacritics dropped where that spells no other
+    name (``Liege``, ``Montreal``, ``Kecskemet``: English text writes them so; not towns,
+    where folding makes words: ``Göd``, ``Ālot``)."""
     text = resources.files("textdp").joinpath("data/place_lookup.tsv").read_text(
         encoding="utf-8")
     rows = (line.split("\t") for line in text.splitlines() if line)
@@ -141,6 +142,12 @@ def _dateline(words: Sequence[str], start: int, end: int) -> bool:
         return True
     return after == "," and end + 1 < len(words) and (
         words[end + 1].casefold() in _MONTHS_FOLDED or words[end + 1] in lookup_names())
+
+
+def _text_before(words: Sequence[str], spaces: Sequence[str], i: int, tokens: int = 4) -> str:
+    """The text of the (up to ``tokens``) tokens before token ``i``, with their spaces."""
+    start = max(0, i - tokens)
+    return "".join(w + s for w, s in zip(words[start:i], spaces[start:i]))
 
 
 def _after_listed_place(words: Sequence[str], i: int) -> bool:
@@ -259,7 +266,8 @@ class GazetteerPlaces:
                     run = words[i:end]
                     key = "".join(w + s for w, s in zip(run, spaces[i:end - 1])) + run[-1]
                     name = self._match(key, run, upper, low, ambiguous, cued)
-                    if name is not None and self._stands(words, i, end, name, ambiguous):
+                    if name is not None and self._stands(words, i, end, name, ambiguous,
+                                                         _text_before(words, spaces, i)):
                         found = end
                         break
             if found is None and i and words[i - 1] == "#" and \
@@ -294,8 +302,9 @@ class GazetteerPlaces:
 
     @staticmethod
     def _stands(words: Sequence[str], start: int, end: int, name: str,
-                ambiguous: Callable[[str, str], bool]) -> bool:
-        """Whether the match ``words[start:end]`` of ``name`` is read as a place there."""
+                ambiguous: Callable[[str, str], bool], before: str = "") -> bool:
+        """Whether the match ``words[start:end]`` of ``name`` is read as a place there
+        (``before``: the text of the few tokens before it)."""
         if name.casefold() in CALENDAR:
             return False
         if name in PLACE_CODES:
@@ -310,6 +319,8 @@ class GazetteerPlaces:
             return True  # "Edenbridge, Kent", "Paris, Texas"
         if starts_with_postcode(" ".join(words[end:end + 2])):
             return True  # an address's town: "12 Mill Lane, Leeds LS6 2AB"
+        if ends_with_town_code(before):
+            return True  # a town line's town: "Via Toledo 156, 80134 Napoli"
         if _dateline(words, start, end):
             return True  # a news dateline: "TRIPOLI 1996-08-30", "LONGYEAR , Norway …"
         if end + 1 < len(words) and words[end] == ",":

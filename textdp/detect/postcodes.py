@@ -9,6 +9,8 @@ Sweeney, 2000), so the ``quasi`` preset replaces it. What is read:
   ``C I K M O V``), anywhere;
 * a Canadian postal code (``K1A 0B1``): Canada Post's letter-digit pattern (no ``D F I O Q
   U``, no ``W Z`` first), anywhere;
+* an Irish Eircode (``D02 X285``, ``A65 F4E2``): a routing key and a unique identifier of
+  Eircode's letters and digits, with both a letter and a digit in it, anywhere;
 * a U.S. ZIP code (``62704``, ``20500-0003``) after a state's two-letter code (``IL 62704``,
   ``DC 20500``, as an address's last line writes it), and an Australian postcode after a
   state's or territory's code (``QLD 4000``, ``NSW 2000``);
@@ -36,7 +38,7 @@ import re
 from collections.abc import Sequence
 
 from textdp.detect.numbers import label_gap, labelled
-from textdp.detect.postal_formats import CA, UK
+from textdp.detect.postal_formats import ANYWHERE
 from textdp.detect.streets import NAME_OPENING, find_streets
 
 POSTCODE = "POSTCODE"
@@ -150,7 +152,7 @@ def find_postcodes(text: str, streets: Sequence[tuple[int, int]] | None = None
     (:func:`textdp.detect.streets.find_streets`) when the caller has them already."""
     if not any(c.isdigit() for c in text):
         return []
-    found = [(m.start(), m.end()) for p in (UK, CA) for m in p.finditer(text)]
+    found = [(m.start(), m.end()) for p in ANYWHERE for m in p.finditer(text)]
     found += [(m.start("zip"), m.end("zip")) for p in (_ZIP, _AU) for m in p.finditer(text)]
     for m in _CODE.finditer(text):
         if labelled(text, m.start(), _CONTEXT, WINDOW, _GAP) or \

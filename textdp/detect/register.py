@@ -1156,6 +1156,7 @@ class RegisterStage:
         named alone is a surname as often ("Ikeda", "Anand")."""
         from textdp.detect.lexicon import is_first_name, is_surname
         from textdp.detect.places import PLACE_CUES, listed_kind
+        from textdp.detect.postal_formats import ends_with_town_code
 
         out: set[int] = set()
         for k in persons:
@@ -1173,6 +1174,13 @@ class RegisterStage:
                     (n is not None and text.words[n][:1].isdigit())):
                 continue
             out.add(k)
+        # A place after a town line's postal code is the address's town, whatever name it
+        # is too ("00-590 Warszawa", "00184 Roma").
+        for k in persons - out:
+            if listed_kind(text.words[k]) is not None and not _beside_person(text, k, persons):
+                rebuilt, starts = text.rebuilt
+                if ends_with_town_code(rebuilt[max(0, starts[k] - 24):starts[k]]):
+                    out.add(k)
         # A city before a US state's code is the city, whatever name it is too
         # ("Charlotte NC", "Madison, WI"; not a code that is a word: "Austin OK?").
         for k in persons - out:
