@@ -48,6 +48,8 @@ def test_numbers_with_their_checks(text, value):
     ("Residence card no.: UH48291736EA", "UH48291736EA"),
     ("My Number: 5774 9788 9850", "5774 9788 9850"),            # Japan's, in capitals
     ("Tax ID (TIN): 12-3456789", "12-3456789"),                  # a label in brackets
+    ("N° sécurité sociale : 2 92 11 69 123 456 78", "2 92 11 69 123 456 78"),  # 7 groups
+    ("My PPS number is 1234567TA. Thanks", "1234567TA"),          # Ireland's, not valid
 ])
 def test_any_number_right_after_a_generic_label_is_taken_checksum_or_not(text, value):
     """A mistyped, foreign or generated number identifies a person as well as a valid one."""
@@ -68,6 +70,7 @@ def test_any_number_right_after_a_generic_label_is_taken_checksum_or_not(text, v
     "my number is 123456789",                              # a phone's words, not Japan's
     "Order T2215990F shipped.",                            # an NRIC's shape, wrong letter
     "room 12675738 R",                                     # a DNI with a space, no label
+    "We had 1234567 apps installed",                       # "apps" is no PPS label
 ])
 def test_other_numbers_are_not_national_ids(text):
     assert taken(text) == []

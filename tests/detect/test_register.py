@@ -1323,11 +1323,32 @@ def test_will_in_a_note_in_capitals_is_the_modal_before_a_verb():
                   "WILL", "SMITH") == ["WILL", "SMITH"]
 
 
+def test_labels_and_age_words_of_other_languages_are_no_names(nlp):
+    form = "Nom : Lefebvre   Prénom : Camille\nNé(e) le : 04/11/1992 à Lyon"
+    assert marked_in(nlp, form, "Lefebvre", "Camille", "Né") == ["Lefebvre", "Camille"]
+    text = "Paciente: Joaquín Herrera, 67 años"
+    assert marked_in(nlp, text, "Paciente", "Joaquín", "Herrera", "años") == [
+        "Joaquín", "Herrera"]
+
+
+def test_a_licences_label_and_state_and_a_mexican_addresss_parts_are_no_names(nlp):
+    text = "Driver: Tyrone Washington, DL# W426-545-30-761-0 (FL), plate 4821"
+    assert marked_in(nlp, text, "Tyrone", "Washington", "DL", "FL") == ["Tyrone", "Washington"]
+    # a state code in brackets after no number may be a person's initials
+    assert marked_in(nlp, "met Amy Lee (AL) today", "Amy", "Lee", "AL") == ["Amy", "Lee", "AL"]
+    # a colonia after a street, and the postal code's label
+    text = "Calle Juárez 58, Col. Crédito Constructor, C.P. 91000, Xalapa"
+    assert marked_in(nlp, text, "Col.", "Crédito", "Constructor", "C.P.") == []
+    assert marked_in(nlp, "Col. Mustard called", "Col.", "Mustard") == ["Mustard"]
+
+
 def test_a_town_after_its_postal_code_is_the_town_whatever_name_it_is_too(nlp):
     # "Warszawa" is listed by its own language's name; "Roma" is a given name as well
     assert marked_in(nlp, "ul. Marszałkowska 10, 00-590 Warszawa", "Warszawa") == []
     assert marked_in(nlp, "Via Nazionale 10, 00184 Roma", "Roma") == []
     assert marked_in(nlp, "Storgatan 4, 411 38 Göteborg", "Göteborg") == []
+    # and after a street address and a comma, of several words too
+    assert marked_in(nlp, "Av Paulista 1000, São Paulo", "São", "Paulo") == []
     # a year before a name is no postal code; a town beside a name stays
     assert marked_in(nlp, "in 1996 Roma called", "Roma") == ["Roma"]
     assert marked_in(nlp, "00184 Roma Rossi", "Roma", "Rossi") == ["Roma", "Rossi"]

@@ -52,6 +52,10 @@ def taken(text: str) -> list[str]:
     ("兵庫県多摩市南赤田3丁目4番11号 一ツ橋ハイツ134",
      "兵庫県多摩市南赤田3丁目4番11号 一ツ橋ハイツ134"),
     ("私は東京都港区六本木6-10-1に住んでいます", "東京都港区六本木6-10-1"),
+    # a building and its floor, a space between only after a building word
+    ("〒160-0022 東京都新宿区新宿3-14-1 グランドビル 5F", "東京都新宿区新宿3-14-1 グランドビル 5F"),
+    ("東京都港区六本木6-10-1 森タワー 12階", "東京都港区六本木6-10-1 森タワー 12階"),
+    ("東京都新宿区新宿3-14-1 電話 03-1234-5678", "東京都新宿区新宿3-14-1"),
     ("〒100-0005 東京都千代田区丸の内１丁目９−１", "東京都千代田区丸の内１丁目９−１"),
     # Chinese: the road and its number (not the words before it), a block
     ("我住在北京市朝阳区建国路88号3号楼2单元501室。", "北京市朝阳区建国路88号3号楼2单元501室"),
@@ -71,6 +75,9 @@ def taken(text: str) -> list[str]:
     # Brazil's área, Spain's C/ and C. de, a Japanese building with が
     ("Área de Ferreira, 54", "Área de Ferreira, 54"), ("C/ Mayor 5, Madrid", "C/ Mayor 5"),
     ("C. de Evita Castells 438", "C. de Evita Castells 438"),
+    # an avenue written short before its name (Spain, Mexico, Brazil)
+    ("Domicilio: Av. Insurgentes Sur 1602, Col. Roma", "Av. Insurgentes Sur 1602"),
+    ("Av Paulista 1000, São Paulo", "Av Paulista 1000"), ("Avda. Reforma 222", "Avda. Reforma 222"),
     ("百村40丁目23番1号 松が谷ハイツ399", "百村40丁目23番1号 松が谷ハイツ399"),
     # a house number first, a postcode and its town after
     ("She lives at 3 rue de la Paix 75002 Paris", "3 rue de la Paix"),

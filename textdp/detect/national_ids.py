@@ -114,7 +114,7 @@ _GENERIC = re.compile(
     r"aadhaa?r|burgerservicenummer|steuer-?id|steueridentifikationsnummer|pesel|"
     r"personnummer|henkil[öo]tunnus|hetu|f[øo]dselsnummer|kimlik|teudat\s+zehut|"
     r"codice\s+fiscale|n[uú]mero\s+de\s+(?:seguridad|identidad)|s[ée]curit[ée]\s+sociale|"
-    r"insee|c[ée]dula|curp|rfc|nric|ic\s+number|ni\s+number|nino|ein|fein|tin|employer\s+"
+    r"insee|c[ée]dula|curp|rfc|nric|ic\s+number|ni\s+number|nino|ein|fein|tin|ppsn?|employer\s+"
     r"identification|residence\s+card|(?-i:My\s+Number)|"
     r"personal\s+(?:id|identity|identification)\s+(?:number|no|code)|"
     # a bare "ID" in capitals, no word before it on its line ("Name: Zhang Wei⏎ID: 1101…";
@@ -125,10 +125,10 @@ _GAP = re.compile(r"(?:\s*/\s*[A-Za-z]{2,5}\b)?" +
                   label_gap("no", "nr", "number", "num", "is", "was", "card", "id").pattern,
                   re.IGNORECASE)
 # Any number written right after a generic context word, valid or not: 6+ digits (with
-# capitals and "-", ".", space between groups), 5–24 characters. A mistyped, foreign or
-# generated number ("ZZ 00 37 90 T", "740015-1446290") identifies a person as well as a
-# valid one; the label says what it is.
-_LABELLED = re.compile(r"[A-Z0-9]{1,20}(?:[-. ][A-Z0-9]{1,20}){0,5}")
+# capitals and "-", ".", space between up to eight groups: France's "2 92 11 69 123 456 78"),
+# 5–24 characters. A mistyped, foreign or generated number ("ZZ 00 37 90 T",
+# "740015-1446290") identifies a person as well as a valid one; the label says what it is.
+_LABELLED = re.compile(r"[A-Z0-9]{1,20}(?:[-. ][A-Z0-9]{1,20}){0,7}")
 _LABELLED_FENCE = re.compile(r"(?![\w/]|[.,:-]\w)")
 _FENCE = (r"(?<![\w.,/:$€£+-])", r"(?![\w/]|[.,:-]\w)")
 

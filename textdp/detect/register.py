@@ -150,7 +150,9 @@ MARKER_WORDS = frozenset({"original", "message", "forwarded", "forward", "reply"
                           "end", "by", "on"})
 # Lower-case words of time that a tagger takes for a name ("reply by noon").
 TIME_WORDS = frozenset({"noon", "midnight", "today", "tomorrow", "tonight", "yesterday",
-                        "morning", "afternoon", "evening", "weekend"})
+                        "morning", "afternoon", "evening", "weekend",
+                        # "years" of an age in other languages ("67 años", "45 ans")
+                        "años", "anos", "ans", "anni", "jahre", "jaar", "jaren", "år", "lat"})
 #: Days of the week and their abbreviations ("callback by Fri"): no name where read weakly.
 WEEKDAYS = frozenset({"mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "monday",
                       "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"})
@@ -599,6 +601,21 @@ class RegisterStage:
                     (j := text.next(nxt)) is not None and j in persons and \
                     (e := text.next(j)) is not None and words[e] == ")":
                 out.add(k)  # the role a name in brackets follows ("call plumber (Gavin)")
+            elif w in US_STATE_CODES and nw == ")" and (p := text.prev(k)) is not None and \
+                    words[p] == "(" and (q := text.prev(p)) is not None and _has_digit(words[q]):
+                out.add(k)  # a licence's or a plate's state ("W426-545-30-761-0 (FL)")
+            elif kk in ("col", "colonia") and _capitalised(w) and \
+                    (p := text.prev(k)) is not None and words[p] == "," and \
+                    text.prev(p) in text.street_and_header_tokens:
+                # a Mexican address's neighbourhood, no colonel ("Av. Insurgentes Sur 1602,
+                # Col. Crédito Constructor")
+                out.add(k)
+                j = text.next(k)
+                while j is not None and words[j] in (".",):
+                    j = text.next(j)
+                while j is not None and _capitalised(words[j]):
+                    out.add(j)
+                    j = text.next(j)
             elif kk in ("st", "saint") and _capitalised(w) and \
                     (saint := _saints_name(text, k, persons)) is not None:
                 # a saint's name alone: a church, school, hospital or town ("at St.
@@ -1174,13 +1191,18 @@ class RegisterStage:
                     (n is not None and text.words[n][:1].isdigit())):
                 continue
             out.add(k)
-        # A place after a town line's postal code is the address's town, whatever name it
-        # is too ("00-590 Warszawa", "00184 Roma").
-        for k in persons - out:
-            if listed_kind(text.words[k]) is not None and not _beside_person(text, k, persons):
-                rebuilt, starts = text.rebuilt
-                if ends_with_town_code(rebuilt[max(0, starts[k] - 24):starts[k]]):
-                    out.add(k)
+        # A place after a town line's postal code, or after a street address and a comma,
+        # is the address's town, whatever name it is too ("00-590 Warszawa", "00184 Roma",
+        # "Av Paulista 1000, São Paulo").
+        for k in sorted(persons - out):
+            run = _listed_run(text, k)
+            if not run or (p := text.prev(k)) in persons or text.next(run[-1]) in persons:
+                continue
+            rebuilt, starts = text.rebuilt
+            if ends_with_town_code(rebuilt[max(0, starts[k] - 24):starts[k]]) or (
+                    p is not None and text.words[p] == "," and
+                    text.prev(p) in text.street_and_header_tokens):
+                out.update(j for j in run if j in persons)
         # A city before a US state's code is the city, whatever name it is too
         # ("Charlotte NC", "Madison, WI"; not a code that is a word: "Austin OK?").
         for k in persons - out:
@@ -1441,7 +1463,7 @@ class RegisterStage:
             # handle or speaker label, a name found by the register, or a census name: a
             # tagger's one-word slip ("Cards" in a subject line) must not spread.
             if not (handle or k in multi or k in extra or is_first_name(kk)
-                    or is_surname(kk, 20000)):
+                    or is_surname(kk, 20000) or _coordinated(text, k)):
                 continue
             found.add(kk)
             if handle:
@@ -1461,6 +1483,39 @@ class RegisterStage:
             if mention or _run_together(w, found, full):
                 out.add(k)
         return out
+
+def _listed_run(text: _Text, k: int) -> list[int]:
+    """The tokens from ``k`` on (up to three words) that spell a name of the place lookup
+    (:func:`~textdp.detect.places.lookup_names`: ``Warszawa``, ``São Paulo``), the longest;
+    none where they spell none."""
+    from textdp.detect.places import lookup_names
+
+    names = lookup_names()
+    run = [k]
+    while len(run) < 3 and (j := text.next(run[-1])) is not None and j == run[-1] + 1 and \
+            _wordlike(text.words[j]):
+        run.append(j)
+    for n in range(len(run), 0, -1):
+        if " ".join(text.words[j] for j in run[:n]) in names:
+            return run[:n]
+    return []
+
+
+def _coordinated(text: _Text, k: int) -> bool:
+    """Whether person token ``k`` is joined by ``and``, ``&`` or ``or`` to a capitalised
+    word that a list holds as a name, a person word or not yet (``Met with Summer and
+    Rain``, ``Rain & Summer``)."""
+    from textdp.detect.lexicon import is_first_name, is_surname
+
+    for step in (text.prev, text.next):
+        j = step(k)
+        if j is not None and text.keys[j] in ("and", "&", "or"):
+            other = step(j)
+            if other is not None and other != k and _capitalised(text.words[other]) and (
+                    is_first_name(text.keys[other]) or is_surname(text.keys[other], 20000)):
+                return True
+    return False
+
 
 def _in_full_name(text: _Text, persons: set[int], k: int) -> bool:
     """Whether person token ``k`` is in a run of two person words or more."""
@@ -1764,19 +1819,20 @@ def _line_labels(text: _Text) -> Iterable[tuple[list[int], tuple[str, ...], list
 def _form_labels(text: _Text) -> list[int]:
     """The words of a form's field label of several words before its colon, opening its line
     or after a list number: a name label (:data:`NAME_LABELS`: ``First name(s):``, ``Card
-    holder:``), or a capitalised common word that is no first name and small words after it
-    (``Date of birth:``, ``Place of issue:``, ``Next of kin:``; not ``Rose said:``)."""
+    holder:``), or a capitalised common word or field label that is no first name and small
+    words after it (``Date of birth:``, ``Place of issue:``, ``Next of kin:``, ``Né(e)
+    le :``; not ``Rose said:``)."""
     from textdp.detect.lexicon import is_first_name
 
     words, keys = text.words, text.keys
-    common = common_words()
+    common, fields = common_words(), vocabulary("field_labels")
     out: list[int] = []
     for label, bare, _ in _line_labels(text):
         head = keys[label[0]]
         if bare in NAME_LABELS or (
-                len(label) >= 2 and _capitalised(words[label[0]]) and head in common and
-                not is_first_name(head) and
-                all((words[k].isalpha() and words[k].islower()) or words[k] in ("(", "s")
+                len(label) >= 2 and _capitalised(words[label[0]]) and
+                (head in common or head in fields) and not is_first_name(head) and
+                all((words[k].isalpha() and words[k].islower()) or words[k] in "()"
                     for k in label[1:])):
             out += label
     return out

@@ -132,9 +132,10 @@ _SCRIPTS = (("ko", re.compile(f"[{HANGUL}]")), ("ja", re.compile(f"[{KANA}]")),
             ("zh", re.compile(f"[{HAN}]")))
 # Characters that end a Chinese sentence's words before an address ("我住在…", "地址：…").
 _ZH_NOT_NAME = "在於于至到是住址"
-# After a Japanese address's numbers, its building and room (一ツ橋ハイツ134, 12号室).
+# After a Japanese address's numbers, its building and room or floor (一ツ橋ハイツ134, 12号室,
+# グランドビル 5F: a space before the number only after a building word's last character).
 _JA_BUILDING = rf"(?:[ \u3000]?(?P<ja_building>[{_KANJI}{_KATAKANA}のが]{{1,16}}?)" \
-    r"(?P<unit2>\d{1,5}(?:号室)?))?"
+    r"(?:(?<=[ルツンースポ荘館棟])[ \u3000])?(?P<unit2>\d{1,5}(?:号室|階|[FＦ])?))?"
 
 
 @lru_cache(maxsize=1)
