@@ -241,6 +241,21 @@ def test_speaker_labels_and_one_detection_for_every_mention():
         ["Hunter", "Price", "Hunter"]
 
 
+
+def test_a_word_found_beside_and_and_a_listed_name_is_a_name_at_every_mention():
+    text = "Met with Summer and Rain . Summer owns it ; Rain handles the copy ."
+    words = words_of(text)
+    first_rain = words.index("Rain")
+    spans = [(first_rain, first_rain + 1, "PERSON"), (6, 7, "PERSON")]  # Rain, 2nd Summer
+    out = RegisterStage().apply(words, spans)
+    got = [k for s, e, lab in out if lab == "PERSON" for k in range(s, e)]
+    assert [words[k] for k in got] == ["Summer", "Rain", "Summer", "Rain"]
+    # beside a word no list holds as a name it does not spread ("Cards" in a subject line)
+    words = words_of("Bread and Rain . Rain handles the copy .")
+    out = RegisterStage().apply(words, [(2, 3, "PERSON")])
+    assert [k for s, e, _ in out for k in range(s, e)] == [2]
+
+
 def test_lone_countries_and_cities_of_the_lookup_are_places():
     # Results tables and datelines name places the tagger may read as names.
     assert marked("Tunisia 2 Egypt 1 , officials in Berlin said .", "Tunisia", "Berlin") == []
