@@ -242,6 +242,43 @@ def test_speaker_labels_and_one_detection_for_every_mention():
 
 
 
+def test_chat_calls_verbs_drugs_and_ticket_labels_are_no_names():
+    # Slack's and Discord's calls to everyone; a handle of a person's stays
+    assert marked("Hey @channel and @here , cc @sven", "@channel", "@here", "@sven") == \
+        ["@sven"]
+    # "tell" before a name the tagger read with it; not a capitalised "Tell" of a name
+    assert marked("Mum : tell farai thanks", "tell", "farai") == ["farai"]
+    assert marked("William Tell farai", "William", "Tell") == ["William", "Tell"]
+    # a drug after a verb of taking it, outside a note; a name after the verb stays
+    assert marked("he has started Januvia and sees Dr. Chen", "Januvia", "Chen") == ["Chen"]
+    assert marked("he has started Chen on it", "Chen") == ["Chen"]
+    # an eponym before its thing's noun outside a note, the noun read with it too
+    assert marked("my nan uses a Zimmer frame now", "Zimmer", "frame") == []
+    assert marked("ask Dr. Zimmer about the frame", "Zimmer") == ["Zimmer"]
+    assert marked("Ticket — Reporter: Oksana Shevchenko — Assignee: unassigned",
+                  "Oksana", "Shevchenko", "Assignee") == ["Oksana", "Shevchenko"]
+
+
+def test_sign_offs_and_letter_openings_of_other_languages_name_the_writer_and_reader():
+    assert marked("¿Sigues buscando piso ?\nUn abrazo ,\nMaite") == ["Maite"]
+    assert marked("Ik heb het doorgestuurd .\nMet vriendelijke groet ,\nWillemijn") == [
+        "Willemijn"]
+    assert marked("Kan du hämta henne ?\nKram , Karin") == ["Karin"]
+    # an unlisted name opening a letter, alone with its comma; not a common word
+    assert marked("Beste Sanne ,\nbedankt voor je bericht .") == ["Sanne"]
+    assert marked("Dear Team ,\nplease see below") == []
+
+
+def test_a_word_joined_to_a_lone_name_is_a_name_when_no_list_holds_it():
+    assert marked("tell Migs & Bea i'll be late", "Bea") == ["Migs", "Bea"]
+    assert marked("Bea and Migs came", "Bea") == ["Bea", "Migs"]
+    # a common word, a place, a word before another capitalised word, no person: not
+    assert marked("tried Chrome and Bea", "Bea") == ["Bea"]
+    assert marked("Bea and Lisboa", "Bea") == ["Bea"]
+    assert marked("met Ortiz and Migs Park today", "Ortiz") == ["Ortiz"]
+    assert marked("tell Migs & Bea") == []
+
+
 def test_a_word_found_beside_and_and_a_listed_name_is_a_name_at_every_mention():
     text = "Met with Summer and Rain . Summer owns it ; Rain handles the copy ."
     words = words_of(text)

@@ -149,6 +149,13 @@ STOP_WORDS = frozenset({
 MARKER_WORDS = frozenset({"original", "message", "forwarded", "forward", "reply", "begin",
                           "end", "by", "on"})
 # Lower-case words of time that a tagger takes for a name ("reply by noon").
+#: Chats' calls to every member (Slack's and Discord's ``@channel``, ``@here``,
+#: ``@everyone``): no account.
+GROUP_MENTIONS = frozenset({"channel", "here", "everyone", "all"})
+#: Verbs before a drug's name outside a note ("has started Januvia", "taking Lasix").
+DRUG_VERBS = frozenset({"started", "starting", "start", "taking", "take", "takes", "took",
+                        "prescribed", "stopped", "stopping", "stop", "on", "restarted",
+                        "continue", "continued", "increased", "reduced", "switched"})
 TIME_WORDS = frozenset({"noon", "midnight", "today", "tomorrow", "tonight", "yesterday",
                         "morning", "afternoon", "evening", "weekend",
                         # "years" of an age in other languages ("67 años", "45 ans")
@@ -206,7 +213,19 @@ STREET_PREPOSITIONS = frozenset({"at", "on", "off", "along", "near", "via", "dow
                                  "into", "onto", "opposite", "in"})
 # Sign-offs whose next line (or the rest of their line) is a signature.
 SIGN_OFFS = frozenset({"thanks", "thank", "regards", "best", "cheers", "sincerely", "yours",
-                       "warmly", "love", "faithfully", "respectfully", "cordially", "ta"})
+                       "warmly", "love", "faithfully", "respectfully", "cordially", "ta",
+                       # and in other languages ("Un abrazo, Maite", "Kram, Karin")
+                       "cordialement", "amitiés", "bises", "bisous", "grüße", "grüsse",
+                       "gruß", "gruss", "saludos", "abrazo", "abrazos", "besos", "atentamente",
+                       "saluti", "saluto", "abraços", "beijos", "atenciosamente",
+                       "cumprimentos", "groet", "groeten", "groetjes", "hälsningar",
+                       "hilsen", "kram", "mvh", "pozdrawiam", "pozdrowienia"})
+#: Words a sign-off of other languages opens with ("Un abrazo", "Viele Grüße", "Met
+#: vriendelijke groet", "Med vänlig hälsning").
+SIGN_OFF_LEADS = frozenset({"un", "muchos", "muchas", "viele", "liebe", "herzliche", "beste",
+                            "freundliche", "cordiali", "tanti", "met", "vriendelijke", "med",
+                            "vänlig", "vänliga", "com", "muitos", "bons", "gros", "bien",
+                            "grosses", "mit"})
 # Mail header fields whose value is a person ("To: Priya Rain", "From: Rain, Priya").
 MAIL_FIELDS = frozenset({"from", "to", "cc", "bcc", "attn", "attendees", "sender", "recipient"})
 # What ends the name on a signature line ("Zara – Samsung Online Store", "Li Wei, Support").
@@ -533,7 +552,7 @@ class RegisterStage:
             persons -= _foreign_lower(text, persons)
         if self.recall:
             # the text's own evidence takes back what only the NER's weak reading dropped
-            added = self.names(text, persons) - (drop - weak)
+            added = self.names(text, persons, scores) - (drop - weak)
             persons |= added
             # a name's glued lower-case part, though a word alone ("Ji-woo": woo)
             tails = _hyphen_tails(text, persons)
@@ -580,6 +599,11 @@ class RegisterStage:
             # "SIN 130 692 544").
             if _ROMAN.match(w) and (p := text.prev(k)) is not None and keys[p] in GRADED:
                 out.update((p, k))  # "Mallampati II", "cat I.": a grade and its scale
+            elif w.startswith("@") and kk in GROUP_MENTIONS:
+                out.add(k)  # "@channel", "@here": a chat's call to everyone, no account
+            elif w.islower() and kk in ADDRESS_VERBS and k in persons and \
+                    text.next(k) in persons:
+                out.add(k)  # "tell farai thanks": the verb before the name
             elif _JAMO.fullmatch(w):
                 out.add(k)  # "ㅋㅋ", "ㅇㅋ", "ㅠㅠ": Korean letters alone spell no name
             elif w in ("M", "F") and (p := text.prev(k)) is not None and p == k - 1 and \
@@ -652,8 +676,15 @@ class RegisterStage:
                         out.add(q)
             elif w.isupper() and kk in CLINICAL_CAPS and text.clinical:
                 out.add(k)  # "ED triage", "OR 3": in a note the department, not Ed or Or
-            elif kk in eponyms and text.clinical and _eponym_in_use(text, k):
-                out.add(k)  # "Foley catheter", "Apgar 8/9", "Parkinson's": what it names
+            elif kk in eponyms and ((text.clinical and _eponym_in_use(text, k)) or (
+                    _capitalised(w) and key(nw) in EPONYM_THINGS and
+                    (p := text.prev(k)) is not None and keys[p] not in EPONYM_TITLES)):
+                # "Foley catheter", "Apgar 8/9", "Parkinson's": what it names; outside a
+                # note before the thing's own noun ("with a Zimmer frame", "Bell palsy"),
+                # which the tagger may have read with it
+                out.add(k)
+                if nxt is not None and nw.islower() and key(nw) in EPONYM_NOUNS:
+                    out.add(nxt)
             elif text.clinical and w[:1].isupper() and (chain := _eponym_chain(text, k)):
                 out.update(chain)  # "Dix-Hallpike +", "Wolff-Parkinson-White pattern"
             elif kk == "will" and w.isupper() and text.caps and nxt is not None and \
@@ -667,7 +698,8 @@ class RegisterStage:
                 out.add(k)  # kin before a name ("SON EMEKA"; in a note "Son Bao to …")
             elif text.clinical and _lab_in_list(text, k, clinical):
                 out.add(k)  # "AST 88, ALT 102": a lab value in a list of lab values
-            elif kk in drugs and (text.clinical or (scores or {}).get(k, 0.0) < SUBJECT_SCORE):
+            elif kk in drugs and (text.clinical or (scores or {}).get(k, 0.0) < SUBJECT_SCORE or
+                                  ((p := text.prev(k)) is not None and keys[p] in DRUG_VERBS)):
                 # a drug name ("Eliquis", "LASIX"); outside a note only a weak reading: drug
                 # brands are surnames too ("Evra can cope with Anfield abuse")
                 out.add(k)
@@ -1288,9 +1320,11 @@ class RegisterStage:
         return out
 
     # ------------------------------------------------------------------ step 2
-    def names(self, text: _Text, persons: set[int]) -> set[int]:
+    def names(self, text: _Text, persons: set[int],
+              scores: dict[int, float] | None = None) -> set[int]:
         """Tokens the register shows are names: signatures, e-mail address parts, names
-        before "called" or after "ask for" or before a credential, chat speaker labels."""
+        before "called" or after "ask for" or before a credential, chat speaker labels
+        (``scores``: the tagger's, of the person tokens it alone found)."""
         from textdp.detect.lexicon import is_listed_name
 
         words, keys = text.words, text.keys
@@ -1298,9 +1332,10 @@ class RegisterStage:
         ok = _plain_name_word
         # Signatures: the line after a sign-off, or the rest of its line ("Thanks, Ann").
         for ln, toks in text.lines.items():
-            if not toks or keys[toks[0]] not in SIGN_OFFS:
+            at = _sign_off_at(text, toks)
+            if at is None:
                 continue
-            rest = [k for k in toks[1:] if words[k] not in (",", "!", ".")]
+            rest = [k for k in toks[at + 1:] if words[k] not in (",", "!", ".")]
             if rest and len(rest) <= 3 and all(ok(words[k]) or _initials(words[k])
                                                for k in rest):
                 out.update(rest)
@@ -1409,6 +1444,7 @@ class RegisterStage:
                 text.glued_run(last - 1, last) and named(last):
             out.add(last)
         out.update(_caps_names(text))
+        out.update(_coordinated_names(text, persons, scores or {}))
         out.update(_addressed(text))
         out.update(_addressed_handles(text))
         out.update(_addressed_lower(text))
@@ -1499,6 +1535,30 @@ def _listed_run(text: _Text, k: int) -> list[int]:
         if " ".join(text.words[j] for j in run[:n]) in names:
             return run[:n]
     return []
+
+
+def _coordinated_names(text: _Text, persons: set[int], scores: dict[int, float]) -> set[int]:
+    """A capitalised word joined by ``&``, ``and`` or ``or`` to a lone person word read
+    surely (:data:`SUBJECT_SCORE`; ``scores``: the tagger's), that no common-word list,
+    vocabulary or place lookup holds (``tell Migs & Bea``, ``Bea and Migs``): names are
+    listed with names. Not beside a weak reading (``Douglas & Lomason shares``), nor a word
+    with a capitalised word beyond it."""
+    from textdp.detect.places import listed_kind
+
+    out: set[int] = set()
+    for k in persons:
+        if scores.get(k, 1.0) < SUBJECT_SCORE or _beside_person(text, k, persons):
+            continue
+        for step in (text.prev, text.next):
+            j = step(k)
+            o = step(j) if j is not None and text.keys[j] in ("and", "&", "or") else None
+            if o is None or not _plain_name_word(w := text.words[o]) or \
+                    text.keys[o] in common_words() or listed_kind(w) is not None:
+                continue
+            beyond = step(o)
+            if beyond is None or not _capitalised(text.words[beyond]):
+                out.add(o)
+    return out
 
 
 def _coordinated(text: _Text, k: int) -> bool:
@@ -1989,6 +2049,9 @@ def _squeeze(word: str) -> str:
 
 # Nouns after a medical eponym that make it the thing it names ("Foley catheter", "Bell
 # palsy", "Glasgow Coma Scale", "Morse fall scale").
+#: The nouns after an eponym that say it names a thing outside a note too.
+EPONYM_THINGS = frozenset({"catheter", "frame", "palsy", "disease", "syndrome", "sign",
+                           "maneuver", "manoeuvre", "reflex", "cyst", "procedure"})
 EPONYM_NOUNS = frozenset({"catheter", "monitor", "score", "scale", "sign", "signs", "test",
                           "palsy", "disease", "syndrome", "maneuver", "manoeuvre", "procedure",
                           "cyst", "criteria", "classification", "stage", "reflex", "drain",
@@ -2000,7 +2063,9 @@ EPONYM_NOUNS = frozenset({"catheter", "monitor", "score", "scale", "sign", "sign
                           # "Babinski absent", "Nissen not performed", "Denver II")
                           "negative", "neg", "positive", "pos", "absent", "present",
                           "equivocal", "upgoing", "downgoing", "pouch", "pattern", "protocol",
-                          "not", "ii", "iii", "exercises"})
+                          "not", "ii", "iii", "exercises",
+                          # a walking aid ("Zimmer frame")
+                          "frame"})
 # Before a sign or test, its finding: "+Kernig", "negative Romberg", "(-) Homans".
 EPONYM_FINDINGS = frozenset({"+", "-", "(+)", "(-)", "+ve", "-ve", "positive", "negative",
                              "neg", "pos"})
@@ -2303,21 +2368,28 @@ def _addressed(text: _Text) -> set[int]:
     (:data:`ADDRESSED_FIRST_RANK`) or a first name of the multi-origin list that is no
     common word (not "Hi Man,"), followed by a comma, a full stop, ``!``, ``?``, a colon or
     the end of the line. A word that is also an ordinary word ("Summer", "Will") reads as a
-    name there, where a tagger trained on prose barely reads it."""
+    name there, where a tagger trained on prose barely reads it. A letter's opening line
+    (the text's first, a greeting, the name and a comma alone: "Beste Sanne,") names its
+    reader whatever the lists hold, where no word of it is a common word ("Dear Team,")."""
     from textdp.detect.lexicon import is_first_name, vocabulary_first_names
 
     words, keys = text.words, text.keys
     out: set[int] = set()
+    first_line = min(text.lines) if text.lines else None
     for k, w in enumerate(words):
         if keys[k] not in GREETINGS or not w[:1].isalpha():
             continue
         run = text.cap_run_after(k, 2)
-        if not run or not all(_plain_name_word(words[j]) for j in run) or not (
-                is_first_name(keys[run[0]], ADDRESSED_FIRST_RANK) or
+        if not run or not all(_plain_name_word(words[j]) for j in run):
+            continue
+        after = text.next(run[-1])
+        opening = text.lines.get(first_line, [])[:1] == [k] and after is not None and \
+            words[after] == "," and text.next(after) is None and \
+            all(keys[j] not in common_words() for j in run)
+        if not (opening or is_first_name(keys[run[0]], ADDRESSED_FIRST_RANK) or
                 (keys[run[0]] in vocabulary_first_names() and
                  keys[run[0]] not in common_words())):
             continue
-        after = text.next(run[-1])
         if after is None or words[after] in (",", ".", "!", "?", ":") or \
                 text.line[after] != text.line[run[-1]]:
             out.update(run)
@@ -2850,12 +2922,25 @@ def _signature_lines(text: _Text) -> set[int]:
     sign-off that ends its line ("Best regards,")."""
     out = set()
     for ln, toks in text.lines.items():
-        if toks and text.keys[toks[0]] in SIGN_OFFS:
+        if _sign_off_at(text, toks) is not None:
             out.add(ln)
             if all(not _wordlike(text.words[k]) or text.keys[k] in SIGN_OFFS
-                   or text.keys[k] in SIGN_OFF_HEADS for k in toks):
+                   or text.keys[k] in SIGN_OFF_HEADS or text.keys[k] in SIGN_OFF_LEADS
+                   for k in toks):
                 out.add(ln + 1)
     return out
+
+
+def _sign_off_at(text: _Text, toks: Sequence[int]) -> int | None:
+    """Where in the line ``toks`` its opening sign-off word stands (``Regards,``; after up
+    to two words of :data:`SIGN_OFF_LEADS`: ``Un abrazo,``, ``Met vriendelijke groet,``), or
+    ``None`` where the line opens with none."""
+    for i, k in enumerate(toks[:3]):
+        if text.keys[k] in SIGN_OFFS:
+            return i
+        if text.keys[k] not in SIGN_OFF_LEADS:
+            return None
+    return None
 
 
 def _mail(text: _Text) -> bool:

@@ -44,7 +44,8 @@ GREETINGS = frozenset({"hi", "hello", "hey", "heya", "hiya", "dear", "thanks", "
                        "love", "miss", "ciao", "hallo", "hola", "salut", "bonjour", "oi",
                        "olá", "hej", "hei", "servus", "buongiorno", "merhaba", "namaste",
                        "obrigado", "obrigada", "gracias", "merci", "danke", "grazie",
-                       "querido", "querida", "liebe", "chère"})
+                       "querido", "querida", "liebe", "lieber", "chère", "beste", "hoi",
+                       "ahoj", "cześć", "witaj", "szia", "tere"})
 TITLES = frozenset({
     "mr", "mrs", "ms", "miss", "mx", "messrs", "mme", "mlle", "dr", "doctor", "prof",
     "professor", "sir", "dame", "lord", "lady", "rev", "revd", "reverend", "fr", "father",
