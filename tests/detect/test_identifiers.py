@@ -120,6 +120,10 @@ def found(text: str) -> list[tuple[str, str]]:
     ("Our account ID is ACC-55219. Can we", "PERSONAL_ID", "ACC-55219"),
     ("DOB: 17/05/1985   Hosp No: RX0049211", "MEDICAL_RECORD", "RX0049211"),
     ("Employee #: 00482", "PERSONAL_ID", "00482"),            # "#" before a colon
+    # India's provident fund and state insurance numbers
+    ("UAN: 100904567321, PF", "PERSONAL_ID", "100904567321"),
+    ("PF No: MH/BAN/0012345/000/0001234", "PERSONAL_ID", "MH/BAN/0012345/000/0001234"),
+    ("ESIC: 3100123456", "PERSONAL_ID", "3100123456"),
     ("Frequent flyer #: 48213977", "PERSONAL_ID", "48213977"),
     ("login: jsmith82 / pw: Summer2024!", "PASSWORD", "Summer2024!"),
     # a beneficiary number in groups of digits, whole; "emp" and "cust" labels
@@ -217,7 +221,7 @@ VALUES = {"US_PASSPORT": ("912803456", "A12345678"),
           "VIN": ("1HGCM82633A004352", "5HSPSJ8G0KNPG7008"),
           "LICENSE_PLATE": ("SJ-910-BS", "AK78 WBU", "5R 77925"),
           "PASSWORD": ("x7#Kd!92pQ", "4821", "Summer2024!"),
-          "PERSONAL_ID": ("EMP-204981", "CUST948372", "20231145")}
+          "PERSONAL_ID": ("EMP-204981", "CUST948372", "20231145", "MH/BAN/0012345/000/0001234")}
 
 
 @pytest.mark.parametrize("label", LABELS)

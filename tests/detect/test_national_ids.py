@@ -32,6 +32,8 @@ def test_every_generated_number_of_18_schemes_is_found():
     ("Socio 2: Marc Puig · DNI 12675738 R / Tel", "12675738 R"),  # a space before the letter
     ("your SIN (506 779 891 is what I have", "506 779 891"),      # in brackets
     ("PAN card (VXQPT9098Y) and", "VXQPT9098Y"),
+    ("resident 784-1987-1234567-1, Dubai", "784-1987-1234567-1"),  # the UAE's: alone
+    ("Emirates ID 784198712345672 on file", "784198712345672"),     # labelled: any check
 ])
 def test_numbers_with_their_checks(text, value):
     assert taken(text) == [value]
@@ -71,6 +73,7 @@ def test_any_number_right_after_a_generic_label_is_taken_checksum_or_not(text, v
     "Order T2215990F shipped.",                            # an NRIC's shape, wrong letter
     "room 12675738 R",                                     # a DNI with a space, no label
     "We had 1234567 apps installed",                       # "apps" is no PPS label
+    "ref 784-1987-1234567-2 ok",                           # an Emirates ID's shape, bad check
 ])
 def test_other_numbers_are_not_national_ids(text):
     assert taken(text) == []

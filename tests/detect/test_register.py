@@ -829,6 +829,27 @@ def test_lower_case_words_of_cased_prose_in_another_language_are_no_names(nlp):
         ["klay"]
     assert left("ok so riunione said hi. and spostata too", {"riunione", "spostata"}) == \
         ["riunione", "spostata"]
+    # the text's language told by its function words: words with English vectors too, and
+    # a function word that is a name in a list ("al", "le")
+    text = ("Ciao Giulia, domani passa Federico a prendere le chiavi. Se non ci sei "
+            "lasciale a Signora Bruno al piano terra. Grazie!")
+    tagged = {"Giulia", "domani", "passa", "Federico", "le", "chiavi", "Bruno", "al"}
+    assert left(text, tagged) == ["Giulia", "Federico", "Bruno"]
+    text = "Hej Lars! Kan du hämta Elsa från förskolan idag? Jag jobbar sent."
+    assert left(text, {"Lars", "Elsa", "från"}) == ["Lars", "Elsa"]
+
+
+def test_the_language_of_a_text_by_its_function_words():
+    from textdp.detect.register import text_language
+
+    def language(text):
+        return text_language(words_of(text))
+
+    assert language("Se non ci sei lasciale a Signora Bruno al piano terra") == "it"
+    assert language("Kan du hämta Elsa från förskolan idag? Jag jobbar sent") in (
+        "sv", "da", "nb")
+    assert language("Please leave the keys with Mrs Bruno on the ground floor") is None
+    assert language("ok see you") is None  # too few words to tell
 
 
 def test_labels_of_a_form_of_several_columns_and_a_city_before_its_state_and_zip():

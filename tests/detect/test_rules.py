@@ -197,6 +197,12 @@ def test_extend_names():
     # A hashtag is closed: the title-case word after "#JuliaTalks" does not join it.
     tweet = toks("# JuliaTalks Tonight at 8")
     assert extend_names(tweet, [(0, 2, "PERSON")]) == [(0, 2, "PERSON")]
+    # A listed first name right before a name opens it; a common word or a title does not.
+    words = toks("o técnico Rui Pereira irá , and Doctor Pereira , and Will Pereira")
+    out = extend_names(words, [(3, 4, "PERSON"), (8, 9, "PERSON"), (12, 13, "PERSON")])
+    assert names(words, out) == ["Rui Pereira", "Pereira", "Pereira"]
+    words = toks("the annual Jackson Hole symposium")  # a place that is a first name
+    assert extend_names(words, [(3, 4, "PERSON")]) == [(3, 4, "PERSON")]
 
 
 def test_a_common_word_ends_a_run_on_name():

@@ -100,8 +100,9 @@ word within :data:`CONTEXT_WINDOW` characters before the value:
   (``emp``), ``staff``, ``student``, ``customer`` (``cust``), ``client``, ``member(ship)``,
   ``user``, ``badge``, ``applicant``, ``patron``, ``subscriber``, ``loyalty``, ``frequent
   flyer`` or ``account holder`` and
-  ``ID``/``no``/``number``/``#``/``code``, ``account ID``, ``badge`` right before a number
-  (``is``, ``was``, ``is now``, ``will be`` may stand between); a person's record ``"id"``
+  ``ID``/``no``/``number``/``#``/``code``, ``account ID``, ``badge`` right before a number,
+  India's ``UAN``, ``PF no`` (``MH/BAN/0012345/000/0001234``) and ``ESIC`` (``is``,
+  ``was``, ``is now``, ``will be`` may stand between); a person's record ``"id"``
   in JSON (its object has a name key); or an employee, customer or member number's label in
   seven other languages (``Personalnummer``,
   ``matricule``, ``número de empleado``, ``사번``, ``社員番号``, ``工号``, …): 3–20
@@ -301,6 +302,8 @@ _PERSONAL_LABEL = re.compile(
     r"applicant|patron|subscriber|loyalty|frequent\s+flyer|account\s+holder)[\s_]*"
     r"(?:(?:id|no|number|code)\b|#)|"
     r"\baccount[\s_]*id\b|\bbadge\b(?=\s*#?\s*\d)|"
+    # India's provident fund and state insurance numbers of an employee
+    r"\b(?:uan|esic|e?pf\s*(?:no|number|account)|esi\s*(?:no|number))\b|"
     # employee, customer and member numbers in other languages
     r"\b(?:personalnummer|mitarbeiternummer|kundennummer|mitgliedsnummer|personeelsnummer|"
     r"klantnummer|lidnummer|matricule|(?:numéro|n[°º])\s*(?:d['’]employé|d['’]adhérent|"
@@ -308,7 +311,8 @@ _PERSONAL_LABEL = re.compile(
     r"numero\s+(?:di\s+matricola|cliente|socio))(?!\w)|사번|고객번호|회원번호|社員番号|従業員番号|"
     r"顧客番号|お客様番号|会員番号|工号|员工编号|客户编号|会员号", re.IGNORECASE)
 _PERSONAL_GAP = label_gap("is now", "will be", "is", "was")
-_PERSONAL = re.compile(r"(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{2,19}(?![\w/]|[.,:-]\w)|"
+_PERSONAL = re.compile(r"[A-Z]{2}/[A-Z]{3}/\d{5,7}(?:/\d{1,7}){1,2}(?![\w/])|"  # a PF number
+                       r"(?=(?:[A-Z-]*\d){3})[A-Z0-9][A-Z0-9-]{2,19}(?![\w/]|[.,:-]\w)|"
                        r"(?<=[\"'])(?=(?:[A-Za-z_-]*\d){3})[A-Za-z0-9][\w-]{2,19}(?=[\"'])")
 # A record's own "id" (JSON or a Python dict) where the same object names a person:
 # {"id": "EMP-3310", "name": "Zanele Dlamini", …}.
@@ -530,8 +534,8 @@ def layout(label: str, value: str) -> str:
     """What a surrogate of ``value`` may depend on: ``#`` for a digit, ``A``/``a`` for a
     capital/small letter (for a MAC address ``h`` or ``H`` for every hex digit: whether its
     letters are small) and the
-    separators ``-``, ``:``, ``.`` and space as they stand; other characters dropped (in a
-    password each is ``*``, a symbol)."""
+    separators ``-``, ``:``, ``.``, ``/`` and space as they stand; other characters dropped
+    (in a password each is ``*``, a symbol)."""
     if label == MAC_ADDRESS:
         case = "h" if any(c.islower() for c in value) else "H"
         return re.sub(r"[^#hH:.\-]", "", re.sub(r"[0-9A-Fa-f]", case, value))
@@ -540,7 +544,7 @@ def layout(label: str, value: str) -> str:
                        else "*" for c in value)
     out = "".join("#" if c.isdigit() else ("A" if c.isupper() else "a") if c.isalpha()
                   else c for c in value)
-    return re.sub(r"[^#Aa \-.]", "", out)
+    return re.sub(r"[^#Aa \-./]", "", out)
 
 
 #: What a placeholder of a layout is filled with when the format's own characters run out.

@@ -33,7 +33,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from textdp.detect.numbers import CURRENCY, cut_back, date_or_years, label_gap, labelled
+from textdp.detect.numbers import (
+    CURRENCY,
+    cut_back,
+    date_or_years,
+    label_gap,
+    labelled,
+    luhn_valid,
+)
 
 NATIONAL_ID = "NATIONAL_ID"
 #: How far before a value its context word may stand (characters).
@@ -105,6 +112,9 @@ SCHEMES = (
     Scheme("RO", "CNP", "ro.cnp", r"[1-9]\d{12}", False, r"CNP"),
     Scheme("IE", "PPS number", "ie.pps", r"\d{7}[A-W][ABWTXZ]?", False, r"PPSN?"),
     Scheme("SG", "NRIC/FIN", "", r"[STFG]\d{7}[A-Z]", True, check=nric_valid),
+    # 784 (the country's ISO number), a birth year, seven digits and a Luhn check digit
+    Scheme("AE", "Emirates ID", "", r"784-?(?:19|20)\d\d-?\d{7}-?\d", True,
+           check=lambda v: luhn_valid(v.replace("-", ""))),
 )
 
 # Words that say a national or tax number follows, in any country's scheme.
@@ -114,7 +124,8 @@ _GENERIC = re.compile(
     r"aadhaa?r|burgerservicenummer|steuer-?id|steueridentifikationsnummer|pesel|"
     r"personnummer|henkil[öo]tunnus|hetu|f[øo]dselsnummer|kimlik|teudat\s+zehut|"
     r"codice\s+fiscale|n[uú]mero\s+de\s+(?:seguridad|identidad)|s[ée]curit[ée]\s+sociale|"
-    r"insee|c[ée]dula|curp|rfc|nric|ic\s+number|ni\s+number|nino|ein|fein|tin|ppsn?|employer\s+"
+    r"insee|c[ée]dula|curp|rfc|nric|ic\s+number|ni\s+number|nino|ein|fein|tin|ppsn?|"
+    r"emirates\s+id|employer\s+"
     r"identification|residence\s+card|(?-i:My\s+Number)|"
     r"personal\s+(?:id|identity|identification)\s+(?:number|no|code)|"
     # a bare "ID" in capitals, no word before it on its line ("Name: Zhang Wei⏎ID: 1101…";

@@ -408,13 +408,16 @@ def _phone_plausible(raw: str) -> bool:
 # long subscriber group (01512 3459245, 030 8063654, 011 15-2345-6892), and groups that read
 # as thousands (512 340 063) after a phone context word.
 _PHONE_MORE = re.compile(r"(?<![\w+.,/:@-])\d{1,5}(?:[ -]\d{1,10}){1,4}" + _PHONE_END)
+# "phone" and "mobile" in other languages ("móvil 612 345 678", "tlf 412 34 567", "Handy")
+_PHONE_FOREIGN = r"m[óo]vil|celular|cellulare|telem[óo]vel|telefone|tel[eé]fono|telefon|" \
+    r"tlf|handy|portable|t[ée]l|mobil|mobiel|puhelin|gsm"
 _PHONE_CONTEXT = re.compile(r"\b(?:phone|ph|tel|telephone|call|calls|mobile|mob|cell|fax|"
-                            r"number|contact|reach|whatsapp|sms|text|dial|ring)\b",
-                            re.IGNORECASE)
+                            r"number|contact|reach|whatsapp|sms|text|dial|ring|" +
+                            _PHONE_FOREIGN + r")\b", re.IGNORECASE)
 # After the number, fewer words say phone ("512 347 530 as a contact", "… (mobile)"): not
 # "call" or "text", which follow counts ("512 340 063 calls").
 _PHONE_CONTEXT_AFTER = re.compile(r"\b(?:phone|tel|telephone|mobile|cell|fax|number|contact|"
-                                  r"whatsapp)\b", re.IGNORECASE)
+                                  r"whatsapp|" + _PHONE_FOREIGN + r")\b", re.IGNORECASE)
 #: How far after a number :data:`_PHONE_CONTEXT_AFTER` is looked for, in characters.
 _CONTEXT_AFTER = 16
 # A bare run of 10 or 11 digits is a phone only right after a phone word ("ph 5551234567",
@@ -425,8 +428,9 @@ _CONTEXT_AFTER = 16
 _PHONE_BARE = re.compile(r"(?<![\w+.,/:@$€£-])\d{7,15}" + _PHONE_END)
 _PHONE_DOTTED = re.compile(r"(?<![\w+.,/:@$€£-])\d{3,5}\.\d{4,5}" + _PHONE_END)
 _PHONE_WORD = re.compile(r"\b(?:phone|ph|tel|telephone|mobile|mob|cell|cellphone|fax|"
-                         r"whatsapp|sms|msisdn|(?:call|reach|dial|ring|text)\s+(?:me|us|him|"
-                         r"her|them))\b", re.IGNORECASE)  # not "reach 2500000 people"
+                         r"whatsapp|sms|msisdn|" + _PHONE_FOREIGN + r"|(?:call|reach|dial|ring|"
+                         r"text)\s+(?:me|us|him|her|them))\b",
+                         re.IGNORECASE)  # not "reach 2500000 people"
 _PHONE_GAP = label_gap("no", "nr", "number", "num", "is", "at", "on", "me", "us", "him", "her")
 # An extension after a phone number: "555-123-4567 x543", "ext. 12", "extension 4501".
 _EXTENSION = re.compile(r"\s?(?:x|ext\.?|extn\.?|extension)\s?\d{1,6}(?![\w@/]|[.,:-]?\d)",

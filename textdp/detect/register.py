@@ -654,11 +654,12 @@ class RegisterStage:
                 out.add(k)
             elif kk in fields and (nw == ":" or w.endswith(":") or _has_digit(nw) or
                                  "".join(words[k + 1:k + 4]).startswith("(s):") or
-                                 "@" in nw or (
-                    key(nw) in ("is", "no", "number", "nr", "#") and nxt is not None and
-                    (n2 := text.next(nxt)) is not None and _has_digit(words[n2]))):
+                                 "@" in nw or key(nw) == "number" or (
+                    key(nw) in ("is", "no", "nr", "#") and nxt is not None and
+                    (n2 := text.next(nxt)) is not None and
+                    (_has_digit(words[n2]) or words[n2] == ":"))):
                 # "MRN: 0048", "SIN 130 692 544", "Aadhaar is 2341 2345 6708",
-                # "Email j.smith@example.com"
+                # "Email j.smith@example.com", "NI number QQ 12 34 56 C"
                 out.add(k)
                 # and the common word that opens the label with it, anywhere on its line
                 # ("Okonkwo-Bright    First name: Adaeze    Middle initial: N")
@@ -2208,25 +2209,73 @@ FOREIGN_MIN_SHARE = 0.3
 
 
 def _foreign_lower(text: _Text, persons: set[int]) -> set[int]:
-    """In cased prose of another language (sentences open with a capital; of its lower-case
-    words, :data:`FOREIGN_MIN_WORDS` or more, :data:`FOREIGN_MIN_SHARE` have no vector row
-    in the English pipeline), the lower-case words inside a sentence that no vector row and
-    no name list holds and that no ``@`` or ``#`` heads: words of that language ("la
-    riunione è spostata a giovedì", "Importo richiesto"), which the tagger, trained on
-    English, reads as names. Where sentences open with a capital, names are written with
-    one too; English text, where a lower-case name is a slip or a handle, is left alone."""
-    if text.has_vector is None or not persons or not _cased_prose(text):
-        return set()
-    lower = [w for w in text.words if w.isalpha() and w.islower()]
-    unknown = sum(not text.has_vector(w) for w in lower)
-    if len(lower) < FOREIGN_MIN_WORDS or unknown < FOREIGN_MIN_SHARE * len(lower):
+    """In cased prose of another language (sentences open with a capital), the lower-case
+    words inside a sentence that no ``@`` or ``#`` heads: words of that language ("la
+    riunione è spostata a giovedì", "domani passa", "Importo richiesto"), which the tagger,
+    trained on English, reads as names. Where sentences open with a capital, names are
+    written with one too; English text, where a lower-case name is a slip or a handle, is
+    left alone. The language is told by its function words (:func:`text_language`): then a
+    word no name list holds, or a function word of that language (``al``, ``le``), is taken
+    out; or, where the lists tell none, by the English vectors (of the lower-case words,
+    :data:`FOREIGN_MIN_WORDS` or more, :data:`FOREIGN_MIN_SHARE` have no row): then a word
+    that no vector row and no name list holds."""
+    if not persons or not _cased_prose(text):
         return set()
     from textdp.detect.lexicon import is_listed_name
 
+    language = text_language(text.words)
+    if language is not None:
+        stops = stop_words()[language]
+
+        def foreign(w: str, kk: str) -> bool:
+            return kk in stops or not is_listed_name(kk)
+    else:
+        if text.has_vector is None:
+            return set()
+        has_vector = text.has_vector
+        lower = [w for w in text.words if w.isalpha() and w.islower()]
+        unknown = sum(not has_vector(w) for w in lower)
+        if len(lower) < FOREIGN_MIN_WORDS or unknown < FOREIGN_MIN_SHARE * len(lower):
+            return set()
+
+        def foreign(w: str, kk: str) -> bool:
+            return not has_vector(w) and not is_listed_name(kk)
+
     return {k for k in persons if (w := text.words[k]).isalpha() and w.islower() and
-            not _opens_sentence(text, k) and not text.has_vector(w) and
-            not is_listed_name(text.keys[k]) and
+            not _opens_sentence(text, k) and foreign(w, text.keys[k]) and
             ((p := text.prev(k)) is None or text.words[p] not in ("@", "#"))}
+
+
+#: The share of a text's lower-case words that are function words of a language other than
+#: English, and how many times English's share it must be, for the text to read as written
+#: in that language.
+LANGUAGE_MIN_SHARE = 0.25
+LANGUAGE_OVER_ENGLISH = 1.5
+
+
+@functools.lru_cache(maxsize=1)
+def stop_words() -> dict[str, frozenset[str]]:
+    """The function words of English and of twenty languages written in Latin letters, by
+    ISO 639-1 code (``data/stop_words.txt``, from spaCy's lists, MIT)."""
+    return {code: words for code, words in word_sections(DATA_DIR / "stop_words.txt").items()
+            if code is not None}
+
+
+def text_language(words: Sequence[str]) -> str | None:
+    """The language other than English that a text's words are written in, by the share of
+    its lower-case words (:data:`FOREIGN_MIN_WORDS` or more) that are function words of it
+    (:func:`stop_words`): at least :data:`LANGUAGE_MIN_SHARE`, and
+    :data:`LANGUAGE_OVER_ENGLISH` times English's share; ``None`` for English, too few
+    words, or no clear language."""
+    lower = [w for w in words if w[:1].isalpha() and w.islower()]
+    if len(lower) < FOREIGN_MIN_WORDS:
+        return None
+    shares = {code: sum(w in listed for w in lower) / len(lower)
+              for code, listed in stop_words().items()}
+    english = shares.pop("en")
+    code, share = max(shares.items(), key=lambda item: item[1])
+    return code if share >= LANGUAGE_MIN_SHARE and share >= LANGUAGE_OVER_ENGLISH * english \
+        else None
 
 
 def _opens_sentence(text: _Text, k: int) -> bool:

@@ -386,7 +386,8 @@ def extend_names(words: Sequence[str], spans: Sequence[Span],
     is followed by a space), a hyphen with no space on either side joins too (``Al - Zahra``
     from spaCy's tokenizer). Upper-case text (headlines) is left alone: every word there
     looks like a name. With ``common`` (whether a lower-case word is a common word of the
-    language and no census name: :func:`common_word`), such a word ends the run: in a
+    language and no census name: :func:`common_word`), such a word ends the run. A listed
+    first name that is no common English word right before a name opens it. In a
     title-case headline or subject every word is capitalised ("Kanye West Writes Twitter
     Epic", "Blanco Hub Agreements"), while a surname that is a word is a census name
     ("Emma Stone")."""
@@ -394,6 +395,12 @@ def extend_names(words: Sequence[str], spans: Sequence[Span],
     n = len(words)
     out: list[Span] = []
     for s, e, lab in spans:
+        # A first name right before the name ("técnico Rui Pereira": the tagger read the
+        # surname only), in no other span, no common word.
+        if lab == PERSON and s > 0 and s - 1 not in taken and _title_case(words[s - 1]) \
+                and _title_case(words[s]) and _first_name_before(name_key(words[s - 1])):
+            s -= 1
+            taken.add(s)
         # A hashtag ("#" + "JuliaTalks") is closed: the word after it starts the sentence.
         if lab == PERSON and _title_case(words[e - 1]) and words[s] != "#":
             while e < n and e not in taken:
@@ -410,6 +417,20 @@ def extend_names(words: Sequence[str], spans: Sequence[Span],
                 e += step
         out.append((s, e, lab))
     return sorted(set(out))
+
+
+def _first_name_before(key: str) -> bool:
+    """Whether ``key`` is a first name of the census or the multi-origin lists that is no
+    common English word (:func:`textdp.detect.words.common_words`), title,
+    :data:`NOT_NAMES` word or place of the lookup (``Paris St Germain``, ``Jackson Hole``,
+    ``Aston Martin``: a place's or a brand's name that opens with a first name)."""
+    from textdp.detect.lexicon import is_first_name, vocabulary_first_names
+    from textdp.detect.places import listed_kind
+    from textdp.detect.words import common_words
+
+    return key not in NOT_NAMES and key not in TITLES and key not in common_words() and (
+        is_first_name(key) or key in vocabulary_first_names()) and \
+        listed_kind(key.title()) is None
 
 
 def common_word(vocab: Any) -> Callable[[str], bool]:
