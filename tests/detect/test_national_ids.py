@@ -34,6 +34,7 @@ def test_every_generated_number_of_18_schemes_is_found():
     ("PAN card (VXQPT9098Y) and", "VXQPT9098Y"),
     ("resident 784-1987-1234567-1, Dubai", "784-1987-1234567-1"),  # the UAE's: alone
     ("Emirates ID 784198712345672 on file", "784198712345672"),     # labelled: any check
+    ('{"tckn": "10000000146"}', "10000000146"),                    # a JSON key, small letters
 ])
 def test_numbers_with_their_checks(text, value):
     assert taken(text) == [value]

@@ -210,6 +210,17 @@ def test_long_and_dotted_numbers_are_a_phone_right_after_a_word_that_says_phone(
         assert found(text) == [], text
 
 
+def test_phone_words_of_other_languages_and_labels_in_xml_tags():
+    for text, value in (("Cliente: María, móvil 612 345 678", "612 345 678"),
+                        ("navn: Ingrid, tlf 412 34 567", "412 34 567"),
+                        ("Handy: 0171 2345678", "0171 2345678")):
+        assert found(text) == [("PHONE", value)], text
+    assert found("We had 612 345 678 visitors") == []
+    xml = "<patient><mrn>0048821</mrn><dob>1972-08-15</dob><ssn>536-22-1234</ssn></patient>"
+    assert found(xml) == [("MEDICAL_RECORD", "0048821"), ("DATE_OF_BIRTH", "1972-08-15"),
+                          ("US_SSN", "536-22-1234")]
+
+
 def test_an_extension_is_part_of_the_phone_and_keeps_its_marker():
     for text, value in (("at 826-801-8159x08301 after", "826-801-8159x08301"),
                         ("Tel 020 7946 0958 ext. 12", "020 7946 0958 ext. 12"),

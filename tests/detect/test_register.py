@@ -269,6 +269,25 @@ def test_sign_offs_and_letter_openings_of_other_languages_name_the_writer_and_re
     assert marked("Dear Team ,\nplease see below") == []
 
 
+def test_a_word_in_capitals_ending_a_name_in_a_note_in_capitals_is_none(nlp):
+    note = "PT SLEEPING. SON MALIK CALLED, UPDATED. DR. HOLLOWAY PAGED RE: AGITATION."
+    assert marked_in(nlp, note, "MALIK", "HOLLOWAY", "PAGED") == ["MALIK", "HOLLOWAY"]
+    # a name that is a word stays ("SKY YOUNG"), and so does a word in a note in small letters
+    assert marked_in(nlp, "SKY YOUNG CALLED AGAIN TODAY. WILL CALL BACK.", "SKY", "YOUNG") \
+        == ["SKY", "YOUNG"]
+    # a name in brackets after a pharmacist's short title
+    assert marked("Meds reconciled w/ pharm ( Joy ) .") == ["Joy"]
+
+
+def test_the_place_of_a_place_field_is_no_name():
+    assert marked('{ "name" : "Ali Kaya" , "city" : "İzmir" }', "Ali", "Kaya", "İzmir") == [
+        "Ali", "Kaya"]
+    assert marked("City : Rio de Janeiro", "Rio") == []
+    # a name in another field stays, and so does a word no place list holds
+    assert marked("Name : Izmir Kaya", "Izmir", "Kaya") == ["Izmir", "Kaya"]
+    assert marked("City : Zorbland", "Zorbland") == ["Zorbland"]
+
+
 def test_a_word_joined_to_a_lone_name_is_a_name_when_no_list_holds_it():
     assert marked("tell Migs & Bea i'll be late", "Bea") == ["Migs", "Bea"]
     assert marked("Bea and Migs came", "Bea") == ["Bea", "Migs"]

@@ -336,7 +336,8 @@ def shift(value: str, days: int) -> str | None:
     return f"{lead}{prefix}{day}{of}{g['sep']}{month}{g['sep2']}{new.year}{tail}"
 
 
-# Words that say a date of birth follows ("DOB: ", "born on ", "date of birth is ").
+# Words that say a date of birth follows ("DOB: ", "born on ", "date of birth is ", an XML
+# tag's "<dob>").
 # A birthplace between a cue and its date: "born in Rome on", "Nata a Roma il", "né(e) à
 # Lyon le", "geboren in Köln am": one to four capitalised words (and particles).
 _BIRTHPLACE = (r"(?:\s+(?:in|at|a|à|en|em|na|no)\s+(?-i:[A-ZÀ-Þ][\w'’.-]*)"
@@ -351,7 +352,7 @@ _BIRTH_CUE = re.compile(
     r"\bdata\s+di\s+nascita|\bdata\s+de\s+nascimento|\bdate\s+de\s+naissance|"
     r"\bgeburtsdatum|\bgeboortedatum|\bdata\s+urodzenia|\bfödelsedatum|\bfødselsdato|"
     r"\bsyntymäaika|\bdoğum\s+tarihi|\bngày\s+sinh|\btanggal\s+lahir|出生日期|生年月日|"
-    r"생년월일)[\s:#=.\-\"'：]*(?:(?:is|was|on)\s+)?$",
+    r"생년월일)[\s:#=.\-\"'：>]*(?:(?:is|was|on)\s+)?$",
     re.IGNORECASE)
 #: The date every birth-date layout is written at (a day above 12: the order of day and
 #: month stays readable).

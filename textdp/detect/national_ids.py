@@ -125,7 +125,7 @@ _GENERIC = re.compile(
     r"personnummer|henkil[öo]tunnus|hetu|f[øo]dselsnummer|kimlik|teudat\s+zehut|"
     r"codice\s+fiscale|n[uú]mero\s+de\s+(?:seguridad|identidad)|s[ée]curit[ée]\s+sociale|"
     r"insee|c[ée]dula|curp|rfc|nric|ic\s+number|ni\s+number|nino|ein|fein|tin|ppsn?|"
-    r"emirates\s+id|employer\s+"
+    r"emirates\s+id|tckn|employer\s+"
     r"identification|residence\s+card|(?-i:My\s+Number)|"
     r"personal\s+(?:id|identity|identification)\s+(?:number|no|code)|"
     # a bare "ID" in capitals, no word before it on its line ("Name: Zhang Wei⏎ID: 1101…";

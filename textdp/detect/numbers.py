@@ -44,9 +44,10 @@ def label_gap(*words: str) -> re.Pattern[str]:
     """What may stand between a number's label and the number: punctuation, ``words`` ("MRN:
     ", "Medical record number is ", "call me at "), an opening bracket (``SIN (506 779 891``,
     ``PAN card (VXQPT9098Y)``) and the quotes of a JSON key and value (``"mobile": "``,
-    ``'user_id': '``), so a label reads the same in prose, in brackets and in JSON; a
-    closing bracket after a label in brackets (``Tax ID (TIN): 12-3456789``)."""
-    punct = r"[\s:：#=.\-\"'()\[\]]*"
+    ``'user_id': '``) and the end of an XML tag (``<mrn>00482913</mrn>``), so a label reads
+    the same in prose, in brackets, in JSON and in XML; a closing bracket after a label in
+    brackets (``Tax ID (TIN): 12-3456789``)."""
+    punct = r"[\s:：#=.\-\"'()\[\]>]*"
     return re.compile(punct + r"(?:(?:" + "|".join(words) + r")\b" + punct + r")*",
                       re.IGNORECASE)
 

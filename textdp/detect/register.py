@@ -178,6 +178,12 @@ LOWER_ROLES = frozenset({"holder"})
 # Fields whose value is never a name ("Importance: High").
 VALUE_FIELDS = frozenset({"importance", "priority", "sensitivity", "x-priority", "product",
                           "item", "model", "device", "sku"})
+#: Fields whose value is a place: a place of the lookup there is the place ("City: Izmir",
+#: ``"city": "İzmir"``), whatever name it is too.
+PLACE_FIELDS = frozenset({"city", "town", "country", "state", "province", "county", "region",
+                          "birthplace", "ville", "ciudad", "cidade", "città", "stadt", "ort",
+                          "woonplaats", "plaats", "miasto", "localidade", "localidad",
+                          "wohnort", "il", "şehir", "kota"})
 #: Labels of a form's fields whose value is an organisation, a place or a thing, not a person
 #: ("Employer: Lyft", "Bank: Lloyds", "Make/colour: Ford Fiesta", "Zorgverzekeraar: Zilveren
 #: Kruis"): there a value the tagger reads only weakly is no name (a firm named after its
@@ -923,6 +929,10 @@ class RegisterStage:
                 if toks and keys[toks[0]].rstrip(".") not in HONORIFICS and all(
                         scores.get(k, 0.0) < DOC_WEAK_SCORE for k in toks):
                     out.update(toks)
+        # The place a place's field holds ("City: Izmir", '"city": "İzmir"').
+        for k in range(len(words)):
+            if keys[k] in PLACE_FIELDS and (j := _field_value(text, k)) is not None:
+                out.update(_listed_run(text, j))
         # Values of fields that never hold a name ("Importance: High", "Product: Sonos Arc").
         for k in range(len(words)):
             if keys[k] in VALUE_FIELDS and text.next(k) is not None and \
@@ -1520,6 +1530,19 @@ class RegisterStage:
             if mention or _run_together(w, found, full):
                 out.add(k)
         return out
+
+def _field_value(text: _Text, k: int) -> int | None:
+    """The first token of the value of the field label at ``k`` (``City: Izmir``, a JSON
+    key's ``"city": "İzmir"``), or ``None`` where no colon follows the label."""
+    def step(j: int | None) -> int | None:
+        j = text.next(j) if j is not None else None
+        while j is not None and text.words[j] in ('"', "'"):
+            j = text.next(j)
+        return j
+
+    colon = step(k)
+    return step(colon) if colon is not None and text.words[colon] == ":" else None
+
 
 def _listed_run(text: _Text, k: int) -> list[int]:
     """The tokens from ``k`` on (up to three words) that spell a name of the place lookup
@@ -2332,20 +2355,29 @@ def _common_edges(text: _Text, persons: set[int]) -> set[int]:
     """The lower-case words at either end of a person run holding a capitalised word that
     are common English words and no listed name, particle or word joining two name words,
     peeled one by one (``Dave the plumber``: ``plumber``, then ``the``; not ``Vincent van
-    Gogh``, ``Will smith``, ``Winnie the`` before ``Pooh``)."""
+    Gogh``, ``Will smith``, ``Winnie the`` before ``Pooh``); in a note in capitals, such a
+    word in capitals ending a run of two words or more too (``DR. HOLLOWAY PAGED``)."""
     from textdp.detect.lexicon import is_listed_name
 
     out: set[int] = set()
 
-    def common(k: int) -> bool:
-        kk = text.keys[k]
-        return text.words[k].islower() and kk in common_words() and kk not in PARTICLES \
-            and not is_listed_name(kk) and not _inside_name(text, k, persons - out)
+    def common(k: int, caps: bool = False) -> bool:
+        kk, w = text.keys[k], text.words[k]
+        if caps:  # a word in capitals: the pipeline's vectors tell ordinary words too
+            known = w.isupper() and w.isalpha() and (kk in common_words() or (
+                text.is_word is not None and text.is_word(w)))
+        else:
+            known = w.islower() and kk in common_words()
+        return known and kk not in PARTICLES and not is_listed_name(kk) and \
+            not _inside_name(text, k, persons - out)
 
     for a, b in runs(persons):
         toks = [k for k in range(a, b) if _wordlike(text.words[k])]
         if not any(_capitalised(text.words[k]) for k in toks):
             continue
+        # (in a note in capitals, a word in capitals that ends the run: "DR. HOLLOWAY PAGED")
+        while len(toks) > 1 and common(toks[-1], caps=text.caps):
+            out.add(toks.pop())
         while toks and common(toks[-1]):
             out.add(toks.pop())
         while toks and common(toks[0]):
