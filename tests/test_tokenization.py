@@ -42,6 +42,12 @@ from textdp.tokenization import (
     # a signature's dash or a bullet glued before a word; not a number's minus
     ("hi -kenzie\n--John -----Original -1.5", ["hi", "-", "kenzie", "\n", "--", "John",
                                                 "-----", "Original", "-1.5"]),
+    # Chinese and Japanese punctuation, in full width or as a normalised view writes it, and
+    # a Japanese honorific after a name
+    ("出租方：陈建国，身份证", ["出租方", "：", "陈建国", "，", "身份证"]),
+    ("了解です!佐藤さんも", ["了解です", "!", "佐藤", "さん", "も"]),
+    ("お客様：高橋 健一 様", ["お客", "様", "：", "高橋", "健一", "様"]),
+    ("v1.2!ok", ["v1.2!ok"]),  # no CJK before the mark: unchanged
 ])
 def test_glued_punctuation_is_split_and_the_text_kept(nlp, text, tokens):
     split_glued_punctuation(nlp)

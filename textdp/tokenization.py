@@ -31,14 +31,22 @@ import numpy as np
 GLUED_BRACKETS = r"(?<=\S)[()\[\]{}\"“”«»](?=\S)"
 #: A colon or semicolon glued between two letters.
 GLUED_COLONS = r"(?<=[^\W\d_])[:;](?=[^\W\d_])"
+#: The full-width punctuation of Chinese and Japanese, which their text writes without spaces
+#: (``出租方：陈建国``, ``承租方：刘婷，身份证``, ``田中さん、明日``), and the ASCII forms a
+#: normalised view gives it (``了解です!佐藤``).
+GLUED_CJK = r"[：，、。；！？（）「」『』【】]|(?<=[\u3040-\u30ff\u4e00-\u9fff])[!?,;](?=\S)"
+#: A Japanese honorific right after a name in Han or kana (``田中さん``, ``鈴木様``,
+#: ``山本先生``): its own token, so the name before it is one.
+GLUED_HONORIFIC = r"(?<=[\u3040-\u30ff\u4e00-\u9fff])(?:さん|さま|様|くん|ちゃん|先生|氏)"
 #: Hyphens glued before a letter at a word's start: a signature's dash (``-kenzie``, ``-PRIYA``)
 #: or a bullet (``-apples``), as spaCy already splits an en or em dash there (``—Maria``).
 GLUED_DASH = r"-+(?=[^\W\d_])"
 
 
 def split_glued_punctuation(nlp: Any) -> Any:
-    """Add :data:`GLUED_BRACKETS` and :data:`GLUED_COLONS` to ``nlp``'s tokenizer infixes and
-    :data:`GLUED_DASH` to its prefixes (in place, idempotent); returns ``nlp``. For your own
+    """Add :data:`GLUED_BRACKETS`, :data:`GLUED_COLONS`, :data:`GLUED_CJK` and
+    :data:`GLUED_HONORIFIC` to ``nlp``'s tokenizer infixes and :data:`GLUED_DASH` to its
+    prefixes (in place, idempotent); returns ``nlp``. For your own
     pipeline in front of ``dp_privatizer``: ``split_glued_punctuation(nlp)`` before
     ``nlp.add_pipe("dp_privatizer")``."""
     from spacy.util import compile_infix_regex, compile_prefix_regex
@@ -48,7 +56,8 @@ def split_glued_punctuation(nlp: Any) -> Any:
     pattern = getattr(getattr(current, "__self__", None), "pattern", "")
     if GLUED_BRACKETS in pattern:
         return nlp
-    regex = compile_infix_regex([*infixes, GLUED_BRACKETS, GLUED_COLONS])
+    regex = compile_infix_regex([*infixes, GLUED_BRACKETS, GLUED_COLONS, GLUED_CJK,
+                                 GLUED_HONORIFIC])
     nlp.tokenizer.infix_finditer = regex.finditer
     nlp.tokenizer.prefix_search = compile_prefix_regex(
         [*(nlp.Defaults.prefixes or ()), GLUED_DASH]).search

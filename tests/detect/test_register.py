@@ -275,8 +275,24 @@ def test_a_word_in_capitals_ending_a_name_in_a_note_in_capitals_is_none(nlp):
     # a name that is a word stays ("SKY YOUNG"), and so does a word in a note in small letters
     assert marked_in(nlp, "SKY YOUNG CALLED AGAIN TODAY. WILL CALL BACK.", "SKY", "YOUNG") \
         == ["SKY", "YOUNG"]
+    # a common first name that is a word too, before a credential in a note in capitals
+    note = "0700 HANDOFF RECEIVED FROM DAWN RN. PT SLEEPING, RESP EVEN AND UNLABORED."
+    assert marked_in(nlp, note) == ["DAWN"]
+    assert marked_in(nlp, "CHARGE RN AWARE. PT SEEN BY NIGHT RN, RESP EVEN AND UNLABORED.") == []
     # a name in brackets after a pharmacist's short title
     assert marked("Meds reconciled w/ pharm ( Joy ) .") == ["Joy"]
+
+
+def test_names_before_an_honorific_and_after_a_party_label_in_cjk_scripts(nlp):
+    text = "田中さん、明日の会議は10時からです\n了解です！佐藤さんも来ますか？"
+    assert marked_in(nlp, text) == ["田中", "佐藤"]
+    assert marked_in(nlp, "お客様：高橋 健一 様") == ["高橋", "健一"]  # not お客 (customer)
+    assert marked_in(nlp, "문의: 담당자 정다은 대리") == ["정다은"]
+    assert marked_in(nlp, "出租方：陈建国\n承租方：刘婷，身份证号码") == ["陈建国", "刘婷"]
+    assert marked_in(nlp, "同様に、皆様へ") == []  # words with 様, one Han character before
+    # a form's labels before a full-width colon, a card's brand before its number
+    text = "お届け先：〒530-0001\nカード：JCB 3532-7962-2490-8073"
+    assert marked_in(nlp, text, "お届け先", "カード", "JCB") == []
 
 
 def test_the_place_of_a_place_field_is_no_name():

@@ -658,7 +658,7 @@ class RegisterStage:
                 # "prescribed an inhaler": a noun; not "the trump admin", nor a name's
                 # epithet ("Nathan the prophet", "roger the roo")
                 out.add(k)
-            elif kk in fields and (nw == ":" or w.endswith(":") or _has_digit(nw) or
+            elif kk in fields and (nw in (":", "：") or w.endswith(":") or _has_digit(nw) or
                                  "".join(words[k + 1:k + 4]).startswith("(s):") or
                                  "@" in nw or key(nw) == "number" or (
                     key(nw) in ("is", "no", "nr", "#") and nxt is not None and
@@ -1336,7 +1336,7 @@ class RegisterStage:
         """Tokens the register shows are names: signatures, e-mail address parts, names
         before "called" or after "ask for" or before a credential, chat speaker labels
         (``scores``: the tagger's, of the person tokens it alone found)."""
-        from textdp.detect.lexicon import is_listed_name
+        from textdp.detect.lexicon import is_first_name, is_listed_name
 
         words, keys = text.words, text.keys
         out: set[int] = set()
@@ -1439,10 +1439,15 @@ class RegisterStage:
                 p = text.prev(k)
                 if p is not None and words[p] == ",":
                     p = text.prev(p)
-                # not "Pharmacy, PT", "CHARGE RN", nor a city before its state
-                if p is not None and named(p) and not _city_state(text, p, k):
+                # not "Pharmacy, PT", "CHARGE RN", nor a city before its state; in capitals
+                # a common first name that is a word too ("FROM DAWN RN")
+                if p is None or _city_state(text, p, k):
+                    continue
+                if named(p):
                     run = [*text.cap_run_before(p, 1), p]
                     out.update(j for j in run if named(j) and uncommon(j))
+                elif text.caps and _caps_word(words[p]) and is_first_name(keys[p], 1000):
+                    out.add(p)
         # A patient before an age and sex ("BED 2 - TRAN, 54F", "Halloran, 66M"), and a
         # note's signature after a dash at its very end ("NOW AWAKE. -PRIYA").
         for k, w in enumerate(words):
@@ -1460,6 +1465,7 @@ class RegisterStage:
         out.update(_addressed_handles(text))
         out.update(_addressed_lower(text))
         out.update(_labelled_uncased_names(text))
+        out.update(_honored_names(text))
         out.update(_labelled_names(text))
         out.update(_staff_names(text))
         # Chat transcripts: the speaker labels of timestamped or <bracketed> lines.
@@ -1850,7 +1856,21 @@ _UNCASED_NAME = re.compile(f"[{HANGUL}]{{2,4}}|[{KANA}{HAN}]{{2,4}}|[{ARABIC}]{{
 #: mark with a capital ("성명: 이서연", "氏名: 田中 太郎", "联系人: 王建国").
 UNCASED_NAME_LABELS = frozenset({
     "이름", "성명", "성함", "받는사람", "받는분", "수령인", "담당자", "名前", "お名前", "氏名",
-    "宛名", "受取人", "担当者", "姓名", "名字", "联系人", "聯絡人", "收件人", "收货人"})
+    "宛名", "受取人", "担当者", "姓名", "名字", "联系人", "聯絡人", "收件人", "收货人",
+    # a contract's parties, an applicant, a patient, an account's holder (Chinese)
+    "出租方", "承租方", "甲方", "乙方", "买方", "卖方", "借款人", "经办人", "负责人", "申请人",
+    "委托人", "房东", "租客", "患者", "病人", "客户", "收款人", "付款人", "持卡人", "户名",
+    "开户名", "開戶名"})
+#: Japanese honorifics after a name (``田中さん``, ``鈴木様``; split off by the tokenizer,
+#: :data:`textdp.tokenization.GLUED_HONORIFIC`) and Korean titles and honorifics after one
+#: (``정다은 대리``, ``민수 님``): the Han, katakana or Hangul word before them is a name.
+NAME_HONORIFICS = frozenset({"さん", "さま", "様", "くん", "ちゃん", "先生", "氏", "님", "씨",
+                             "대리", "과장", "부장", "팀장", "차장", "사원", "주임", "실장",
+                             "선생님", "교수님", "사장님"})
+# A name before an honorific: two to four Han characters or Hangul syllables, or katakana
+# (not a word opening with the polite お or ご: お客様, ご主人様).
+_HONORED_NAME = re.compile(f"(?![おご])(?:[{HAN}]{{2,4}}|[\u30a0-\u30ff]{{2,8}}|"
+                           f"[{HANGUL}]{{2,4}})")
 
 
 #: Labels of a person's name in forms of Latin script, as word sequences before the colon
@@ -2007,6 +2027,25 @@ def _staff_names(text: _Text) -> list[int]:
         if any(_plain_name_word(words[v]) and (keys[v] not in common_words() or
                                                is_listed_name(keys[v])) for v in value):
             out += value
+    return out
+
+
+def _honored_names(text: _Text) -> list[int]:
+    """Names of Han, katakana or Hangul before an honorific or title
+    (:data:`NAME_HONORIFICS`: ``田中さん``, ``高橋 健一 様``, ``담당자 정다은 대리``), with a
+    surname of Han before a given name (``高橋`` before ``健一``)."""
+    out: list[int] = []
+    for k, kk in enumerate(text.keys):
+        if kk not in NAME_HONORIFICS:
+            continue
+        j = text.prev(k)
+        if j is None or not _HONORED_NAME.fullmatch(text.words[j]):
+            continue
+        out.append(j)
+        i = text.prev(j)
+        if i is not None and re.fullmatch(f"[{HAN}]{{1,3}}", text.words[i]) and \
+                re.fullmatch(f"[{HAN}]+", text.words[j]):
+            out.append(i)
     return out
 
 
