@@ -243,6 +243,9 @@ def test_speaker_labels_and_one_detection_for_every_mention():
 
 
 def test_chat_calls_verbs_drugs_and_ticket_labels_are_no_names():
+    # apps and services; a name a list holds as one is left to context (Okta, Monzo)
+    assert marked("join on Zoom and pay me via Venmo or Zelle", "Zoom", "Venmo", "Zelle") == []
+    assert "okta" not in vocabulary("brands") and "zoom" in vocabulary("brands")
     # Slack's and Discord's calls to everyone; a handle of a person's stays
     assert marked("Hey @channel and @here , cc @sven", "@channel", "@here", "@sven") == \
         ["@sven"]

@@ -74,7 +74,7 @@ from textdp.profile_urls import parse_profile_url
 DATA_DIR = Path(__file__).resolve().parent / "data"
 #: The vocabularies: ``register_<name>.txt`` in :data:`DATA_DIR`.
 VOCABULARIES = ("field_labels", "clinical", "drugs", "interjections", "roles", "kinship",
-                "organisations", "street", "address", "eponyms")
+                "organisations", "street", "address", "eponyms", "brands")
 #: The vocabularies that are a ``[section]`` of another's file, with that file. The kinship
 #: words (section of the roles list) are no name by themselves ("Mother (Rosa Delgado)"),
 #: but unlike an office they head no words ("Daughter of Henry VIII" keeps Henry a name).
@@ -584,6 +584,7 @@ class RegisterStage:
         eponyms = vocabulary("eponyms")
         drugs = vocabulary("drugs")
         interjections, roles = vocabulary("interjections"), vocabulary("roles")
+        brands = vocabulary("brands")
         kinship = vocabulary("kinship")
         orgs, streets = vocabulary("organisations"), vocabulary("street")
         address = vocabulary("address")
@@ -605,6 +606,8 @@ class RegisterStage:
             # "SIN 130 692 544").
             if _ROMAN.match(w) and (p := text.prev(k)) is not None and keys[p] in GRADED:
                 out.update((p, k))  # "Mallampati II", "cat I.": a grade and its scale
+            elif kk in brands:
+                out.add(k)  # an app, a service or a device ("join on Zoom", "via Venmo")
             elif w.startswith("@") and kk in GROUP_MENTIONS:
                 out.add(k)  # "@channel", "@here": a chat's call to everyone, no account
             elif w.islower() and kk in ADDRESS_VERBS and k in persons and \
