@@ -298,6 +298,15 @@ def test_names_before_an_honorific_and_after_a_party_label_in_cjk_scripts(nlp):
     assert marked_in(nlp, text, "お届け先", "カード", "JCB") == []
 
 
+def test_a_notes_findings_and_therapy_shorthand_are_no_names():
+    text = "Exam : JVD+ , bibasilar crackles . Pt ambulated 150 ft w/ RW , CGA . — Brianna T."
+    assert marked(text, "JVD+", "bibasilar", "crackles", "RW", "CGA", "Brianna") == [
+        "Brianna"]
+    # an event after "s/p", a service before its clinician in brackets
+    note = "Rm 12 - Mr. Petrakis , 81M , s/p fall , CT head neg . Endo (Dr. Shah) following ."
+    assert marked_in(NLP, note, "Petrakis", "fall", "Endo", "Shah") == ["Petrakis", "Shah"]
+
+
 def test_the_place_of_a_place_field_is_no_name():
     assert marked('{ "name" : "Ali Kaya" , "city" : "İzmir" }', "Ali", "Kaya", "İzmir") == [
         "Ali", "Kaya"]

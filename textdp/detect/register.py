@@ -149,6 +149,9 @@ STOP_WORDS = frozenset({
 MARKER_WORDS = frozenset({"original", "message", "forwarded", "forward", "reply", "begin",
                           "end", "by", "on"})
 # Lower-case words of time that a tagger takes for a name ("reply by noon").
+#: Shorthand of notes before an event or a condition ("s/p fall", "h/o CVA", "c/o cough",
+#: "r/o MI", "d/t sepsis", "2/2 AKI"), never before a person.
+_CONDITION_CUE = re.compile(r"(?:^|(?<=[\s(,;:]))(?i:s/p|h/o|c/o|r/o|d/t|2/2|hx|dx)\s*$")
 #: Chats' calls to every member (Slack's and Discord's ``@channel``, ``@here``,
 #: ``@everyone``): no account.
 GROUP_MENTIONS = frozenset({"channel", "here", "everyone", "all"})
@@ -608,6 +611,13 @@ class RegisterStage:
                 out.update((p, k))  # "Mallampati II", "cat I.": a grade and its scale
             elif kk in brands:
                 out.add(k)  # an app, a service or a device ("join on Zoom", "via Venmo")
+            elif text.clinical and (w.islower() or kk in clinical) and \
+                    _CONDITION_CUE.search(text.rebuilt[0], max(0, text.rebuilt[1][k] - 8),
+                                          text.rebuilt[1][k]):
+                out.add(k)  # "s/p fall", "h/o CABG": an event or a condition, no person
+            elif text.clinical and _capitalised(w) and nw == "(" and \
+                    (j := text.next(nxt)) is not None and keys[j].rstrip(".") == "dr":
+                out.add(k)  # a service before its clinician ("Endo (Dr. Shah) following")
             elif w.startswith("@") and kk in GROUP_MENTIONS:
                 out.add(k)  # "@channel", "@here": a chat's call to everyone, no account
             elif w.islower() and kk in ADDRESS_VERBS and k in persons and \
@@ -717,7 +727,7 @@ class RegisterStage:
                     w.islower() and (kk in kin_words() or kk in KIN_NAMES))) and \
                     not _inside_name(text, k, persons):
                 out.add(k)  # "cust Faith Adeleke", "Agent (Imani)", "per son Xu Jian"
-            elif kk in clinical or kk in STOP_WORDS or (
+            elif kk in clinical or kk.rstrip("+-") in clinical or kk in STOP_WORDS or (
                     # an interjection that is also a name only in lower case ("ty", "Ty")
                     kk in interjections and (w.islower() or not is_listed_name(kk))) or \
                     (w.islower() and _squeeze(kk) in interjections):  # "lmaooo", "heyyyy"
