@@ -307,6 +307,15 @@ def test_a_notes_findings_and_therapy_shorthand_are_no_names():
     assert marked_in(NLP, note, "Petrakis", "fall", "Endo", "Shah") == ["Petrakis", "Shah"]
 
 
+def test_a_writer_introducing_themselves_names_themselves_in_any_case():
+    assert marked("hi !! this is hope from the dentist") == ["hope"]
+    assert marked("Hi , it 's Summer here , call me back") == ["Summer"]
+    assert marked("I'm Will from accounts") == ["Will"]
+    # not a word the lists hold as no first name, nor without the closing word
+    assert marked("this is great from start to finish") == []
+    assert marked("this is hope for the best") == []
+
+
 def test_the_place_of_a_place_field_is_no_name():
     assert marked('{ "name" : "Ali Kaya" , "city" : "İzmir" }', "Ali", "Kaya", "İzmir") == [
         "Ali", "Kaya"]

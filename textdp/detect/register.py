@@ -1474,6 +1474,7 @@ class RegisterStage:
             out.add(last)
         out.update(_caps_names(text))
         out.update(_coordinated_names(text, persons, scores or {}))
+        out.update(_introduced_names(text))
         out.update(_addressed(text))
         out.update(_addressed_handles(text))
         out.update(_addressed_lower(text))
@@ -1578,6 +1579,37 @@ def _listed_run(text: _Text, k: int) -> list[int]:
         if " ".join(text.words[j] for j in run[:n]) in names:
             return run[:n]
     return []
+
+
+#: What a writer says before introducing themselves ("this is hope from the dentist", "it's
+#: jamie here", "hi, I'm rose with Acme"), and the words after the name that close it.
+SELF_INTRODUCTIONS = (("this", "is"), ("it", "'s"), ("it's",), ("its",), ("i", "'m"), ("i'm",),
+                      ("im",), ("name", "is"))
+INTRODUCTION_ENDS = frozenset({"from", "at", "with", "here", "of"})
+
+
+def _introduced_names(text: _Text) -> set[int]:
+    """A name a writer introduces themselves with, in any case, before ``from``, ``at``,
+    ``with``, ``here`` or ``of`` (``this is hope from the dentist``, ``it's Jamie here``): a
+    first name of the lists (:func:`~textdp.detect.lexicon.is_first_name`, or the
+    multi-origin list's), though it is a word too; not ``this is great from``."""
+    from textdp.detect.lexicon import is_first_name, vocabulary_first_names
+
+    out: set[int] = set()
+    keys = text.keys
+    for k in range(text.n):
+        n = text.next(k)
+        if n is None or keys[n] not in INTRODUCTION_ENDS or not text.words[k].isalpha() or \
+                not (is_first_name(keys[k], 2000) or keys[k] in vocabulary_first_names()):
+            continue
+        before: list[str] = []
+        j = text.prev(k)
+        while j is not None and len(before) < 2:
+            before.insert(0, keys[j])
+            j = text.prev(j)
+        if any(tuple(before[-len(p):]) == p for p in SELF_INTRODUCTIONS):
+            out.add(k)
+    return out
 
 
 def _coordinated_names(text: _Text, persons: set[int], scores: dict[int, float]) -> set[int]:
