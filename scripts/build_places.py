@@ -80,8 +80,8 @@ ALIASES = {
 # names also hold codes ("LIS"), transcriptions in lower case ("li si ben") and other scripts.
 _LOWER = "a-zß-öø-ÿāăąćčďđēėęěğīıłńňōőœřśşșšţțťūůűźżž"
 _UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆČĎĐĒĖĘĚĞİŁŃŇŌŐŒŘŚŞȘŠŢȚŤŪŮŰŹŻŽ"
-#: A city's other name none of whose words is a census first name or surname of this rank
-#: or better is listed (a person's name more often than a place's).
+#: A city's other name with a word that is a census first name or surname of this rank or
+#: better is left out: a person's name more often than a place's.
 NAME_RANK = 3000
 OTHER_NAME = re.compile(f"[{_UPPER}][{_LOWER}]{{3,}}(?: [{_UPPER}][{_LOWER}]+){{0,2}}")
 

@@ -78,6 +78,12 @@ def nric_valid(value: str) -> bool:
     return value[8] == _NRIC_LETTERS[value[0]][total % 11]
 
 
+def emirates_id_valid(value: str) -> bool:
+    """Whether ``value`` is an Emirates ID number (``784-1987-1234567-1``): 784 (the UAE's
+    ISO 3166 number), a birth year, seven digits and a Luhn check digit over all fifteen."""
+    return luhn_valid(value.replace("-", ""))
+
+
 SCHEMES = (
     Scheme("IT", "codice fiscale", "it.codicefiscale",
            r"[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]", True),
@@ -112,9 +118,8 @@ SCHEMES = (
     Scheme("RO", "CNP", "ro.cnp", r"[1-9]\d{12}", False, r"CNP"),
     Scheme("IE", "PPS number", "ie.pps", r"\d{7}[A-W][ABWTXZ]?", False, r"PPSN?"),
     Scheme("SG", "NRIC/FIN", "", r"[STFG]\d{7}[A-Z]", True, check=nric_valid),
-    # 784 (the country's ISO number), a birth year, seven digits and a Luhn check digit
     Scheme("AE", "Emirates ID", "", r"784-?(?:19|20)\d\d-?\d{7}-?\d", True,
-           check=lambda v: luhn_valid(v.replace("-", ""))),
+           check=emirates_id_valid),
 )
 
 # Words that say a national or tax number follows, in any country's scheme.

@@ -148,7 +148,6 @@ STOP_WORDS = frozenset({
 # Words of quoted-reply and forward markers ("-----Original Message-----").
 MARKER_WORDS = frozenset({"original", "message", "forwarded", "forward", "reply", "begin",
                           "end", "by", "on"})
-# Lower-case words of time that a tagger takes for a name ("reply by noon").
 #: Shorthand of notes before an event or a condition ("s/p fall", "h/o CVA", "c/o cough",
 #: "r/o MI", "d/t sepsis", "2/2 AKI"), never before a person.
 _CONDITION_CUE = re.compile(r"(?:^|(?<=[\s(,;:]))(?i:s/p|h/o|c/o|r/o|d/t|2/2|hx|dx)\s*$")
@@ -159,6 +158,7 @@ GROUP_MENTIONS = frozenset({"channel", "here", "everyone", "all"})
 DRUG_VERBS = frozenset({"started", "starting", "start", "taking", "take", "takes", "took",
                         "prescribed", "stopped", "stopping", "stop", "on", "restarted",
                         "continue", "continued", "increased", "reduced", "switched"})
+# Lower-case words of time that a tagger takes for a name ("reply by noon").
 TIME_WORDS = frozenset({"noon", "midnight", "today", "tomorrow", "tonight", "yesterday",
                         "morning", "afternoon", "evening", "weekend",
                         # "years" of an age in other languages ("67 años", "45 ans")
@@ -654,7 +654,7 @@ class RegisterStage:
                 # Col. Crédito Constructor")
                 out.add(k)
                 j = text.next(k)
-                while j is not None and words[j] in (".",):
+                if j is not None and words[j] == ".":
                     j = text.next(j)
                 while j is not None and _capitalised(words[j]):
                     out.add(j)
@@ -1551,6 +1551,7 @@ class RegisterStage:
                 out.add(k)
         return out
 
+
 def _field_value(text: _Text, k: int) -> int | None:
     """The first token of the value of the field label at ``k`` (``City: Izmir``, a JSON
     key's ``"city": "İzmir"``), or ``None`` where no colon follows the label."""
@@ -1624,15 +1625,25 @@ def _coordinated_names(text: _Text, persons: set[int], scores: dict[int, float])
     for k in persons:
         if scores.get(k, 1.0) < SUBJECT_SCORE or _beside_person(text, k, persons):
             continue
-        for step in (text.prev, text.next):
-            j = step(k)
-            o = step(j) if j is not None and text.keys[j] in ("and", "&", "or") else None
-            if o is None or not _plain_name_word(w := text.words[o]) or \
+        for step, o in _joined(text, k):
+            if not _plain_name_word(w := text.words[o]) or \
                     text.keys[o] in common_words() or listed_kind(w) is not None:
                 continue
             beyond = step(o)
             if beyond is None or not _capitalised(text.words[beyond]):
                 out.add(o)
+    return out
+
+
+def _joined(text: _Text, k: int) -> list[tuple[Callable[[int], int | None], int]]:
+    """The words joined to ``k`` by ``and``, ``&`` or ``or`` on either side, each with the
+    step (:meth:`_Text.prev` or :meth:`_Text.next`) that leads from ``k`` to it."""
+    out = []
+    for step in (text.prev, text.next):
+        j = step(k)
+        if j is not None and text.keys[j] in ("and", "&", "or") and \
+                (o := step(j)) is not None:
+            out.append((step, o))
     return out
 
 
@@ -1642,14 +1653,9 @@ def _coordinated(text: _Text, k: int) -> bool:
     Rain``, ``Rain & Summer``)."""
     from textdp.detect.lexicon import is_first_name, is_surname
 
-    for step in (text.prev, text.next):
-        j = step(k)
-        if j is not None and text.keys[j] in ("and", "&", "or"):
-            other = step(j)
-            if other is not None and other != k and _capitalised(text.words[other]) and (
-                    is_first_name(text.keys[other]) or is_surname(text.keys[other], 20000)):
-                return True
-    return False
+    return any(_capitalised(text.words[o]) and (
+        is_first_name(text.keys[o]) or is_surname(text.keys[o], 20000))
+        for _, o in _joined(text, k))
 
 
 def _in_full_name(text: _Text, persons: set[int], k: int) -> bool:
