@@ -34,10 +34,12 @@ GLUED_COLONS = r"(?<=[^\W\d_])[:;](?=[^\W\d_])"
 #: The full-width punctuation of Chinese and Japanese, which their text writes without spaces
 #: (``出租方：陈建国``, ``承租方：刘婷，身份证``, ``田中さん、明日``), and the ASCII forms a
 #: normalised view gives it (``了解です!佐藤``).
-GLUED_CJK = r"[：，、。；！？（）「」『』【】]|(?<=[\u3040-\u30ff\u4e00-\u9fff])[!?,;](?=\S)"
+_KANA_HAN = "\u3040-\u30ff\u4e00-\u9fff"  # hiragana, katakana and the common Han characters
+GLUED_CJK = r"[：，、。；！？（）「」『』【】]|(?<=[" + _KANA_HAN + r"])[!?,;](?=\S)"
 #: A Japanese honorific right after a name in Han or kana (``田中さん``, ``鈴木様``,
 #: ``山本先生``): its own token, so the name before it is one.
-GLUED_HONORIFIC = r"(?<=[\u3040-\u30ff\u4e00-\u9fff])(?:さん|さま|様|くん|ちゃん|先生|氏)"
+JA_HONORIFICS = ("さん", "さま", "様", "くん", "ちゃん", "先生", "氏")
+GLUED_HONORIFIC = r"(?<=[" + _KANA_HAN + r"])(?:" + "|".join(JA_HONORIFICS) + ")"
 #: Hyphens glued before a letter at a word's start: a signature's dash (``-kenzie``, ``-PRIYA``)
 #: or a bullet (``-apples``), as spaCy already splits an en or em dash there (``—Maria``).
 GLUED_DASH = r"-+(?=[^\W\d_])"

@@ -39,11 +39,12 @@ def starts_with_postcode(text: str) -> bool:
 _TOWN_CODE = re.compile(r"(?<![\w.,/:$€£+-])(?<!\d[ -])(?:[A-Z]{1,2}-)?"
                         r"(?:\d{4,6}|\d\d-\d{3}|\d{4,5}-\d{3}|\d{3} \d\d|\d{4} ?[A-Z]{2})"
                         r",?[ \t]*\Z")
-_YEAR = re.compile(r"(?:1[89]|2[01])\d\d")
+#: A year (1800–2199): no postal code, before or after a town.
+YEAR = re.compile(r"(?:1[89]|2[01])\d\d")
 
 
 def ends_with_town_code(text: str) -> bool:
     """Whether ``text`` ends with the postal code of a town line (:data:`_TOWN_CODE`): the
     place after it is that address's town (``00184 Roma``, ``00-590 Warszawa``)."""
     m = _TOWN_CODE.search(text)
-    return m is not None and not _YEAR.fullmatch(m.group().rstrip(", \t\n"))
+    return m is not None and not YEAR.fullmatch(m.group().rstrip(", \t\n"))

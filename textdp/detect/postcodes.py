@@ -38,7 +38,7 @@ import re
 from collections.abc import Sequence
 
 from textdp.detect.numbers import label_gap, labelled
-from textdp.detect.postal_formats import ANYWHERE
+from textdp.detect.postal_formats import ANYWHERE, YEAR
 from textdp.detect.streets import NAME_OPENING, find_streets
 
 POSTCODE = "POSTCODE"
@@ -63,7 +63,6 @@ _CONTEXT = re.compile(r"\b(?:post(?:al)?\s*code|zip(?:\s*code)?|plz|cep|pin\s*co
                       r"郵便番号|〒|邮编|邮政编码", re.IGNORECASE)
 _GAP = label_gap("no", "is")
 _CITY_AFTER = re.compile(r" ([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2})")
-_YEAR = re.compile(r"(?:1[89]|2[01])\d\d")
 #: How far before a code its label may stand (characters).
 WINDOW = 24
 
@@ -83,7 +82,7 @@ def _after_city(text: str) -> list[tuple[int, int]]:
     out = []
     for m in _CITY_CODE.finditer(text):
         word = m.group().rsplit(" ", 1)[0].rstrip(",")
-        if names.get(word) in ("city", "town", "country") and not _YEAR.fullmatch(m.group(1)):
+        if names.get(word) in ("city", "town", "country") and not YEAR.fullmatch(m.group(1)):
             out.append((m.start(1), m.end(1)))
     return out
 
@@ -94,7 +93,7 @@ def _before_city(text: str, end: int, value: str) -> bool:
     year (``1990 Berlin``) never counts."""
     from textdp.detect.places import lookup_names
 
-    if _YEAR.fullmatch(value) or sum(c.isdigit() for c in value) < 4:
+    if YEAR.fullmatch(value) or sum(c.isdigit() for c in value) < 4:
         return False
     m = _CITY_AFTER.match(text, end)
     if m is None:
@@ -133,7 +132,7 @@ def _after_street(text: str, streets: Sequence[tuple[int, int]]) -> list[tuple[i
                 stop = len(text)
                 break
         out += [(m.start(), m.end()) for m in _DIGITS_CODE.finditer(text, b, stop)
-                if not _YEAR.fullmatch(m.group()) and _beside_town(text, m.start(), m.end())]
+                if not YEAR.fullmatch(m.group()) and _beside_town(text, m.start(), m.end())]
     return out
 
 

@@ -70,6 +70,7 @@ from textdp.detect.streets import HAN, HANGUL, KANA, find_streets
 from textdp.detect.wordlists import word_sections
 from textdp.detect.words import common_words
 from textdp.profile_urls import parse_profile_url
+from textdp.tokenization import JA_HONORIFICS
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 #: The vocabularies: ``register_<name>.txt`` in :data:`DATA_DIR`.
@@ -1915,13 +1916,15 @@ UNCASED_NAME_LABELS = frozenset({
 #: Japanese honorifics after a name (``田中さん``, ``鈴木様``; split off by the tokenizer,
 #: :data:`textdp.tokenization.GLUED_HONORIFIC`) and Korean titles and honorifics after one
 #: (``정다은 대리``, ``민수 님``): the Han, katakana or Hangul word before them is a name.
-NAME_HONORIFICS = frozenset({"さん", "さま", "様", "くん", "ちゃん", "先生", "氏", "님", "씨",
-                             "대리", "과장", "부장", "팀장", "차장", "사원", "주임", "실장",
-                             "선생님", "교수님", "사장님"})
+NAME_HONORIFICS = frozenset({*JA_HONORIFICS, "님", "씨", "대리", "과장", "부장", "팀장", "차장",
+                             "사원", "주임", "실장", "선생님", "교수님", "사장님"})
 # A name before an honorific: two to four Han characters or Hangul syllables, or katakana
 # (not a word opening with the polite お or ご: お客様, ご主人様).
 _HONORED_NAME = re.compile(f"(?![おご])(?:[{HAN}]{{2,4}}|[\u30a0-\u30ff]{{2,8}}|"
                            f"[{HANGUL}]{{2,4}})")
+# A Han surname before a Han given name ("高橋" before "健一 様").
+_HAN_SURNAME = re.compile(f"[{HAN}]{{1,3}}")
+_HAN_WORD = re.compile(f"[{HAN}]+")
 
 
 #: Labels of a person's name in forms of Latin script, as word sequences before the colon
@@ -2094,8 +2097,8 @@ def _honored_names(text: _Text) -> list[int]:
             continue
         out.append(j)
         i = text.prev(j)
-        if i is not None and re.fullmatch(f"[{HAN}]{{1,3}}", text.words[i]) and \
-                re.fullmatch(f"[{HAN}]+", text.words[j]):
+        if i is not None and _HAN_SURNAME.fullmatch(text.words[i]) and \
+                _HAN_WORD.fullmatch(text.words[j]):
             out.append(i)
     return out
 
@@ -2332,7 +2335,8 @@ def _foreign_lower(text: _Text, persons: set[int]) -> set[int]:
     out; or, where the lists tell none, by the English vectors (of the lower-case words,
     :data:`FOREIGN_MIN_WORDS` or more, :data:`FOREIGN_MIN_SHARE` have no row): then a word
     that no vector row and no name list holds."""
-    if not persons or not _cased_prose(text):
+    if not any(text.words[k].isalpha() and text.words[k].islower() for k in persons) or \
+            not _cased_prose(text):
         return set()
     from textdp.detect.lexicon import is_listed_name
 
