@@ -112,16 +112,21 @@ def _parts(name: str) -> list[str]:
 
 
 @functools.lru_cache(maxsize=1)
+def _upper_keys() -> dict[str, str]:
+    """The upper-case form of each name of :func:`lookup_names` → the name."""
+    return {name.upper(): name for name in lookup_names()}
+
+
+@functools.lru_cache(maxsize=1)
 def _lookup_keys() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """``(upper case, lower case, lower case with towns)`` forms of the names → the name
     (names as written are the keys of :func:`lookup_names`); the lower-case form of
     countries, states and cities, and of those and towns."""
     names = lookup_names()
-    upper = {name.upper(): name for name in names}
     lower = {name.lower(): name for name, kind in names.items() if kind != "town"}
     with_towns = {**lower, **{name.lower(): name for name, kind in names.items()
                               if kind == "town"}}
-    return upper, lower, with_towns
+    return _upper_keys(), lower, with_towns
 
 
 #: What follows a dateline's place: an ISO date ("1996-08-30"), or a comma and a month.
@@ -162,9 +167,8 @@ def listed_kind(word: str) -> str | None:
     if not word[:1].isupper() or word.casefold() in CALENDAR:
         return None
     names = lookup_names()
-    upper = _lookup_keys()[0]
     name = word if word in names else (
-        upper.get(word) if len(word) > 2 and word.isupper() else None)
+        _upper_keys().get(word) if len(word) > 2 and word.isupper() else None)
     return None if name is None else names[name]
 
 
