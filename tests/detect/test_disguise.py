@@ -22,6 +22,12 @@ from textdp.detect.normalise import is_normal, normalise_text
     ("Jos&eacute; &amp; co", "José &amp; co"),
     ("ask Jo<b></b>hn now", "ask John now"),
     ("See <b>John</b><i>Smith</i> now", "See John Smith now"),
+    # a record's element names its field, as a form's label does; HTML's shape the text
+    ("<record><name>Haruto Sato</name><dob>2001-06-18</dob></record>",
+     "\nname: Haruto Sato\ndob: 2001-06-18"),
+    ('<row><first_name>Hope</first_name><patientId type="mrn">77</patientId></row>',
+     "\nfirst name: Hope\npatient Id: 77"),
+    ("<p><span>Ann</span> wrote</p>", "Ann wrote"),
 ])
 def test_disguises_are_read_as_the_name(text, view):
     assert normalise_text(text).text == view

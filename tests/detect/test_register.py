@@ -1481,3 +1481,51 @@ def test_a_town_after_its_postal_code_is_the_town_whatever_name_it_is_too(nlp):
     # a year before a name is no postal code; a town beside a name stays
     assert marked_in(nlp, "in 1996 Roma called", "Roma") == ["Roma"]
     assert marked_in(nlp, "00184 Roma Rossi", "Roma", "Rossi") == ["Roma", "Rossi"]
+
+
+def test_a_records_quoted_keys_are_fields_and_a_key_that_is_a_name_stays_one(nlp):
+    text = '{"employee_id": "E-20931", "full_name": "Lan Nguyen", "homeCity": "Hue"}'
+    assert marked_in(nlp, text, "employee_id", "full_name", "homeCity", "Lan", "Nguyen") == \
+        ["Lan", "Nguyen"]
+    assert marked_in(nlp, '{"Maria": 5, "Tom": 3}', "Maria", "Tom") == ["Maria", "Tom"]
+    # a word in quotes before a colon in prose is no key
+    assert marked_in(nlp, 'he wrote "Dear Hope": nothing more', "Hope") == ["Hope"]
+
+
+def test_clinical_conditions_shortened_verbs_and_sides_are_no_names(nlp):
+    note = "Ms. Ivy Chen, 45F, cellulitis L leg. PT/OT eval'd - rec home. Tremor R>L. MoCA 24"
+    assert marked_in(nlp, note, "Ivy", "Chen", "cellulitis", "eval'd", "L.", "MoCA") == \
+        ["Ivy", "Chen"]
+
+
+def test_a_lower_case_name_before_the_home_it_owns_is_a_name_and_the_home_no_surname(nlp):
+    assert marked_in(nlp, "r we still on for friday at marcos place") == ["marcos"]
+    assert marked_in(nlp, "see u at kemi's party") == ["kemi"]
+    assert marked_in(nlp, "going to jens house later", "jens", "house") == ["jens"]
+    # a common word, a family word or a brand before the home is none
+    assert marked_in(nlp, "we were at moms place, then at the bills place") == []
+
+
+def test_a_signatures_role_line_in_another_language_is_no_name(nlp):
+    mail = ("Bonjour,\nje vous confirme le rendez-vous.\nCordialement,\nClaire Dubois\n"
+            "Secrétariat médical")
+    assert marked_in(nlp, mail, "Claire", "Dubois", "Secrétariat") == ["Claire", "Dubois"]
+    # a line of names after the signature keeps them
+    assert marked_in(nlp, "Thanks,\nAna\nMaria Lopez and team", "Ana", "Maria", "Lopez") == \
+        ["Ana", "Maria", "Lopez"]
+
+
+@pytest.mark.parametrize("record, names", [
+    ("<record><patient><name>Haruto Sato</name><dob>2001-06-18</dob></patient></record>",
+     ["Haruto", "Sato"]),
+    ("<row><first_name>Hope</first_name><lastName>Banks</lastName><city>Leeds</city></row>",
+     ["Hope", "Banks"]),
+])
+def test_a_name_in_a_records_name_element_is_replaced(privatizer, record, names):
+    """Markup used to leave the view as nothing, and the field's name with it: the tagger
+    read ``Haruto Sato 2001-06-18`` and left Haruto. A record's element is read as a form's
+    label ("name: Haruto Sato")."""
+    out = privatizer(record).text
+    assert not any(n in out for n in names), out
+    assert "<first_name>" in out or "<name>" in out
+    assert "Leeds" in out or "Leeds" not in record

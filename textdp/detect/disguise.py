@@ -17,7 +17,9 @@ A name can be written so that a tagger no longer reads it, and is then published
 * **tags inside or around a name**: ``Jo<b></b>hn``, ``<b>John</b>``: a run of markup tags is
   read as nothing inside a word (a lower-case letter follows it) and as a space between two
   words; a run that touches no letter or digit (the chat speaker label ``<yusuf> hi``) hides
-  nothing and is read as written;
+  nothing and is read as written; a run that opens an element of a record, not of HTML,
+  before its value is read as the field's label on a line of its own
+  (``<record><first_name>Hope</first_name>`` → ``first name: Hope``), as a form writes it;
 * **letter-spacing and dotted letters**: ``J o h n  S m i t h``, ``J.o.h.n``: a run of three
   single letters or more, one space or one dot apart, is read as the word it spells when
   it is title case, three letters a word or more (``John``; a capital after a lower-case
@@ -166,8 +168,35 @@ def fold_references(text: str) -> list[Edit]:
 
 
 # ---------------------------------------------------------------------------- tags
-_TAGS = re.compile(r"(?:</?[A-Za-z][A-Za-z0-9]*(?:\s+[A-Za-z_:][-\w:.]*"
+_TAGS = re.compile(r"(?:</?[A-Za-z][\w.:-]*(?:\s+[A-Za-z_:][-\w:.]*"
                    r"(?:\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'|[^\s\"'<>=]+))?)*\s*/?>)+")
+_TAG = re.compile(r"<(/?)([A-Za-z][\w.:-]*)[^<>]*?(/?)>")
+#: The elements of HTML (the WHATWG list, with a few obsolete ones still written): their tags
+#: shape text, they name no field.
+_HTML_NAMES = """
+a abbr address area article aside audio b base bdi bdo big blockquote body br button canvas
+caption center cite code col colgroup data datalist dd del details dfn dialog div dl dt em
+embed fieldset figcaption figure font footer form h1 h2 h3 h4 h5 h6 head header hgroup hr html
+i iframe img input ins kbd label legend li link main map mark menu meta meter nav noscript
+object ol optgroup option output p param picture pre progress q rp rt ruby s samp script
+search section select slot small source span strike strong style sub summary sup table tbody
+td template textarea tfoot th thead time title tr track tt u ul var video wbr
+"""
+HTML_ELEMENTS = frozenset(_HTML_NAMES.split())
+
+
+def _field_label(run: str) -> str | None:
+    """The field a run of tags opens, as words (``<record><first_name>`` → ``first name``,
+    ``<patientName id="3">`` → ``patient Name``): its last tag's name where that tag opens an
+    element that is not HTML's, else ``None``."""
+    tags = list(_TAG.finditer(run))
+    if not tags or tags[-1].group(1) or tags[-1].group(3):
+        return None
+    name = tags[-1].group(2)
+    if name.lower() in HTML_ELEMENTS:
+        return None
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", re.sub(r"[_.:-]+", " ", name)).split()
+    return " ".join(words) or None
 
 
 def fold_tags(text: str) -> list[Edit]:
@@ -187,6 +216,12 @@ def fold_tags(text: str) -> list[Edit]:
         if not before.isalnum() and not after.isalnum():
             continue
         inside = before.isalpha() and after.isalpha() and after.islower()
+        label = None if inside or not after.isalnum() else _field_label(m.group())
+        if label is not None:
+            # a record's field: its value on a line of its own after its name and a colon
+            # ("<name>Haruto Sato</name>" → "name: Haruto Sato"), as a form writes it
+            edits.append(_same(a, b, f"\n{label}: "))
+            continue
         space = not inside and not before.isspace() and not after.isspace()
         edits.append(_same(a, b, " " if space else ""))
     return edits

@@ -626,6 +626,19 @@ class RegisterStage:
                 out.add(k)  # "tell farai thanks": the verb before the name
             elif _JAMO.fullmatch(w):
                 out.add(k)  # "ㅋㅋ", "ㅇㅋ", "ㅠㅠ": Korean letters alone spell no name
+            elif len(w.rstrip(".")) == 1 and (p := text.prev(k)) == k - 1 and \
+                    words[p] in ("<", ">", "="):
+                out.add(k)  # "tremor R>L.", "A=B": a side or a variable, no initial
+            elif w.islower() and kk in HOME_NOUNS and (p := text.prev(k)) in persons and \
+                    (q := text.prev(p)) is not None and keys[q] in HOME_PREPOSITIONS:
+                out.add(k)  # "to jens house": the home, not a surname
+            elif _VERB_FORM.fullmatch(w):
+                out.add(k)  # "PT/OT eval'd", "d/c'd", "tx'ing": a verb, spelt short
+            elif w.islower() and len(w) >= 7 and w.endswith(MEDICAL_SUFFIXES) and \
+                    not is_first_name(kk):
+                out.add(k)  # "cellulitis", "hematoma", "cholecystectomy": a condition
+            elif _record_key(text, k):
+                out.add(k)  # "full_name": …, "homeCity": …: a record's field, no person
             elif w in ("M", "F") and (p := text.prev(k)) is not None and p == k - 1 and \
                     words[p].isdigit():
                 out.add(k)  # "51M" cut by the tokenizer into "51" "M": age and sex
@@ -992,6 +1005,7 @@ class RegisterStage:
         # Its mail system's routing forms: "@ENRON" after an address, and an address of
         # the organisation's own unit ("ENRON_DEVELOPMENT@ENRON").
         out.update(k for k in persons if _organisation_route(words[k], org_names))
+        out.update(_role_line_words(text, persons))
         # An honorific that heads no name once the words after it are out ("Title: Mr
         # Forename(s): Daniel": a field's value; a honorific stays with the name it heads).
         left = persons - out
@@ -1428,6 +1442,22 @@ class RegisterStage:
             if j is not None and _cued_name(words[j]) and (
                     not bracket or ((e := text.next(j)) is not None and words[e] == ")")):
                 out.add(j)
+        brands = vocabulary("brands")
+        # A lower-case name before the home or party it owns ("at kemi's party"), also
+        # without its apostrophe ("at marcos place", "to jens house": a listed name, or one
+        # with its "s"); no common word, no brand.
+        for k, w in enumerate(words):
+            if not (w.isalpha() and w.islower()) or keys[k] in common_words() or \
+                    (p := text.prev(k)) is None or keys[p] not in HOME_PREPOSITIONS or \
+                    (n := text.next(k)) is None:
+                continue
+            owned = keys[n] in ("'s", "’s")
+            if owned:
+                n = text.next(n)
+            if n is not None and keys[n] in HOME_NOUNS and keys[k] not in brands and (
+                    owned or is_listed_name(keys[k]) or
+                    (w.endswith("s") and is_listed_name(keys[k][:-1]))):
+                out.add(k)
         # A name written in lower case after an abbreviated honorific ("pt seen w/ dr.
         # lim", "mrs okafor called"; not "this lady poops"): a word no common-word list
         # holds, or a listed name.
@@ -1482,6 +1512,7 @@ class RegisterStage:
         out.update(_labelled_uncased_names(text))
         out.update(_honored_names(text))
         out.update(_labelled_names(text))
+        out.update(_tagged_names(text))
         out.update(_staff_names(text))
         # Chat transcripts: the speaker labels of timestamped or <bracketed> lines.
         labels = text.speaker_labels
@@ -1551,6 +1582,38 @@ class RegisterStage:
             if mention or _run_together(w, found, full):
                 out.add(k)
         return out
+
+
+#: What a person owns or holds, after their name ("at marcos place", "kemi's party"), and
+#: the words before the name that say where.
+HOME_NOUNS = frozenset({"place", "house", "home", "flat", "apartment", "apt", "crib", "pad",
+                        "party", "birthday", "wedding", "funeral", "bbq"})
+HOME_PREPOSITIONS = frozenset({"at", "to", "from", "by", "near", "over"})
+#: A lower-case verb with its ending glued on by an apostrophe ("eval'd", "d/c'd", "tx'ing").
+_VERB_FORM = re.compile(r"[a-z/]+['’](?:d|ed|ing)")
+#: Word endings of conditions and procedures ("cellulitis", "stenosis", "anaemia",
+#: "cholecystectomy", "arthroplasty", "neuropathy"): a lower-case word of seven letters or
+#: more ending so is no name, unless a first name ("euphemia").
+MEDICAL_SUFFIXES = ("itis", "osis", "emia", "ectomy", "otomy", "ostomy", "plasty", "scopy",
+                    "algia", "pathy", "penia", "plegia", "megaly", "rrhea", "rrhoea")
+_QUOTES = frozenset({'"', "'"})
+
+
+def _record_key(text: _Text, k: int) -> bool:
+    """Whether the word at ``k`` is a quoted key before a colon (``"full_name": …``,
+    ``'homeCity': …``) spelt of common words and field labels (``id``, ``dob``), split at
+    underscores, hyphens, dots and camel case: a record's field. A key that is a name
+    (``{"Maria": 5}``) stays one."""
+    from textdp.detect.handles import split_camel
+
+    words = text.words
+    p, n = text.prev(k), text.next(k)
+    if p is None or n is None or p != k - 1 or n != k + 1 or words[p] not in _QUOTES or \
+            words[n] != words[p] or (c := text.next(n)) is None or words[c] != ":":
+        return False
+    known = common_words() | vocabulary("field_labels")
+    parts = [part for piece in re.split(r"[_\-.]+", words[k]) for part in split_camel(piece)]
+    return bool(parts) and all(part.lower() in known for part in parts)
 
 
 def _field_value(text: _Text, k: int) -> int | None:
@@ -2041,6 +2104,36 @@ def _labelled_names(text: _Text) -> list[int]:
         if 0 < len(value) <= 4 and all(
                 words[k].isalpha() and keys[k] not in STOP_WORDS and
                 keys[k] not in _NO_NAME_VALUES for k in value):
+            out += value
+    return out
+
+
+def _tagged_names(text: _Text) -> list[int]:
+    """The value of an XML or HTML element named as a name field (:data:`NAME_LABELS`, the
+    tag split at underscores, hyphens and camel case: ``<name>Haruto Sato</name>``,
+    ``<first_name>``, ``<patientName lang="en">``): one to four words of letters, none a stop
+    word, between its opening tag and the next tag."""
+    from textdp.detect.handles import split_camel
+
+    out: list[int] = []
+    words, keys = text.words, text.keys
+    for k, w in enumerate(words):
+        j = k + 1
+        if w != "<" or j >= len(words) or not words[j][:1].isalpha():
+            continue
+        tag = tuple(part.lower() for piece in re.split(r"[_\-.:]+", words[j])
+                    for part in split_camel(piece) if part)
+        if tag not in NAME_LABELS:
+            continue
+        end = next((g for g in range(j + 1, min(j + 16, len(words))) if words[g] == ">"), None)
+        close = None if end is None else \
+            next((v for v in range(end + 1, min(end + 10, len(words))) if words[v] == "<"), None)
+        if close is None:
+            continue
+        value = [v for v in range(end + 1, close) if not _is_space(words[v])]
+        if 0 < len(value) <= 4 and all(
+                words[v].isalpha() and keys[v] not in STOP_WORDS and
+                keys[v] not in _NO_NAME_VALUES for v in value):
             out += value
     return out
 
@@ -3090,6 +3183,28 @@ def _organisation_route(word: str, org_names: set[str]) -> bool:
     if not at or domain not in org_names:
         return False
     return not local or re.split(r"[_.\-]", local)[0] in org_names
+
+
+def _role_line_words(text: _Text, persons: set[int]) -> set[int]:
+    """The capitalised person words of a signature's role line: the line after a signature's
+    name, of up to four words and nothing else, with a lower-case word that is no particle
+    and no listed name (``Claire Dubois`` / ``Secrétariat médical``, ``Jan Nowak`` /
+    ``Kierownik działu sprzedaży``): a role or a department. A tagger reading a signature in
+    another language carried the name over the line break."""
+    from textdp.detect.lexicon import is_listed_name
+
+    signed = _signature_lines(text)
+    out: set[int] = set()
+    for ln in signed:
+        if ln + 1 in signed or not (toks := text.lines.get(ln + 1)):
+            continue
+        words = [k for k in toks if _wordlike(text.words[k])]
+        if len(words) <= 4 and len(words) == len(toks) and \
+                not any(is_listed_name(text.keys[k]) for k in words) and \
+                any(text.words[k].isalpha() and text.words[k].islower() and
+                    text.keys[k] not in PARTICLES for k in words):
+            out.update(k for k in words if k in persons and _capitalised(text.words[k]))
+    return out
 
 
 def _signature_lines(text: _Text) -> set[int]:
