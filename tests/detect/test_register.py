@@ -1529,3 +1529,29 @@ def test_a_name_in_a_records_name_element_is_replaced(privatizer, record, names)
     assert not any(n in out for n in names), out
     assert "<first_name>" in out or "<name>" in out
     assert "Leeds" in out or "Leeds" not in record
+
+
+def test_german_nouns_after_a_determiner_and_function_words_are_no_names(nlp):
+    mail = ("Sehr geehrte Frau Schneider,\nvielen Dank für Ihre Nachricht. Ihr Paket wurde am "
+            "Montag zugestellt. Bei Fragen wenden Sie sich bitte an unseren Kundenservice.\n"
+            "Mit freundlichen Grüßen\nJonas Becker\nKundenservice")
+    got = marked_in(nlp, mail, "Schneider", "Ihr", "Paket", "Bei", "Kundenservice", "Jonas",
+                    "Becker")
+    assert got == ["Schneider", "Jonas", "Becker"]
+    # in English a capitalised word after "die" is left to the tagger
+    assert marked_in(nlp, "Let them die Anna said", "Anna") == ["Anna"]
+
+
+def test_a_scores_short_name_with_its_number_is_no_name(nlp):
+    assert marked_in(nlp, "A: CAP, CURB-65 = 0, PHQ-9 of 12", "CURB-65", "PHQ-9") == []
+
+
+def test_a_one_line_messages_closing_sign_off_and_first_person_introduction_name_the_writer(
+        nlp):
+    msg = ("Hi, I'm Summer and I'm writing about my order. It went to our old flat. "
+           "Thanks, Summer")
+    assert marked_in(nlp, msg) == ["Summer", "Summer"]
+    # a season after "it's", a feeling after "I'm", and a sign-off inside a line are none
+    assert marked_in(nlp, "it's Summer and we go out. I'm tired and done. Thanks, mate") == []
+    assert marked_in(nlp, "Thanks, Summer was great. Then we left") == []
+    assert marked_in(nlp, "stop asking ! Sincerely , Viewers Management") == []

@@ -560,6 +560,9 @@ class RegisterStage:
                 persons -= self.entity_evidence(text, persons, entities)
             persons -= self.stray_lower(text, persons, scores)
             persons -= _foreign_lower(text, persons)
+            foreign = _foreign_capitals(text, persons)
+            persons -= foreign
+            drop |= foreign
         if self.recall:
             # the text's own evidence takes back what only the NER's weak reading dropped
             added = self.names(text, persons, scores) - (drop - weak)
@@ -632,6 +635,8 @@ class RegisterStage:
             elif w.islower() and kk in HOME_NOUNS and (p := text.prev(k)) in persons and \
                     (q := text.prev(p)) is not None and keys[q] in HOME_PREPOSITIONS:
                 out.add(k)  # "to jens house": the home, not a surname
+            elif _SCORE_CODE.fullmatch(w):
+                out.add(k)  # "CURB-65", "PHQ-9", "COVID-19": a score or a code
             elif _VERB_FORM.fullmatch(w):
                 out.add(k)  # "PT/OT eval'd", "d/c'd", "tx'ing": a verb, spelt short
             elif w.islower() and len(w) >= 7 and w.endswith(MEDICAL_SUFFIXES) and \
@@ -1373,6 +1378,8 @@ class RegisterStage:
         for ln, toks in text.lines.items():
             at = _sign_off_at(text, toks)
             if at is None:
+                at = _closing_sign_off(text, toks)
+            if at is None:
                 continue
             rest = [k for k in toks[at + 1:] if words[k] not in (",", "!", ".")]
             if rest and len(rest) <= 3 and all(ok(words[k]) or _initials(words[k])
@@ -1589,6 +1596,9 @@ class RegisterStage:
 HOME_NOUNS = frozenset({"place", "house", "home", "flat", "apartment", "apt", "crib", "pad",
                         "party", "birthday", "wedding", "funeral", "bbq"})
 HOME_PREPOSITIONS = frozenset({"at", "to", "from", "by", "near", "over"})
+#: A score's, a test's or a disease's short name with its number ("CURB-65", "PHQ-9",
+#: "COVID-19", "SARS-CoV-2").
+_SCORE_CODE = re.compile(r"[A-Z]{2,}(?:-[A-Za-z]+)*-\d+")
 #: A lower-case verb with its ending glued on by an apostrophe ("eval'd", "d/c'd", "tx'ing").
 _VERB_FORM = re.compile(r"[a-z/]+['’](?:d|ed|ing)")
 #: Word endings of conditions and procedures ("cellulitis", "stenosis", "anaemia",
@@ -1651,20 +1661,28 @@ def _listed_run(text: _Text, k: int) -> list[int]:
 SELF_INTRODUCTIONS = (("this", "is"), ("it", "'s"), ("it's",), ("its",), ("i", "'m"), ("i'm",),
                       ("im",), ("name", "is"))
 INTRODUCTION_ENDS = frozenset({"from", "at", "with", "here", "of"})
+#: Saying "I am", a capitalised name needs no more than a sentence's end or "and" after it
+#: ("Hi, I'm Summer and I'm writing about my order", "My name is Hope.").
+FIRST_PERSON_INTRODUCTIONS = (("i", "'m"), ("i'm",), ("im",), ("i", "am"), ("name", "is"))
+FIRST_PERSON_ENDS = frozenset({"and", ",", ".", "!", ";"})
 
 
 def _introduced_names(text: _Text) -> set[int]:
     """A name a writer introduces themselves with, in any case, before ``from``, ``at``,
-    ``with``, ``here`` or ``of`` (``this is hope from the dentist``, ``it's Jamie here``): a
-    first name of the lists (:func:`~textdp.detect.lexicon.is_first_name`, or the
-    multi-origin list's), though it is a word too; not ``this is great from``."""
+    ``with``, ``here`` or ``of`` (``this is hope from the dentist``, ``it's Jamie here``),
+    and a capitalised one after "I'm" or "my name is" before "and" or a sentence's end
+    (``I'm Summer and I'm writing``): a first name of the lists
+    (:func:`~textdp.detect.lexicon.is_first_name`, or the multi-origin list's), though it is
+    a word too; not ``this is great from``, nor ``it's Summer and``."""
     from textdp.detect.lexicon import is_first_name, vocabulary_first_names
 
     out: set[int] = set()
     keys = text.keys
     for k in range(text.n):
         n = text.next(k)
-        if n is None or keys[n] not in INTRODUCTION_ENDS or not text.words[k].isalpha() or \
+        first_person = _capitalised(text.words[k]) and (n is None or keys[n] in FIRST_PERSON_ENDS)
+        if not (first_person or (n is not None and keys[n] in INTRODUCTION_ENDS)) or \
+                not text.words[k].isalpha() or \
                 not (is_first_name(keys[k], 2000) or keys[k] in vocabulary_first_names()):
             continue
         before: list[str] = []
@@ -1672,7 +1690,9 @@ def _introduced_names(text: _Text) -> set[int]:
         while j is not None and len(before) < 2:
             before.insert(0, keys[j])
             j = text.prev(j)
-        if any(tuple(before[-len(p):]) == p for p in SELF_INTRODUCTIONS):
+        if any(tuple(before[-len(p):]) == p
+               for p in (FIRST_PERSON_INTRODUCTIONS if first_person and not (
+                   n is not None and keys[n] in INTRODUCTION_ENDS) else SELF_INTRODUCTIONS)):
             out.add(k)
     return out
 
@@ -2471,6 +2491,38 @@ def stop_words() -> dict[str, frozenset[str]]:
             if code is not None}
 
 
+#: The words before a noun in German, which writes every noun with a capital ("Ihr Paket",
+#: "an unseren Kundenservice"): the capitalised word after one is a noun.
+GERMAN_DETERMINERS = frozenset({
+    "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer",
+    "eines", "ihr", "ihre", "ihren", "ihrem", "ihrer", "ihres", "unser", "unsere", "unseren",
+    "unserem", "unserer", "mein", "meine", "meinen", "meinem", "meiner", "dein", "deine",
+    "sein", "seine", "seinen", "seinem", "kein", "keine", "keinen", "keinem", "dieser",
+    "diese", "diesen", "diesem", "dieses", "jeder", "jede", "jeden", "jedem"})
+
+
+def _foreign_capitals(text: _Text, persons: set[int]) -> set[int]:
+    """In cased prose of another language (:func:`text_language`), the capitalised person
+    words that are its function words (``Ihr``, ``Bei``, ``Para``), and in German the nouns:
+    a capitalised word after a determiner (``Ihr Paket``, ``unseren Kundenservice``) that no
+    list holds as a name, at every capitalised mention of the text (a signature's
+    ``Kundenservice`` too)."""
+    if not persons or not _cased_prose(text):
+        return set()
+    language = text_language(text.words)
+    if language is None:
+        return set()
+    from textdp.detect.lexicon import is_listed_name
+
+    words, keys = text.words, text.keys
+    stops = stop_words()[language]
+    nouns = {keys[k] for k in persons if language == "de" and _capitalised(words[k]) and
+             (p := text.prev(k)) is not None and keys[p] in GERMAN_DETERMINERS and
+             not is_listed_name(keys[k])}
+    return {k for k in persons if _capitalised(words[k]) and (keys[k] in stops or
+                                                              keys[k] in nouns)}
+
+
 def text_language(words: Sequence[str]) -> str | None:
     """The language other than English that a text's words are written in, by the share of
     its lower-case words (:data:`FOREIGN_MIN_WORDS` or more) that are function words of it
@@ -3219,6 +3271,24 @@ def _signature_lines(text: _Text) -> set[int]:
                    for k in toks):
                 out.add(ln + 1)
     return out
+
+
+def _closing_sign_off(text: _Text, toks: Sequence[int]) -> int | None:
+    """Where in the line ``toks`` a sign-off after a sentence's end stands when a comma and
+    one or two words close the line after it, each a listed name or no common word (``…
+    went to our old flat. Thanks, Summer``: a message written on one line; not ``!
+    Sincerely, Viewers Management``), or ``None``."""
+    from textdp.detect.lexicon import is_listed_name
+
+    words, keys = text.words, text.keys
+    tail = [k for k in toks if not _is_space(words[k])]
+    for i in (len(tail) - 3, len(tail) - 4):
+        if i < 1 or words[tail[i - 1]] not in (".", "!", "?") or \
+                keys[tail[i]] not in SIGN_OFFS or words[tail[i + 1]] != ",":
+            continue
+        if all(keys[k] not in common_words() or is_listed_name(keys[k]) for k in tail[i + 2:]):
+            return toks.index(tail[i])
+    return None
 
 
 def _sign_off_at(text: _Text, toks: Sequence[int]) -> int | None:
