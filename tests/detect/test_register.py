@@ -1555,3 +1555,18 @@ def test_a_one_line_messages_closing_sign_off_and_first_person_introduction_name
     assert marked_in(nlp, "it's Summer and we go out. I'm tired and done. Thanks, mate") == []
     assert marked_in(nlp, "Thanks, Summer was great. Then we left") == []
     assert marked_in(nlp, "stop asking ! Sincerely , Viewers Management") == []
+
+
+def test_sign_offs_of_other_languages_head_a_signature(nlp):
+    mail = ("Adjunto la factura.\nUn cordial saludo,\nIñaki Etxeberria\n"
+            "Departamento de Administración")
+    assert marked_in(nlp, mail) == ["Iñaki", "Etxeberria"]
+    assert marked_in(nlp, "Danke für alles!\nLG, Jorinde") == ["Jorinde"]
+
+
+def test_a_services_mailbox_is_no_person_and_a_persons_is_one(nlp):
+    text = ("From: noreply@bank.example and no-reply@acme.com, billing-team@acme.com, "
+            "mike@acme.com")
+    got = marked_in(nlp, text, "noreply@bank.example", "no-reply@acme.com",
+                    "billing-team@acme.com", "mike@acme.com")
+    assert got == ["mike@acme.com"]

@@ -229,13 +229,14 @@ SIGN_OFFS = frozenset({"thanks", "thank", "regards", "best", "cheers", "sincerel
                        "gruß", "gruss", "saludos", "abrazo", "abrazos", "besos", "atentamente",
                        "saluti", "saluto", "abraços", "beijos", "atenciosamente",
                        "cumprimentos", "groet", "groeten", "groetjes", "hälsningar",
-                       "hilsen", "kram", "mvh", "pozdrawiam", "pozdrowienia"})
+                       "hilsen", "kram", "mvh", "pozdrawiam", "pozdrowienia", "saludo",
+                       "cordiales", "afectuosamente", "salutations", "mfg", "lg", "vg"})
 #: Words a sign-off of other languages opens with ("Un abrazo", "Viele Grüße", "Met
 #: vriendelijke groet", "Med vänlig hälsning").
 SIGN_OFF_LEADS = frozenset({"un", "muchos", "muchas", "viele", "liebe", "herzliche", "beste",
                             "freundliche", "cordiali", "tanti", "met", "vriendelijke", "med",
                             "vänlig", "vänliga", "com", "muitos", "bons", "gros", "bien",
-                            "grosses", "mit"})
+                            "grosses", "mit", "cordial", "distinti", "sinceras"})
 # Mail header fields whose value is a person ("To: Priya Rain", "From: Rain, Priya").
 MAIL_FIELDS = frozenset({"from", "to", "cc", "bcc", "attn", "attendees", "sender", "recipient"})
 # What ends the name on a signature line ("Zara – Samsung Online Store", "Li Wei, Support").
@@ -642,6 +643,8 @@ class RegisterStage:
             elif w.islower() and len(w) >= 7 and w.endswith(MEDICAL_SUFFIXES) and \
                     not is_first_name(kk):
                 out.add(k)  # "cellulitis", "hematoma", "cholecystectomy": a condition
+            elif "@" in w[1:] and _role_mailbox(w):
+                out.add(k)  # "noreply@bank.example", "billing-team@acme.com": no person
             elif _record_key(text, k):
                 out.add(k)  # "full_name": …, "homeCity": …: a record's field, no person
             elif w in ("M", "F") and (p := text.prev(k)) is not None and p == k - 1 and \
@@ -2904,6 +2907,25 @@ def _inside_name(text: _Text, k: int, persons: set[int]) -> bool:
         return False
     # in capitals every word is capitalised: there the next word must be a name too
     return n in persons or (_capitalised(text.words[n]) and not text.words[n].isupper())
+
+
+#: Local parts of a mailbox that a service, not a person, reads or sends from.
+ROLE_MAILBOXES = frozenset({"noreply", "donotreply", "postmaster", "webmaster", "hostmaster",
+                            "mailerdaemon", "info", "admin", "enquiries", "hr", "it"})
+
+
+def _role_mailbox(word: str) -> bool:
+    """Whether the e-mail address ``word`` is a service's mailbox: every part of its local
+    part a common word or :data:`ROLE_MAILBOXES` (``noreply@…``, ``no-reply@…``,
+    ``billing-team@…``), none a listed name (``hope@…`` stays a person's)."""
+    from textdp.detect.lexicon import is_listed_name
+
+    local = word.split("@", 1)[0].lstrip("<(\"'").casefold()
+    parts = [p for p in _ADDRESS_PART.split(local) if p and not p.isdigit()]
+    if not parts or "".join(parts).replace("-", "") in ROLE_MAILBOXES:
+        return bool(parts)
+    return all((p in common_words() or p in ROLE_MAILBOXES) and not is_listed_name(p)
+               for p in parts)
 
 
 def _address_parts(word: str) -> list[str]:
