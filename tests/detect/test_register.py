@@ -1570,3 +1570,8 @@ def test_a_services_mailbox_is_no_person_and_a_persons_is_one(nlp):
     got = marked_in(nlp, text, "noreply@bank.example", "no-reply@acme.com",
                     "billing-team@acme.com", "mike@acme.com")
     assert got == ["mike@acme.com"]
+
+
+def test_a_wards_number_makes_it_a_unit_and_a_name_before_it_keeps_it_a_surname(nlp):
+    text = "tried to enter Ward 7 without a pass, then Bay 3B. Call Rachel Ward 555 1234"
+    assert marked_in(nlp, text, "Ward", "Bay", "Rachel") == ["Rachel", "Ward"]

@@ -636,6 +636,9 @@ class RegisterStage:
             elif w.islower() and kk in HOME_NOUNS and (p := text.prev(k)) in persons and \
                     (q := text.prev(p)) is not None and keys[q] in HOME_PREPOSITIONS:
                 out.add(k)  # "to jens house": the home, not a surname
+            elif kk in UNIT_NOUNS and nxt is not None and _UNIT_NUMBER.fullmatch(nw) and \
+                    text.prev(k) not in persons:
+                out.add(k)  # "Ward 7", "Bay 3B": a unit of a place, no surname ("Rachel Ward 555")
             elif _SCORE_CODE.fullmatch(w):
                 out.add(k)  # "CURB-65", "PHQ-9", "COVID-19": a score or a code
             elif _VERB_FORM.fullmatch(w):
@@ -1599,6 +1602,10 @@ class RegisterStage:
 HOME_NOUNS = frozenset({"place", "house", "home", "flat", "apartment", "apt", "crib", "pad",
                         "party", "birthday", "wedding", "funeral", "bbq"})
 HOME_PREPOSITIONS = frozenset({"at", "to", "from", "by", "near", "over"})
+#: The units of a hospital or a building before their number or code ("Ward 7", "Bay 3B");
+#: "Ward" and "Wing" are surnames too.
+UNIT_NOUNS = frozenset({"ward", "wing", "bay", "pod", "unit", "block"})
+_UNIT_NUMBER = re.compile(r"(?:\d{1,4}[A-Za-z]?|[A-Z]\d{0,3})\.?")
 #: A score's, a test's or a disease's short name with its number ("CURB-65", "PHQ-9",
 #: "COVID-19", "SARS-CoV-2").
 _SCORE_CODE = re.compile(r"[A-Z]{2,}(?:-[A-Za-z]+)*-\d+")
