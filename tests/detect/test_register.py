@@ -1575,3 +1575,17 @@ def test_a_services_mailbox_is_no_person_and_a_persons_is_one(nlp):
 def test_a_wards_number_makes_it_a_unit_and_a_name_before_it_keeps_it_a_surname(nlp):
     text = "tried to enter Ward 7 without a pass, then Bay 3B. Call Rachel Ward 555 1234"
     assert marked_in(nlp, text, "Ward", "Bay", "Rachel") == ["Rachel", "Ward"]
+
+
+def test_a_hashtag_of_words_run_together_is_a_topic_and_one_with_a_name_is_not(nlp):
+    tweet = ("proud of my sister Ximena today!! #proudbigbro #SayNoToButter #TaylorSwift "
+             "#Attenborough #churchill")
+    got = marked_in(nlp, tweet, "Ximena", "proudbigbro", "SayNoToButter", "TaylorSwift",
+                    "Attenborough", "churchill")
+    assert got == ["Ximena", "TaylorSwift", "Attenborough", "churchill"]
+
+
+def test_a_code_name_after_project_or_operation_is_no_name(nlp):
+    assert marked_in(nlp, "Teams chat – Project Falcon, Operation Sandstone", "Falcon",
+                     "Sandstone") == []
+    assert marked_in(nlp, "the Project Sarah leads", "Sarah") == ["Sarah"]

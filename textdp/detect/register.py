@@ -648,6 +648,12 @@ class RegisterStage:
                 out.add(k)  # "cellulitis", "hematoma", "cholecystectomy": a condition
             elif "@" in w[1:] and _role_mailbox(w):
                 out.add(k)  # "noreply@bank.example", "billing-team@acme.com": no person
+            elif k in persons and _capitalised(w) and (p := text.prev(k)) is not None and \
+                    keys[p] in PROJECT_HEADS and _capitalised(words[p]) and \
+                    not is_first_name(kk):
+                out.add(k)  # "Project Falcon", "Operation Sandstone": a code name
+            elif k in persons and _hashtag(text, k) and _topic_hashtag(w):
+                out.add(k)  # "#proudbigbro", "#SayNoToButter": words run together, a topic
             elif _record_key(text, k):
                 out.add(k)  # "full_name": …, "homeCity": …: a record's field, no person
             elif w in ("M", "F") and (p := text.prev(k)) is not None and p == k - 1 and \
@@ -1602,6 +1608,9 @@ class RegisterStage:
 HOME_NOUNS = frozenset({"place", "house", "home", "flat", "apartment", "apt", "crib", "pad",
                         "party", "birthday", "wedding", "funeral", "bbq"})
 HOME_PREPOSITIONS = frozenset({"at", "to", "from", "by", "near", "over"})
+#: The heads of a code name ("Project Falcon", "Operation Sandstone").
+PROJECT_HEADS = frozenset({"project", "operation", "codename", "programme", "program",
+                           "initiative"})
 #: The units of a hospital or a building before their number or code ("Ward 7", "Bay 3B");
 #: "Ward" and "Wing" are surnames too.
 UNIT_NOUNS = frozenset({"ward", "wing", "bay", "pod", "unit", "block"})
@@ -3363,6 +3372,50 @@ def _hashtag(text: _Text, k: int) -> bool:
         return True
     p = text.prev(k)
     return p is not None and text.words[p] == "#"
+
+
+def _topic_hashtag(word: str) -> bool:
+    """Whether a hashtag's text is words and no name, two words or more: its camel-case
+    parts, each a common word or a short acronym in capitals (``#SayNoToButter``,
+    ``#MadDogs``, ``#NBAFinals``), or a lower-case run that is no listed name and splits into common
+    words of three letters or more (``#proudbigbro``, ``#thebiggestloser``); none a common
+    first name (not ``#TaylorSwift``, ``#summerrain``, ``#JusticeForJohn``, ``#Ximena``,
+    ``#Attenborough``, ``#churchill``). A surname that is a word too (``big``, ``black``) is
+    read as the word."""
+    from textdp.detect.handles import split_camel
+    from textdp.detect.lexicon import is_first_name, is_listed_name, vocabulary_first_names
+
+    body = word.lstrip("#")
+    if not body.isalpha() or len(body) > 40:
+        return False
+    common = common_words()
+    if body.islower():
+        split = None if is_listed_name(body) else _common_word_split(body)
+        words = split or []
+        acronyms = 0
+    else:
+        parts = split_camel(body)
+        acronyms = sum(p.isupper() and len(p) <= 3 for p in parts)
+        words = [p.lower() for p in parts if not (p.isupper() and len(p) <= 3)]
+        if any(w not in common for w in words):
+            return False
+    return len(words) + acronyms >= 2 and bool(words) and \
+        not any(is_first_name(w, 2000) or w in vocabulary_first_names() for w in words)
+
+
+def _common_word_split(run: str) -> list[str] | None:
+    """``run`` split into the fewest common words of three letters or more
+    (``proudbigbro`` → ``proud``, ``big``, ``bro``), or ``None`` where it does not split so
+    (``attenborough``: not ``at``, ``ten``, ``borough``)."""
+    common = common_words()
+    best: list[list[str] | None] = [[]] + [None] * len(run)
+    for end in range(3, len(run) + 1):
+        for start in range(max(0, end - 20), end - 2):
+            prev = best[start]
+            if prev is not None and run[start:end] in common and \
+                    (best[end] is None or len(prev) + 1 < len(best[end])):
+                best[end] = [*prev, run[start:end]]
+    return best[len(run)]
 
 
 def _handle(text: _Text, k: int) -> bool:
