@@ -1589,3 +1589,21 @@ def test_a_code_name_after_project_or_operation_is_no_name(nlp):
     assert marked_in(nlp, "Teams chat – Project Falcon, Operation Sandstone", "Falcon",
                      "Sandstone") == []
     assert marked_in(nlp, "the Project Sarah leads", "Sarah") == ["Sarah"]
+
+
+def test_a_cards_keys_and_a_line_of_fields_labels_are_no_names(nlp):
+    card = ("BEGIN:VCARD\nFN:Anjali Deshpande\nN:Deshpande;Anjali;;;\n"
+            "ORGANIZER;CN=Nadia Rahman\nEND:VCARD")
+    got = marked_in(nlp, card, "VCARD", "Anjali", "Deshpande", "N", "CN", "Nadia", "Rahman")
+    assert got == ["Anjali", "Deshpande", "Deshpande", "Anjali", "Nadia", "Rahman"]
+    line = "Kunde: Familie Yılmaz, Ansprechpartner: Herr Mehmet Yılmaz, Lieferadresse: Berlin"
+    got = marked_in(nlp, line, "Familie", "Yılmaz", "Ansprechpartner", "Mehmet",
+                    "Lieferadresse")
+    assert got == ["Yılmaz", "Mehmet", "Yılmaz"]
+    # a speaker opening a chat line keeps the label reading
+    assert marked_in(nlp, "ok, Chioma: offered $10", "Chioma") == ["Chioma"]
+
+
+def test_an_address_after_a_glued_label_is_read_for_the_name_in_it(nlp):
+    text = "FN:Anjali Deshpande\nEMAIL:anjali.d@example.in"
+    assert "EMAIL:anjali.d@example.in" in marked_in(nlp, text, "Anjali", "Deshpande")

@@ -654,6 +654,10 @@ class RegisterStage:
                 out.add(k)  # "Project Falcon", "Operation Sandstone": a code name
             elif k in persons and _hashtag(text, k) and _topic_hashtag(w):
                 out.add(k)  # "#proudbigbro", "#SayNoToButter": words run together, a topic
+            elif _property_key(text, k):
+                out.add(k)  # "BEGIN:VCARD", "N:Deshpande;Anjali", "CN=Nadia": a card's keys
+            elif _mid_line_label(text, k):
+                out.add(k)  # "…, Ansprechpartner: Herr Mehmet Yılmaz": a field's label
             elif _record_key(text, k):
                 out.add(k)  # "full_name": …, "homeCity": …: a record's field, no person
             elif w in ("M", "F") and (p := text.prev(k)) is not None and p == k - 1 and \
@@ -1628,6 +1632,40 @@ MEDICAL_SUFFIXES = ("itis", "osis", "emia", "ectomy", "otomy", "ostomy", "plasty
 _QUOTES = frozenset({'"', "'"})
 
 
+def _property_key(text: _Text, k: int) -> bool:
+    """Whether the word at ``k`` is a key or a keyword of a card or calendar entry (vCard,
+    iCalendar): capitals glued to the ``:``, ``;`` or ``=`` after them (``N:Deshpande``,
+    ``ORGANIZER;CN=Nadia``), or after ``BEGIN:`` or ``END:`` (``VCARD``, ``VEVENT``)."""
+    words = text.words
+    w = words[k]
+    if not (w.isupper() and w.replace("-", "").isalpha()) or text.glued is None:
+        return False
+    if k + 1 < len(words) and text.glued[k] and words[k + 1] in (":", ";", "=") and \
+            (k + 2 >= len(words) or text.glued[k + 1]):
+        return True
+    return k >= 2 and words[k - 1] == ":" and text.glued[k - 1] and text.glued[k - 2] and \
+        words[k - 2] in ("BEGIN", "END")
+
+
+def _mid_line_label(text: _Text, k: int) -> bool:
+    """Whether the capitalised word at ``k`` labels a field inside a line of two fields or
+    more: after a comma or semicolon, before a colon and a value, itself no listed name
+    (``Kunde: …, Ansprechpartner: Herr Mehmet``, ``…, Lieferadresse: Sonnenallee 45``; not
+    ``ok, Chioma: offered $10``)."""
+    from textdp.detect.lexicon import is_listed_name
+
+    words = text.words
+    p, n = text.prev(k), text.next(k)
+    if not (_capitalised(words[k]) and words[k].isalpha() and p is not None and
+            words[p] in (",", ";") and n is not None and words[n] == ":" and
+            text.line[p] == text.line[k] and (v := text.next(n)) is not None and
+            text.line[v] == text.line[k] and not is_listed_name(text.keys[k])):
+        return False
+    line = text.lines[text.line[k]]
+    return sum(words[j] == ":" and j > line[0] and _capitalised(words[j - 1])
+               for j in line) >= 2
+
+
 def _record_key(text: _Text, k: int) -> bool:
     """Whether the word at ``k`` is a quoted key before a colon (``"full_name": …``,
     ``'homeCity': …``) spelt of common words and field labels (``id``, ``dob``), split at
@@ -1785,9 +1823,10 @@ def _full_names(text: _Text, persons: set[int]) -> list[tuple[str, ...]]:
 
 def _form_parts(word: str) -> list[str]:
     """The alphabetic parts of a handle, label or address (``@chiamaka_eze`` →
-    ``chiamaka``, ``eze``; ``summer.rain@x.com`` → ``summer``, ``rain``); one-letter parts
-    kept (initials)."""
+    ``chiamaka``, ``eze``; ``summer.rain@x.com`` → ``summer``, ``rain``; ``EMAIL:anjali.d@…``
+    → ``anjali``, ``d``); one-letter parts kept (initials)."""
     local = word.lstrip("<(\"'@").split("@", 1)[0].rstrip(">):,.;!?\"'").casefold()
+    local = local.rsplit(":", 1)[-1]  # after a glued label or scheme ("EMAIL:", "mailto:")
     for end in POSSESSIVES:
         if local.endswith(end) and len(local) > len(end) + 1:
             local = local[: -len(end)]
@@ -1813,7 +1852,9 @@ def _run_together(word: str, found: set[str], full: Sequence[tuple[str, ...]]) -
     if len(parts) >= 2:
         named = [p for p in parts if len(p) > 1]
         if "@" in word and not word.startswith("@"):  # an e-mail address: one part is enough
-            return len(named) >= 2 and any(p in found for p in named)
+            # beside another name part or an initial ("anjali.d@…")
+            return (len(named) >= 2 or len(parts) > len(named)) and \
+                any(p in found for p in named)
         return bool(named) and all(p in found for p in named)
     joined = parts[0]
     if len(joined) < 4:
@@ -2945,8 +2986,9 @@ def _role_mailbox(word: str) -> bool:
 
 
 def _address_parts(word: str) -> list[str]:
-    """The alphabetic parts (two letters or more) of an e-mail address's local part."""
-    local = word.split("@", 1)[0].lstrip("<(\"'").casefold()
+    """The alphabetic parts (two letters or more) of an e-mail address's local part, after a
+    glued label or scheme (``EMAIL:anjali.d@…``, ``mailto:nadia.rahman@…``)."""
+    local = word.split("@", 1)[0].lstrip("<(\"'").rsplit(":", 1)[-1].casefold()
     return [p for p in _ADDRESS_PART.split(local) if len(p) > 1 and p.isalpha()]
 
 

@@ -63,6 +63,8 @@ TITLES = frozenset({
     # Polish "Panie", "Pani" (not "Pan": Peter Pan, Pan Am)
     "sr", "srta", "dña", "lic", "dott", "dott.ssa", "dr.ssa", "prof.ssa", "sig", "sig.ra",
     "sig.na", "avv", "ing", "hr", "dhr", "mevr", "panie", "pani",
+    # a family named by its surname ("Familie Yılmaz", "famille Martin", "familia Pérez")
+    "familie", "famille", "familia", "famiglia",
 })
 # Left out because they precede non-names as often as names in news text: "major" (Major
 # League), "premier" (Premier League), "justice" (Justice Department), "commander", and the
