@@ -1607,3 +1607,8 @@ def test_a_cards_keys_and_a_line_of_fields_labels_are_no_names(nlp):
 def test_an_address_after_a_glued_label_is_read_for_the_name_in_it(nlp):
     text = "FN:Anjali Deshpande\nEMAIL:anjali.d@example.in"
     assert "EMAIL:anjali.d@example.in" in marked_in(nlp, text, "Anjali", "Deshpande")
+
+
+def test_a_pronoun_before_called_is_no_name_and_a_listed_word_name_is(nlp):
+    text = "she promised a callback. Nobody called. Summer Rain called again. Someone called."
+    assert marked_in(nlp, text) == ["Summer", "Rain"]

@@ -1424,7 +1424,10 @@ class RegisterStage:
         for k, w in enumerate(words):
             if keys[k] in AFTER_NAME and w.islower():
                 run = text.cap_run_before(k, 2)
-                if run and all(ok(words[j]) for j in run):
+                # one a listed name or no common word ("Summer Rain called"; not "Nobody
+                # called", "Someone called")
+                if run and all(ok(words[j]) for j in run) and any(
+                        keys[j] not in common_words() or is_listed_name(keys[j]) for j in run):
                     out.update(run)
             for phrase in BEFORE_NAME:
                 if keys[k] != phrase[-1]:
