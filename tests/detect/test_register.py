@@ -1612,3 +1612,11 @@ def test_an_address_after_a_glued_label_is_read_for_the_name_in_it(nlp):
 def test_a_pronoun_before_called_is_no_name_and_a_listed_word_name_is(nlp):
     text = "she promised a callback. Nobody called. Summer Rain called again. Someone called."
     assert marked_in(nlp, text) == ["Summer", "Rain"]
+
+
+def test_kin_words_of_the_texts_language_head_a_name(nlp):
+    text = ("Nachricht von Lukas: Hi Schatz, kannst du Oma Hildegard heute abholen? Ich "
+            "schaffe es erst um 19 Uhr.")
+    assert marked_in(nlp, text, "Lukas") == ["Lukas", "Hildegard"]
+    # in English text "Oma" may be a name itself, and the word after it is left alone
+    assert marked_in(nlp, "we met Oma Sunday at the park with the kids", "Oma") == ["Oma"]

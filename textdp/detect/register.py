@@ -1445,7 +1445,8 @@ class RegisterStage:
         # "A technician (Jordan) will visit"), and a name its kin follows in brackets
         # ("Family (Chinedu, son) notified", "Chinedu (son) at bedside"): the word is a name
         # although it is a word or unlisted.
-        cues = kin_words() | COMPANIONS
+        cues = kin_words() | COMPANIONS | LANGUAGE_KIN.get(text_language(text.words) or "",
+                                                           frozenset())
 
         def uncommon(j: int) -> bool:  # no common word, or a listed name
             return keys[j] not in common_words() or is_listed_name(keys[j])
@@ -2562,6 +2563,22 @@ GERMAN_DETERMINERS = frozenset({
     "unserem", "unserer", "mein", "meine", "meinen", "meinem", "meiner", "dein", "deine",
     "sein", "seine", "seinen", "seinem", "kein", "keine", "keinen", "keinem", "dieser",
     "diese", "diesen", "diesem", "dieses", "jeder", "jede", "jeden", "jedem"})
+
+
+#: Kin words of other languages before a name ("Oma Hildegard", "tía Carmen", "nonna
+#: Pina"), read as kin in text of that language only (:func:`text_language`): elsewhere some
+#: are given names or words (Oma, Tata, Zia).
+LANGUAGE_KIN = {
+    "de": frozenset({"oma", "opa", "tante", "onkel", "mutti", "vati", "cousine", "schwester",
+                     "bruder"}),
+    "nl": frozenset({"oma", "opa", "tante", "oom", "neef", "nicht"}),
+    "fr": frozenset({"tante", "tonton", "tata", "mamie", "papi", "papy", "mémé", "pépé",
+                     "cousin", "cousine"}),
+    "es": frozenset({"tía", "tío", "tia", "tio", "abuelita", "abuelito", "prima", "primo"}),
+    "it": frozenset({"zia", "zio", "nonna", "nonno", "cugina", "cugino"}),
+    "pt": frozenset({"tia", "tio", "vovó", "vovô", "avó", "avô", "prima", "primo"}),
+    "pl": frozenset({"ciocia", "wujek", "babcia", "dziadek", "kuzyn", "kuzynka"}),
+}
 
 
 def _foreign_capitals(text: _Text, persons: set[int]) -> set[int]:
