@@ -1620,3 +1620,8 @@ def test_kin_words_of_the_texts_language_head_a_name(nlp):
     assert marked_in(nlp, text, "Lukas") == ["Lukas", "Hildegard"]
     # in English text "Oma" may be a name itself, and the word after it is left alone
     assert marked_in(nlp, "we met Oma Sunday at the park with the kids", "Oma") == ["Oma"]
+
+
+def test_a_common_word_naming_a_room_or_hall_is_no_name(nlp):
+    text = "yes, Oak Room 10-11, then Pine Hall. Grace Hall called."
+    assert marked_in(nlp, text, "Oak", "Pine", "Grace", "Hall") == ["Grace", "Hall"]

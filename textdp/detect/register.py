@@ -636,6 +636,9 @@ class RegisterStage:
             elif w.islower() and kk in HOME_NOUNS and (p := text.prev(k)) in persons and \
                     (q := text.prev(p)) is not None and keys[q] in HOME_PREPOSITIONS:
                 out.add(k)  # "to jens house": the home, not a surname
+            elif _capitalised(w) and kk in common_words() and key(nw) in ROOM_NOUNS and \
+                    _capitalised(nw) and not is_first_name(kk):
+                out.update((k, nxt))  # "the Oak Room", "Pine Hall": a room's or building's name
             elif kk in UNIT_NOUNS and nxt is not None and _UNIT_NUMBER.fullmatch(nw) and \
                     text.prev(k) not in persons:
                 out.add(k)  # "Ward 7", "Bay 3B": a unit of a place, no surname ("Rachel Ward 555")
@@ -1619,6 +1622,9 @@ HOME_PREPOSITIONS = frozenset({"at", "to", "from", "by", "near", "over"})
 #: The heads of a code name ("Project Falcon", "Operation Sandstone").
 PROJECT_HEADS = frozenset({"project", "operation", "codename", "programme", "program",
                            "initiative"})
+#: Rooms and buildings a common word names ("Oak Room", "Cedar Hall", "Garden Suite").
+ROOM_NOUNS = frozenset({"room", "hall", "suite", "lounge", "auditorium", "theatre",
+                        "theater", "pavilion", "boardroom", "annex", "annexe"})
 #: The units of a hospital or a building before their number or code ("Ward 7", "Bay 3B");
 #: "Ward" and "Wing" are surnames too.
 UNIT_NOUNS = frozenset({"ward", "wing", "bay", "pod", "unit", "block"})
