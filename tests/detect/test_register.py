@@ -1625,3 +1625,10 @@ def test_kin_words_of_the_texts_language_head_a_name(nlp):
 def test_a_common_word_naming_a_room_or_hall_is_no_name(nlp):
     text = "yes, Oak Room 10-11, then Pine Hall. Grace Hall called."
     assert marked_in(nlp, text, "Oak", "Pine", "Grace", "Hall") == ["Grace", "Hall"]
+
+
+def test_a_markup_element_closed_in_the_text_is_no_speaker(nlp):
+    record = "<row>\n <first_name> Summer </first_name>\n</row>"
+    assert marked_in(nlp, record) == ["Summer"]  # the element's value, not its tags
+    chat = "<darius> is anyone on call\n<mei> yes"
+    assert marked_in(nlp, chat) == ["darius", "mei"]

@@ -8,8 +8,10 @@ TEXTS = ["Angela Merkel met John Smith in Berlin.", "call maria at the Acme offi
          "Dr. Wanjiru Mwangi (Nairobi) wrote to Ivan on Monday."]
 
 
-def test_the_shared_tok2vec_is_skipped_when_only_skipped_components_listen(nlp):
-    skipped = not_for_ner(nlp)
+def test_the_shared_tok2vec_is_skipped_when_only_skipped_components_listen():
+    from textdp.defaults import fresh_pipeline
+
+    skipped = not_for_ner(fresh_pipeline())  # the md pipeline whole, as a user loads it
     assert {"tagger", "parser", "lemmatizer", "attribute_ruler", "tok2vec"} <= set(skipped)
     assert "ner" not in skipped
 
@@ -35,8 +37,13 @@ def test_a_tok2vec_the_recognizer_listens_to_is_kept():
 
 
 def test_entities_are_those_of_the_whole_pipeline(nlp):
+    """The shared pipeline (NER alone) and a whole md pipeline run through all of its
+    components read the same entities."""
+    from textdp.defaults import fresh_pipeline
+
+    whole_nlp = fresh_pipeline()
     found = SpacyNERDetector(nlp)([nlp.make_doc(t) for t in TEXTS])
-    whole = [[(e.start, e.end, e.label_) for e in nlp(t).ents] for t in TEXTS]
+    whole = [[(e.start, e.end, e.label_) for e in whole_nlp(t).ents] for t in TEXTS]
     assert [[(s, e) for s, e, _ in spans] for spans in found] == \
         [[(s, e) for s, e, _ in spans] for spans in whole]
     assert any(found)

@@ -3134,10 +3134,13 @@ def _stamp_end(words: Sequence[str], toks: Sequence[int]) -> int:
 
 def _speaker_labels(text: _Text) -> list[int]:
     """The speaker label of each chat line: after a ``[hh:mm]`` stamp, ``name:`` or
-    ``<name>``; or ``<name>`` opening a line; or the name of a header line of a chat
+    ``<name>``; or ``<name>`` opening a line, unless the text closes it as markup
+    (``</name>``); or the name of a header line of a chat
     export, a name and the time alone (``Siobhan Reilly  9:41 AM``) or an account, a dash,
     its day and time (``lupita_gg — Today at 8:15 PM``)."""
     words = text.words
+    # markup's elements, closed somewhere in the text ("<row> … </row>"), are no speakers
+    closed = {w.lstrip("<")[1:].casefold() for w in words if w.lstrip("<").startswith("/")}
     out = []
     for toks in text.lines.values():
         i = _stamp_end(words, toks)
@@ -3145,7 +3148,8 @@ def _speaker_labels(text: _Text) -> list[int]:
         rest = toks[i:]
         if len(rest) >= 3 and words[rest[0]] == "<" and words[rest[2]] == ">" and \
                 _wordlike(words[rest[1]]):
-            out.append(rest[1])
+            if words[rest[1]].casefold() not in closed:
+                out.append(rest[1])
         elif len(rest) >= 5 and words[rest[0]] == "<" and (inner := _bracketed_label(
                 text, rest)):
             out.extend(inner)
