@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 #: Brackets and quotes glued between two non-space characters.
-GLUED_BRACKETS = r"(?<=\S)[()\[\]{}<>\"“”«»](?=\S)"
+GLUED_BRACKETS = r"(?<=\S)[()\[\]{}\"“”«»](?=\S)"
 #: A colon or semicolon glued between two letters.
 GLUED_COLONS = r"(?<=[^\W\d_])[:;](?=[^\W\d_])"
 #: The full-width punctuation of Chinese and Japanese, which their text writes without spaces

@@ -70,12 +70,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``textdp`` console script and of ``python -m textdp``."""
+    if argv is None:
+        # A command's own process (not a caller's, which keeps its collector as it is): what
+        # is imported by now lives as long as the process, and kept out of the collector's
+        # scans, the loads of a first batch (pipeline, tables, name lists) no longer trigger
+        # full collections that walk torch's and spaCy's objects again and again (0.1 s of a
+        # one-line job's start).
+        gc.freeze()
     argv = list(sys.argv[1:] if argv is None else argv)
-    # What is imported by now lives as long as this process: kept out of the collector's
-    # scans, the loads of a first batch (pipeline, tables, name lists) no longer trigger full
-    # collections that walk torch's and spaCy's objects again and again (0.1 s of a one-line
-    # job's start).
-    gc.freeze()
     if argv[:1] == ["bench"] and not {"-h", "--help"} & set(argv[1:2]):
         from textdp.cli.bench import run_bench
 
