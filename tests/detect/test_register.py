@@ -1632,3 +1632,9 @@ def test_a_markup_element_closed_in_the_text_is_no_speaker(nlp):
     assert marked_in(nlp, record) == ["Summer"]  # the element's value, not its tags
     chat = "<darius> is anyone on call\n<mei> yes"
     assert marked_in(nlp, chat) == ["darius", "mei"]
+
+
+def test_a_firms_handle_of_common_words_is_no_person_and_a_persons_handle_is(nlp):
+    tweet = "@SouthwestAir my flight got cancelled, ask @jaz_the_great or @AvaRose"
+    got = marked_in(nlp, tweet, "@SouthwestAir", "@jaz_the_great", "@AvaRose")
+    assert got == ["@jaz_the_great", "@AvaRose"]

@@ -655,6 +655,8 @@ class RegisterStage:
                     keys[p] in PROJECT_HEADS and _capitalised(words[p]) and \
                     not is_first_name(kk):
                 out.add(k)  # "Project Falcon", "Operation Sandstone": a code name
+            elif k in persons and w.startswith("@") and _service_handle(w):
+                out.add(k)  # "@SouthwestAir": a firm's account, words in camel case
             elif k in persons and _hashtag(text, k) and _topic_hashtag(w):
                 out.add(k)  # "#proudbigbro", "#SayNoToButter": words run together, a topic
             elif _property_key(text, k):
@@ -3473,6 +3475,15 @@ def _topic_hashtag(word: str) -> bool:
             return False
     return len(words) + acronyms >= 2 and bool(words) and \
         not any(is_first_name(w, 2000) or w in vocabulary_first_names() for w in words)
+
+
+def _service_handle(word: str) -> bool:
+    """Whether an @handle is a firm's or a service's account: camel-case parts that are
+    common words, two or more, none a common first name (``@SouthwestAir``); not a
+    lower-case or underscored one, where people's names hide (``@jaz_the_great``,
+    ``@johnsmith``), nor ``@AvaRose``."""
+    body = word.lstrip("@")
+    return not body.islower() and "_" not in body and _topic_hashtag(body)
 
 
 def _common_word_split(run: str) -> list[str] | None:
