@@ -406,6 +406,12 @@ class _Text:
         return self.tokens_in(streets) | self.tokens_in(header_cells(text))
 
     @functools.cached_property
+    def language(self) -> str | None:
+        """The language other than English the text is written in (:func:`text_language`),
+        read once for the rules that ask."""
+        return text_language(self.words)
+
+    @functools.cached_property
     def speaker_labels(self) -> list[int]:
         """The speaker labels of the text's chat lines (:func:`_speaker_labels`)."""
         return _speaker_labels(self)
@@ -1450,8 +1456,7 @@ class RegisterStage:
         # "A technician (Jordan) will visit"), and a name its kin follows in brackets
         # ("Family (Chinedu, son) notified", "Chinedu (son) at bedside"): the word is a name
         # although it is a word or unlisted.
-        cues = kin_words() | COMPANIONS | LANGUAGE_KIN.get(text_language(text.words) or "",
-                                                           frozenset())
+        cues = kin_words() | COMPANIONS | LANGUAGE_KIN.get(text.language or "", frozenset())
 
         def uncommon(j: int) -> bool:  # no common word, or a listed name
             return keys[j] not in common_words() or is_listed_name(keys[j])
@@ -1664,14 +1669,16 @@ def _mid_line_label(text: _Text, k: int) -> bool:
     more: after a comma or semicolon, before a colon and a value, itself no listed name
     (``Kunde: …, Ansprechpartner: Herr Mehmet``, ``…, Lieferadresse: Sonnenallee 45``; not
     ``ok, Chioma: offered $10``)."""
-    from textdp.detect.lexicon import is_listed_name
-
     words = text.words
     p, n = text.prev(k), text.next(k)
     if not (_capitalised(words[k]) and words[k].isalpha() and p is not None and
             words[p] in (",", ";") and n is not None and words[n] == ":" and
             text.line[p] == text.line[k] and (v := text.next(n)) is not None and
-            text.line[v] == text.line[k] and not is_listed_name(text.keys[k])):
+            text.line[v] == text.line[k]):
+        return False
+    from textdp.detect.lexicon import is_listed_name
+
+    if is_listed_name(text.keys[k]):
         return False
     line = text.lines[text.line[k]]
     return sum(words[j] == ":" and j > line[0] and _capitalised(words[j - 1])
@@ -1683,16 +1690,23 @@ def _record_key(text: _Text, k: int) -> bool:
     ``'homeCity': …``) spelt of common words and field labels (``id``, ``dob``), split at
     underscores, hyphens, dots and camel case: a record's field. A key that is a name
     (``{"Maria": 5}``) stays one."""
-    from textdp.detect.handles import split_camel
-
     words = text.words
     p, n = text.prev(k), text.next(k)
     if p is None or n is None or p != k - 1 or n != k + 1 or words[p] not in _QUOTES or \
             words[n] != words[p] or (c := text.next(n)) is None or words[c] != ":":
         return False
     known = common_words() | vocabulary("field_labels")
-    parts = [part for piece in re.split(r"[_\-.]+", words[k]) for part in split_camel(piece)]
-    return bool(parts) and all(part.lower() in known for part in parts)
+    parts = _identifier_parts(words[k])
+    return bool(parts) and all(part in known for part in parts)
+
+
+def _identifier_parts(word: str) -> list[str]:
+    """The lower-case words of an identifier, split at underscores, hyphens, dots, colons
+    and camel case (``full_name``, ``homeCity``, ``patient-name`` → two words each)."""
+    from textdp.detect.handles import split_camel
+
+    return [part.lower() for piece in re.split(r"[_\-.:]+", word)
+            for part in split_camel(piece) if part]
 
 
 def _field_value(text: _Text, k: int) -> int | None:
@@ -2205,17 +2219,13 @@ def _tagged_names(text: _Text) -> list[int]:
     tag split at underscores, hyphens and camel case: ``<name>Haruto Sato</name>``,
     ``<first_name>``, ``<patientName lang="en">``): one to four words of letters, none a stop
     word, between its opening tag and the next tag."""
-    from textdp.detect.handles import split_camel
-
     out: list[int] = []
     words, keys = text.words, text.keys
     for k, w in enumerate(words):
         j = k + 1
         if w != "<" or j >= len(words) or not words[j][:1].isalpha():
             continue
-        tag = tuple(part.lower() for piece in re.split(r"[_\-.:]+", words[j])
-                    for part in split_camel(piece) if part)
-        if tag not in NAME_LABELS:
+        if tuple(_identifier_parts(words[j])) not in NAME_LABELS:
             continue
         end = next((g for g in range(j + 1, min(j + 16, len(words))) if words[g] == ">"), None)
         close = None if end is None else \
@@ -2525,7 +2535,7 @@ def _foreign_lower(text: _Text, persons: set[int]) -> set[int]:
         return set()
     from textdp.detect.lexicon import is_listed_name
 
-    language = text_language(text.words)
+    language = text.language
     if language is not None:
         stops = stop_words()[language]
 
@@ -2597,7 +2607,7 @@ def _foreign_capitals(text: _Text, persons: set[int]) -> set[int]:
     ``Kundenservice`` too)."""
     if not persons or not _cased_prose(text):
         return set()
-    language = text_language(text.words)
+    language = text.language
     if language is None:
         return set()
     from textdp.detect.lexicon import is_listed_name
@@ -3390,14 +3400,14 @@ def _closing_sign_off(text: _Text, toks: Sequence[int]) -> int | None:
     one or two words close the line after it, each a listed name or no common word (``…
     went to our old flat. Thanks, Summer``: a message written on one line; not ``!
     Sincerely, Viewers Management``), or ``None``."""
-    from textdp.detect.lexicon import is_listed_name
-
     words, keys = text.words, text.keys
     tail = [k for k in toks if not _is_space(words[k])]
     for i in (len(tail) - 3, len(tail) - 4):
         if i < 1 or words[tail[i - 1]] not in (".", "!", "?") or \
                 keys[tail[i]] not in SIGN_OFFS or words[tail[i + 1]] != ",":
             continue
+        from textdp.detect.lexicon import is_listed_name
+
         if all(keys[k] not in common_words() or is_listed_name(keys[k]) for k in tail[i + 2:]):
             return toks.index(tail[i])
     return None
